@@ -1,0 +1,71 @@
+"""Canonical JSON and the sha256 hashes built on it.
+
+Canonical form: strings NFC-normalised, keys sorted, no insignificant whitespace, UTF-8,
+non-ASCII kept as is, floats rejected where they are not finite. The same logical value
+always hashes the same, whichever machine or Unicode normal form it came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import unicodedata
+from typing import Any
+
+from mailmoat.core.message import Message
+
+
+def _nfc(value: Any) -> Any:
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        return {_nfc(str(k)): _nfc(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_nfc(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("canonical JSON cannot hold NaN or infinity")
+    return value
+
+
+def canonical_json(value: Any) -> bytes:
+    return json.dumps(
+        _nfc(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def sha256_hex(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value)).hexdigest()
+
+
+# Exactly the fields any scorer reads. Adding a field a scorer reads means adding it here,
+# or stored decisions stop detecting that they are stale.
+SCORER_INPUT_VERSION = 1
+BODY_EXCERPT_CHARS = 2000
+
+
+def scorer_input(message: Message) -> dict[str, Any]:
+    return {
+        "v": SCORER_INPUT_VERSION,
+        "from_name": message.from_name,
+        "from_addr": message.from_addr,
+        "subject": message.subject,
+        "snippet": message.snippet,
+        "body": message.body_text[:BODY_EXCERPT_CHARS],
+        "labels": sorted(message.labels),
+        "list_unsubscribe": bool(message.list_unsubscribe),
+        "bulk_headers": list(message.bulk_headers),
+        "precedence": message.precedence,
+        "auto_submitted": message.auto_submitted,
+        "calendar": bool(message.calendar_parts),
+        "attachment_types": sorted({a.content_type for a in message.attachments}),
+    }
+
+
+def input_hash(message: Message) -> str:
+    return sha256_hex(scorer_input(message))
+
+
+def is_stale(message: Message, stored_hash: str) -> bool:
+    """True when the message no longer hashes to what the stored decision read."""
+    return input_hash(message) != stored_hash

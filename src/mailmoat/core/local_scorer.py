@@ -1,0 +1,144 @@
+"""The local scorer: the four features with no model at all.
+
+It reads the deterministic signals plus a few kinds of evidence that hold across
+languages — time pressure, explicit urgency, incidents, requests — and turns them into
+numbers with fixed, documented weights. It is deliberately not a phrase list per lane: the
+policy, not this file, picks lanes.
+
+Evidence tiers for urgency:
+  strong   explicit urgency (urgent, ASAP, action required, 긴급 ...), an incident (down,
+           outage, failing), or a deadline word next to a near time (due Friday, deadline
+           tomorrow, expires today), or a near time next to a request (need X today).
+           -> 0.85: enough for PUSH when the sender is not bulk.
+  moderate a near time or a deadline word alone -> 0.5.
+  none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
+Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1,
+or 0.5 when it also carries explicit urgency (so a phish dressed as a promotion is never
+silenced).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mailmoat.core.features import Features
+from mailmoat.core.message import Message
+from mailmoat.core.signals import Signals, _rx
+from mailmoat.core.text import fold
+
+LOCAL_SOURCE = "local"
+
+_EXPLICIT_URGENT = _rx(
+    r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action required|time[- ]sensitive|"
+    r"right away|as soon as possible|critical)\b",
+    r"긴급|급히|급합니다|즉시|당장|지금 바로",
+)
+_INCIDENT = _rx(
+    r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
+    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud)\b",
+    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
+)
+_NEAR_TIME = _rx(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
+    r"tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?|days?)|"
+    r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|end of (?:the )?(?:day|week))|this (?:monday|tuesday|"
+    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?)\b",
+    r"오늘|내일|금일|당일|이번 주 ?(?:안|내|까지)|\d+시까지|오전 중|오후 중",
+)
+_DEADLINE = _rx(
+    r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
+    r"moved up|overdue|final notice|late fee)\b",
+    r"마감|기한|만료|까지",
+)
+_NO_ACTION = _rx(
+    r"\b(?:no action (?:is )?(?:needed|required)|fyi|for your information|just sharing|"
+    r"nothing to do)\b",
+    r"참고용|조치 (?:불필요|필요 없)",
+)
+_PROMO_PRESSURE = re.compile(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    features: Features
+    reason: str
+    source: str = LOCAL_SOURCE
+
+
+def _urgency(text: str, s: Signals) -> tuple[float, str]:
+    explicit = bool(_EXPLICIT_URGENT.search(text))
+    incident = bool(_INCIDENT.search(text))
+    near = bool(_NEAR_TIME.search(text))
+    deadline = bool(_DEADLINE.search(text))
+    request = s.action_requested or s.personal
+    if s.marketing:
+        return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
+    if _PROMO_PRESSURE.search(text) and not (explicit or incident):
+        near = False
+    if s.scheduling and not (explicit or incident or deadline):
+        # "tomorrow's sync" is when the meeting is, not a deadline.
+        near = near and bool(re.search(r"\btoday\b|오늘", text)) and request
+    if _NO_ACTION.search(text) and not explicit:
+        return 0.3 if near else 0.15, "no action needed"
+    if explicit or incident:
+        if s.automated_sender and not (s.security_alert or s.action_requested or incident):
+            return 0.5, "automated notice with urgent wording"
+        if s.security_alert and not s.action_requested and not explicit:
+            return 0.45, "security notice"
+        return 0.85, "explicit urgency"
+    if near and (deadline or request):
+        if s.automated_sender and not s.action_requested:
+            return 0.5, "automated reminder"
+        return 0.8, "time pressure with a request"
+    if near or deadline:
+        return 0.5, "some time pressure"
+    if s.security_alert:
+        return 0.4, "security notice"
+    return 0.15, ""
+
+
+def _sender_trust(s: Signals) -> float:
+    if s.marketing:
+        return 0.05
+    if s.bulk and not (s.transactional or s.security_alert):
+        return 0.15
+    if s.automated_sender:
+        return 0.3
+    return 0.6
+
+
+def _confidence(s: Signals, urgency: float, has_text: bool) -> float:
+    if not has_text:
+        return 0.3
+    if s.marketing:
+        return 0.9
+    if urgency >= 0.8:
+        return 0.8
+    if s.scheduling or s.transactional:
+        return 0.8
+    if s.bulk:
+        return 0.7
+    return 0.6
+
+
+def _reversibility(s: Signals) -> float:
+    if s.marketing or s.bulk:
+        return 0.95
+    if s.transactional or s.automated_sender:
+        return 0.9
+    return 0.8
+
+
+def score_local(message: Message, signals: Signals) -> Scored:
+    text = fold(f"{message.subject}\n{message.body_text[:3000]}")
+    urgency, why = _urgency(text, signals)
+    features = Features(
+        confidence=_confidence(signals, urgency, bool(text.strip())),
+        sender_trust=_sender_trust(signals),
+        reversibility=_reversibility(signals),
+        urgency=urgency,
+    )
+    parts = [p for p in (why, ", ".join(signals.names())) if p]
+    return Scored(features=features, reason="; ".join(parts) or "no strong signals")

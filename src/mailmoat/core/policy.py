@@ -1,0 +1,151 @@
+"""The policy: features + signals + facts -> exactly one lane. Read top to bottom.
+
+Branch order (first match wins) and why:
+  1. pin       a human pinned this sender; only a person may silence a sender.
+  2. rule      a learned sender rule; it may promote (PUSH/QUEUE/MEETING), never hide.
+  3. unsure    low confidence degrades to visibility: QUEUE, never a hidden lane.
+  4. push      urgent and confident enough to interrupt.
+  5. silent    clear noise: untrusted, calm, and cheap to undo.
+  6. meeting   scheduling mail, unless it is also marketing (webinar blasts).
+  7. info      a calm transactional record.
+  8. queue     the default.
+A hidden-lane outcome (pin or otherwise) is re-checked against urgency: urgent mail is at
+worst QUEUE (invariant 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from mailmoat.core.features import Features
+from mailmoat.core.lanes import HIDDEN_LANES, Lane
+from mailmoat.core.signals import Signals
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    min_confidence: float = 0.5  # below: QUEUE
+    push_urgency: float = 0.7  # at or above, with push_confidence: PUSH
+    push_confidence: float = 0.7
+    silent_max_trust: float = 0.2  # SILENT needs trust below ...
+    silent_max_urgency: float = 0.2  # ... and urgency below ...
+    silent_min_reversibility: float = 0.9  # ... and reversibility above
+    info_max_urgency: float = 0.5  # INFO: transactional and calmer than this
+    auto_min_reversibility: float = 0.85
+    auto_min_confidence: float = 0.85
+    auto_max_urgency: float = 0.5
+    auto_min_trust: float = 0.5
+    auto_min_replies_sent: int = 1  # observed history the model cannot author
+
+
+THRESHOLDS = Thresholds()
+BRANCH_ORDER: tuple[str, ...] = (
+    "pin", "rule", "unsure", "push", "silent", "meeting", "info", "queue",
+)
+PROMOTING_RULE_LANES: frozenset[Lane] = frozenset({Lane.PUSH, Lane.QUEUE, Lane.MEETING})
+AUTO_LANES: frozenset[Lane] = frozenset({Lane.QUEUE, Lane.MEETING})
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """World-anchored facts about the sender. Message content can never set these."""
+
+    pinned_lane: Lane | None = None  # set only by a person
+    rule_lane: Lane | None = None  # from learned sender rules
+    messages_received: int = 0
+    replies_sent: int = 0  # messages the user sent to this sender
+    human_corrections: int = 0
+    read_rate: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    lane: Lane
+    reason: str
+    auto_eligible: bool
+    branch: str
+    policy_version: str = field(default="")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "lane": self.lane.value}
+
+
+def _version(thresholds: Thresholds) -> str:
+    blob = json.dumps({"t": asdict(thresholds), "order": BRANCH_ORDER}, sort_keys=True)
+    return "policy-1." + hashlib.sha256(blob.encode()).hexdigest()[:8]
+
+
+POLICY_VERSION = _version(THRESHOLDS)
+
+
+def describe_policy(thresholds: Thresholds = THRESHOLDS) -> MappingProxyType[str, Any]:
+    """An immutable snapshot of exactly what `decide` runs with."""
+    return MappingProxyType(
+        {
+            "version": _version(thresholds),
+            "branch_order": BRANCH_ORDER,
+            "thresholds": MappingProxyType(asdict(thresholds)),
+        }
+    )
+
+
+def _urgent(f: Features, t: Thresholds) -> bool:
+    return f.urgency >= t.push_urgency and f.confidence >= t.min_confidence
+
+
+def _auto_eligible(lane: Lane, f: Features, facts: Facts, t: Thresholds) -> bool:
+    return (
+        lane in AUTO_LANES
+        and f.reversibility >= t.auto_min_reversibility
+        and f.confidence >= t.auto_min_confidence
+        and f.urgency < t.auto_max_urgency
+        and f.sender_trust >= t.auto_min_trust
+        and facts.replies_sent >= t.auto_min_replies_sent
+    )
+
+
+def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane, str, str]:
+    if facts.pinned_lane is not None:
+        return facts.pinned_lane, "pin", f"sender pinned to {facts.pinned_lane.value}"
+    if facts.rule_lane in PROMOTING_RULE_LANES:
+        return facts.rule_lane, "rule", f"learned sender rule: {facts.rule_lane.value}"
+    if f.confidence < t.min_confidence:
+        return Lane.QUEUE, "unsure", "low confidence: kept visible"
+    if f.urgency >= t.push_urgency and f.confidence >= t.push_confidence:
+        return Lane.PUSH, "push", "urgent and confident"
+    if (
+        f.sender_trust < t.silent_max_trust
+        and f.urgency < t.silent_max_urgency
+        and f.reversibility > t.silent_min_reversibility
+    ):
+        return Lane.SILENT, "silent", "untrusted, calm, reversible: noise"
+    if s.scheduling and not s.marketing:
+        return Lane.MEETING, "meeting", "scheduling"
+    if s.transactional and f.urgency < t.info_max_urgency:
+        return Lane.INFO, "info", "calm transactional record"
+    return Lane.QUEUE, "queue", "default"
+
+
+def decide(
+    features: Features,
+    signals: Signals,
+    facts: Facts = Facts(),  # noqa: B008 - Facts is frozen
+    thresholds: Thresholds = THRESHOLDS,
+) -> Decision:
+    lane, branch, reason = _choose(features, signals, facts, thresholds)
+    if lane in HIDDEN_LANES and _urgent(features, thresholds):
+        lane, reason = Lane.QUEUE, f"{reason}; urgent, so kept visible"
+    return Decision(
+        lane=lane,
+        reason=reason,
+        auto_eligible=_auto_eligible(lane, features, facts, thresholds),
+        branch=branch,
+        policy_version=_version(thresholds),
+    )

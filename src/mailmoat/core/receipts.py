@@ -1,0 +1,163 @@
+"""Receipts: a human approval bound to the exact bytes of one irreversible action.
+
+The canonical payload of each floor action (schema version 1):
+
+  send_email        {schema, action, account, to, subject, body, in_reply_to, references,
+                     attachments: [{filename, content_type, sha256}]}
+  forward_external  {schema, action, account, to, message_id, note}
+  delete_permanent  {schema, action, account, message_id, folder}
+
+Normalisation before hashing: every string NFC; `to` trimmed, lower-cased and exactly one
+address (`local@domain`, IDNA-encoded domain); subject and note trimmed of surrounding
+whitespace; CR or LF in any header-bound field (to, subject, message ids) is an error, not
+something to clean up. The receipt's hash is sha256 over the canonical JSON of that payload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from mailmoat.core.hashing import canonical_json
+
+SCHEMA_VERSION = 1
+
+
+class FloorAction:
+    SEND_EMAIL = "send_email"
+    DELETE_PERMANENT = "delete_permanent"
+    FORWARD_EXTERNAL = "forward_external"
+
+
+FLOOR_ACTIONS: frozenset[str] = frozenset(
+    {FloorAction.SEND_EMAIL, FloorAction.DELETE_PERMANENT, FloorAction.FORWARD_EXTERNAL}
+)
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    FloorAction.SEND_EMAIL: (
+        "account", "to", "subject", "body", "in_reply_to", "references", "attachments",
+    ),
+    FloorAction.FORWARD_EXTERNAL: ("account", "to", "message_id", "note"),
+    FloorAction.DELETE_PERMANENT: ("account", "message_id", "folder"),
+}
+_HEADER_FIELDS = frozenset({"to", "subject", "in_reply_to", "message_id", "folder", "account"})
+
+
+class ReceiptError(Exception):
+    """Base class: the action must not run."""
+
+
+class PayloadError(ReceiptError):
+    """The payload itself is malformed (unknown action, missing field, CR/LF, bad address)."""
+
+
+class SchemaMismatch(ReceiptError):
+    """The receipt was minted under another payload schema version."""
+
+
+class ActionMismatch(ReceiptError):
+    """The receipt approves a different action type."""
+
+
+class PayloadMismatch(ReceiptError):
+    """The bytes about to run are not the bytes that were approved."""
+
+
+def normalize_recipient(value: str) -> str:
+    """One address, NFC, trimmed, lower-cased, IDNA domain. Raises PayloadError otherwise."""
+    text = unicodedata.normalize("NFC", value).strip()
+    if "\r" in text or "\n" in text:
+        raise PayloadError("recipient contains CR or LF")
+    if any(ch in text for ch in ",;<>\"() \t") or text.count("@") != 1:
+        raise PayloadError("recipient must be exactly one bare address")
+    local, _, domain = text.partition("@")
+    if not local or not domain or domain.startswith(".") or ".." in domain:
+        raise PayloadError("recipient is not an address")
+    try:
+        ascii_domain = domain.encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise PayloadError("recipient domain is not a valid IDNA name") from exc
+    return f"{local}@{ascii_domain}".lower()
+
+
+def _clean(name: str, value: Any) -> Any:
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFC", value)
+        if name in _HEADER_FIELDS and ("\r" in text or "\n" in text):
+            raise PayloadError(f"{name} contains CR or LF")
+        return text.strip() if name in {"subject", "note"} else text
+    if isinstance(value, list | tuple):
+        return [_clean(name, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clean(k, v) for k, v in sorted(value.items())}
+    return value
+
+
+def canonical_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """Validate and normalise a floor-action payload into its canonical dict."""
+    action = payload.get("action")
+    if action not in FLOOR_ACTIONS:
+        raise PayloadError(f"not a floor action: {action!r}")
+    fields = _FIELDS[action]
+    unknown = set(payload) - set(fields) - {"action", "schema"}
+    if unknown:
+        raise PayloadError(f"unknown field(s) for {action}: {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {"schema": payload.get("schema", SCHEMA_VERSION), "action": action}
+    for name in fields:
+        value = payload.get(name, [] if name in {"references", "attachments"} else "")
+        out[name] = _clean(name, value)
+    if "to" in out:
+        out["to"] = normalize_recipient(out["to"])
+    return out
+
+
+def payload_hash(payload: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(canonical_payload(payload))).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    schema: int
+    action: str
+    payload_sha256: str
+    approved_by: str
+    approved_at: str  # ISO 8601; passed in, core has no clock
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema,
+            "action": self.action,
+            "payload_sha256": self.payload_sha256,
+            "approved_by": self.approved_by,
+            "approved_at": self.approved_at,
+        }
+
+
+def mint(payload: dict[str, Any], approved_by: str, approved_at: str) -> Receipt:
+    if not approved_by.strip():
+        raise PayloadError("a receipt needs an approver")
+    canonical = canonical_payload(payload)
+    return Receipt(
+        schema=canonical["schema"],
+        action=canonical["action"],
+        payload_sha256=hashlib.sha256(canonical_json(canonical)).hexdigest(),
+        approved_by=approved_by,
+        approved_at=approved_at,
+    )
+
+
+def verify(receipt: Receipt, payload: dict[str, Any]) -> None:
+    """Raise unless `payload` is exactly what `receipt` approved."""
+    if receipt.schema != SCHEMA_VERSION:
+        raise SchemaMismatch(f"receipt schema {receipt.schema}, runtime {SCHEMA_VERSION}")
+    canonical = canonical_payload(payload)
+    if canonical["schema"] != receipt.schema:
+        raise SchemaMismatch(f"payload schema {canonical['schema']}, receipt {receipt.schema}")
+    if canonical["action"] != receipt.action:
+        raise ActionMismatch(f"receipt approves {receipt.action}, payload is {canonical['action']}")
+    actual = hashlib.sha256(canonical_json(canonical)).hexdigest()
+    if not hmac.compare_digest(actual, receipt.payload_sha256):
+        raise PayloadMismatch("payload does not match the approved bytes")

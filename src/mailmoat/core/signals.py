@@ -1,0 +1,161 @@
+"""Deterministic facts read off a message's content and headers.
+
+Signals are not opinions: each is a yes/no a person could check by looking at the mail.
+The policy combines them with the scorer's features; the local scorer also reads them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from mailmoat.core.message import Message
+from mailmoat.core.text import fold
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    scheduling: bool = False  # an invite, a calendar part, meeting links or reschedule wording
+    transactional: bool = False  # receipt, confirmation, shipping, statement, security notice
+    marketing: bool = False  # clear bulk promotion
+    urgent_wording: bool = False  # deadlines, "asap", outage, fraud alert ...
+    automated_sender: bool = False  # no-reply style address or Auto-Submitted
+    bulk: bool = False  # list / bulk headers or provider bulk categories
+    personal: bool = False  # addressed like a person writing to a person (reply, question)
+    security_alert: bool = False  # sign-in, password, fraud, account-lock notices
+    action_requested: bool = False  # the mail asks the reader to do something
+
+    def as_dict(self) -> dict[str, bool]:
+        return asdict(self)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, on in self.as_dict().items() if on)
+
+
+def _rx(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+# Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
+# English ones; \b does not work for Hangul, so those are plain substrings.
+_SCHEDULING = _rx(
+    r"\b(?:invitation|invite|invited)\b.*\b(?:meeting|call|event|sync|review|interview)\b",
+    r"\b(?:reschedul\w*|postpone[ds]?|move (?:our|the) (?:call|meeting))\b",
+    r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at|on|tomorrow|monday|"
+    r"tuesday|wednesday|thursday|friday|next week|\d{1,2}(?::\d\d)?\s?(?:am|pm))\b",
+    r"\b(?:are you free|does .{0,20} work for you|find a time|time slot|calendar invite|"
+    r"availability|when are you available)\b",
+    r"zoom\.us/j/|meet\.google\.com/|teams\.microsoft\.com/l/meetup",
+    r"미팅|회의|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
+)
+_TRANSACTIONAL = _rx(
+    r"\b(?:receipt|invoice|order (?:confirmation|#|number|shipped|placed)|your order|"
+    r"has shipped|shipping (?:confirmation|update)|out for delivery|delivered|tracking number|"
+    r"payment (?:received|confirmation|successful)|statement is (?:ready|available)|"
+    r"booking confirm\w*|reservation confirm\w*|confirmation (?:number|code)|"
+    r"subscription (?:renewed|confirmation)|your (?:\w+ )?(?:bill|statement)|refunds?|"
+    r"(?:deploy\w*|build|backup|export|import|sync) (?:completed|succeeded|finished|successful)|"
+    r"(?:weekly|monthly|daily) (?:\w+ )?(?:summary|report)|successfully|"
+    r"new (?:\w+ )?sign-?ups?|was (?:paid|charged|processed|finalized|delivered))\b",
+    r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|출고|예약 (?:완료|확정)|명세서",
+)
+_PROMO = _rx(
+    r"\b(?:\d{1,2}\s?% off|sale|deals?|discount|promo(?:tion)?s?|coupons?|vouchers?|"
+    r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
+    r"newsletter|digest|roundup|webinar|unsubscribe|black friday|flash sale|last chance|"
+    r"picked for you|recommended for you|members?[- ]only|new arrivals|don'?t miss|"
+    r"free trial|upgrade (?:now|today)|discover|introducing|what'?s new|from \$\d+|"
+    r"top stories|rewards?|prices? you'?ll love)\b",
+    r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|구독 취소|수신 ?거부|"
+    r"프로모션|마지막 기회|한정|적립",
+)
+# Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
+_BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|info|m|"
+                             r"promo|offers|campaign)\d*\.")
+_URGENT = _rx(
+    r"\b(?:urgent|urgently|asap|immediately|right away|emergency|critical|as soon as possible|"
+    r"time[- ]sensitive|action required|deadline (?:is )?today|by (?:end of )?(?:today|tonight|"
+    r"eod|noon)|before \d{1,2}\s?(?:am|pm)|within (?:the )?(?:next )?(?:\d+|an?|one) (?:hour|"
+    r"minutes?)|is down|outage|incident|sev ?[12]|p[01]\b|failed payment|payment failed|"
+    r"overdue|final notice|suspended|expires? today|need your (?:approval|sign-?off|decision))\b",
+    r"긴급|급합니다|급히|즉시|당장|오늘까지|오늘 중|마감|장애|빨리|지금 바로|확인 부탁",
+)
+_SECURITY = _rx(
+    r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
+    r"password (?:reset|changed)|verification code|security alert|fraud alert|"
+    r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised))\b",
+    r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 거래|부정 사용",
+)
+_ACTION_REQUESTED = _rx(
+    r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
+    r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
+    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|can you|could you|"
+    r"waiting (?:on|for) you)\b",
+    r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
+)
+_PERSONAL = _rx(
+    r"^(?:re|fw|fwd|답장|회신)\s?:",
+    r"\b(?:can you|could you|would you|let me know|what do you think|are you|do you|"
+    r"your thoughts|quick question|thanks for|please review)\b",
+    r"\?\s*$",
+    r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
+)
+_AUTOMATED_LOCAL = re.compile(
+    r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
+    r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
+    r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
+    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|"
+    r"messages?-noreply)\b|noreply|no-reply"
+)
+_PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_forums"})
+_UPDATE_LABELS = frozenset({"category_updates"})
+
+
+def detect_signals(message: Message) -> Signals:
+    subject = fold(message.subject)
+    body = fold(message.body_text[:4000])
+    text = f"{subject}\n{body}"
+    local = message.from_addr.partition("@")[0]
+    labels = {label.casefold() for label in message.labels}
+
+    automated = bool(
+        (local and _AUTOMATED_LOCAL.search(local))
+        or message.auto_submitted.startswith("auto-")
+    )
+    domain = message.from_domain
+    bulk = bool(
+        message.bulk_headers
+        or _BULK_SUBDOMAIN.match(domain)
+        or message.precedence in {"bulk", "list", "junk"}
+        or labels & _PROMO_LABELS
+    )
+    promo_words = bool(_PROMO.search(text))
+    korean_ad = "[광고]" in subject or "(광고)" in subject
+    marketing = bool(
+        korean_ad
+        or labels & {"category_promotions"}
+        or (promo_words and (bulk or automated))
+    )
+    scheduling = bool(
+        message.calendar_parts
+        or any(a.content_type == "text/calendar" for a in message.attachments)
+        or _SCHEDULING.search(text)
+    )
+    action = bool(_ACTION_REQUESTED.search(text))
+    transactional = bool(
+        (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated)) and not action
+    )
+    security = bool(_SECURITY.search(text))
+    urgent = bool(_URGENT.search(subject) or _URGENT.search(body[:1500]))
+    personal = bool(not automated and not bulk and _PERSONAL.search(text))
+    return Signals(
+        scheduling=scheduling,
+        transactional=transactional,
+        marketing=marketing,
+        urgent_wording=urgent,
+        automated_sender=automated,
+        bulk=bulk,
+        personal=personal,
+        security_alert=security,
+        action_requested=action,
+    )

@@ -1,0 +1,71 @@
+"""The scorer cascade: pinned rule -> learned rule -> model scorers -> local scorer.
+
+Pins and learned rules are facts handed to the policy (they need no scorer opinion to be
+applied, but features are still computed locally so the trace stays complete and urgency
+can still keep mail visible). Model scorers are tried in order; when every one of them is
+unavailable the local scorer decides and the trace says `local:degraded`. Whatever happens,
+the message gets a lane (invariant 6).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from mailmoat.core.hashing import input_hash
+from mailmoat.core.local_scorer import LOCAL_SOURCE, Scored, score_local
+from mailmoat.core.message import Message
+from mailmoat.core.policy import Facts, decide
+from mailmoat.core.signals import Signals, detect_signals
+from mailmoat.core.trace import Trace
+
+log = logging.getLogger(__name__)
+
+
+class ScorerUnavailable(Exception):
+    """The scorer could not produce features for this message (down, budget, bad output)."""
+
+
+class Scorer(Protocol):
+    name: str
+
+    def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
+        """Return features, or raise ScorerUnavailable."""
+        ...
+
+
+def classify(
+    message: Message,
+    facts: Facts = Facts(),  # noqa: B008 - Facts is frozen
+    scorers: Sequence[Scorer] = (),
+) -> Trace:
+    signals = detect_signals(message)
+    scored: Scored | None = None
+    degraded = False
+    if facts.pinned_lane is None and facts.rule_lane is None:
+        for scorer in scorers:
+            try:
+                scored = scorer.score(message, signals, facts)
+                break
+            except ScorerUnavailable as exc:
+                log.info("scorer %s unavailable: %s", scorer.name, exc)
+        degraded = bool(scorers) and scored is None
+    if scored is None:
+        scored = score_local(message, signals)
+    source = f"{LOCAL_SOURCE}:degraded" if degraded else scored.source
+    if facts.pinned_lane is not None:
+        source = "pin"
+    elif facts.rule_lane is not None:
+        source = "rule"
+    decision = decide(scored.features, signals, facts)
+    return Trace(
+        decision=decision,
+        features=scored.features,
+        signals=signals,
+        external=facts,
+        source=source,
+        scorer_reason=scored.reason,
+        input_hash=input_hash(message),
+        degraded=degraded,
+    )
