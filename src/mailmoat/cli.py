@@ -56,6 +56,58 @@ def classify(
     console.print(f"auto_eligible: {d['auto_eligible']}   policy: {d['policy_version']}")
 
 
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
+@app.command("eval")
+def eval_command(
+    path: Path = typer.Argument(..., help="an eval set in the Klorn JSON format"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON with per-item predictions"),
+    min_accuracy: float | None = typer.Option(
+        None, "--min-accuracy", help="exit non-zero below this accuracy (0-1)"
+    ),
+    context: bool = typer.Option(
+        True, "--context/--no-context", help="use recorded sender history as facts"
+    ),
+) -> None:
+    """Run an eval set through the cascade; exit non-zero on a missed floor or a violation."""
+    from mailmoat.eval.runner import EvalSetError, evaluate, load_items
+
+    try:
+        items = load_items(path, use_context=context)
+    except EvalSetError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    report = evaluate(path.name, items)
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(with_items=True), ensure_ascii=False, indent=2))
+    else:
+        console.print(f"[bold]{report.name}[/bold]: {report.total} items, "
+                      f"accuracy {_pct(report.accuracy)}")
+        table = Table("lane", "precision", "recall", "support")
+        for lane, stats in report.lanes.items():
+            table.add_row(lane, _pct(stats.precision), _pct(stats.recall), str(stats.support))
+        console.print(table)
+        console.print(f"urgent recall (expected PUSH in PUSH): {report.urgent_hits}/"
+                      f"{report.urgent_total} = {_pct(report.urgent_recall)}")
+        console.print(f"hidden-lane precision (SILENT predicted and expected): "
+                      f"{report.hidden_correct}/{report.hidden_predicted} = "
+                      f"{_pct(report.hidden_precision)}")
+        console.print(f"safety-invariant violations: {len(report.violations)}")
+        for v in report.violations:
+            console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
+                          f"got {v['predicted']}")
+    failed = bool(report.violations)
+    if min_accuracy is not None and report.accuracy < min_accuracy:
+        Console(stderr=True).print(
+            f"[red]accuracy {report.accuracy:.3f} is below --min-accuracy {min_accuracy}[/red]"
+        )
+        failed = True
+    if failed:
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -12,6 +12,7 @@ Evidence tiers for urgency:
            -> 0.85: enough for PUSH when the sender is not bulk.
   moderate a near time or a deadline word alone -> 0.5.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
+Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1,
 or 0.5 when it also carries explicit urgency (so a phish dressed as a promotion is never
 silenced).
@@ -80,6 +81,9 @@ def _urgency(text: str, s: Signals) -> tuple[float, str]:
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
         near = near and bool(re.search(r"\btoday\b|오늘", text)) and request
+    if s.transactional and not (deadline or request):
+        # "delivered this afternoon" records when something happened; it asks for nothing.
+        near = False
     if _NO_ACTION.search(text) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
     if explicit or incident:
@@ -102,7 +106,7 @@ def _urgency(text: str, s: Signals) -> tuple[float, str]:
 def _sender_trust(s: Signals) -> float:
     if s.marketing:
         return 0.05
-    if s.bulk and not (s.transactional or s.security_alert):
+    if s.bulk and not (s.transactional or s.security_alert or s.action_requested):
         return 0.15
     if s.automated_sender:
         return 0.3
@@ -131,8 +135,12 @@ def _reversibility(s: Signals) -> float:
     return 0.8
 
 
+# Urgent mail says so up front; an "immediately" deep in a newsletter is not evidence.
+OPENING_CHARS = 600
+
+
 def score_local(message: Message, signals: Signals) -> Scored:
-    text = fold(f"{message.subject}\n{message.body_text[:3000]}")
+    text = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}")
     urgency, why = _urgency(text, signals)
     features = Features(
         confidence=_confidence(signals, urgency, bool(text.strip())),

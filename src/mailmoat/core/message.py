@@ -341,7 +341,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     except Exception as exc:  # a broken tree still yields headers
         acc.defects.append(f"MIME walk stopped: {type(exc).__name__}")
 
-    msg_defects = getattr(msg, "defects", [])
+    top_defects = list(getattr(msg, "defects", []))[:10]
     msg = _header_index(msg)  # type: ignore[assignment]
     from_name, from_addr = _from(msg, notes)
     if not from_addr:
@@ -382,10 +382,9 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         calendar_parts=calendar,
         html_present=html_present,
         raw_size=raw_size,
-        defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in msg_defects[:10]])),
+        defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),
     )
-    # (defects of the top-level part are named, not kept as objects)
 
 
 def message_from_fields(

@@ -136,7 +136,7 @@ def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane,
 def decide(
     features: Features,
     signals: Signals,
-    facts: Facts = Facts(),  # noqa: B008 - Facts is frozen
+    facts: Facts = Facts(),
     thresholds: Thresholds = THRESHOLDS,
 ) -> Decision:
     lane, branch, reason = _choose(features, signals, facts, thresholds)

@@ -57,18 +57,23 @@ _TRANSACTIONAL = _rx(
     r"(?:deploy\w*|build|backup|export|import|sync) (?:completed|succeeded|finished|successful)|"
     r"(?:weekly|monthly|daily) (?:\w+ )?(?:summary|report)|successfully|"
     r"new (?:\w+ )?sign-?ups?|was (?:paid|charged|processed|finalized|delivered))\b",
-    r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|출고|예약 (?:완료|확정)|명세서",
+    r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|출고|"
+    r"예약 (?:완료|확정)|명세서",
 )
 _PROMO = _rx(
     r"\b(?:\d{1,2}\s?% off|sale|deals?|discount|promo(?:tion)?s?|coupons?|vouchers?|"
     r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
-    r"newsletter|digest|roundup|webinar|unsubscribe|black friday|flash sale|last chance|"
+    r"newsletter|digest|roundup|webinar|black friday|flash sale|last chance|"
     r"picked for you|recommended for you|members?[- ]only|new arrivals|don'?t miss|"
     r"free trial|upgrade (?:now|today)|discover|introducing|what'?s new|from \$\d+|"
     r"top stories|rewards?|prices? you'?ll love)\b",
-    r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|구독 취소|수신 ?거부|"
+    r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립",
 )
+# An opt-out footer marks bulk mail, but legitimate notices carry one too: it is a bulk
+# marker, never promotional evidence on its own.
+_OPT_OUT = _rx(r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences",
+               r"수신 ?거부|구독 (?:취소|해지)")
 # Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
 _BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|info|m|"
                              r"promo|offers|campaign)\d*\.")
@@ -111,9 +116,16 @@ _PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_f
 _UPDATE_LABELS = frozenset({"category_updates"})
 
 
+# Evidence lives in the subject and the opening of the body; opt-out links live in the
+# footer. Reading only those keeps the work per message bounded.
+OPENING_CHARS = 1500
+FOOTER_CHARS = 1500
+
+
 def detect_signals(message: Message) -> Signals:
     subject = fold(message.subject)
-    body = fold(message.body_text[:4000])
+    body = fold(message.body_text[:OPENING_CHARS])
+    footer = fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else ""
     text = f"{subject}\n{body}"
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
@@ -134,7 +146,7 @@ def detect_signals(message: Message) -> Signals:
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (promo_words and (bulk or automated))
+        or (promo_words and (bulk or automated or _OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
@@ -146,7 +158,7 @@ def detect_signals(message: Message) -> Signals:
         (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated)) and not action
     )
     security = bool(_SECURITY.search(text))
-    urgent = bool(_URGENT.search(subject) or _URGENT.search(body[:1500]))
+    urgent = bool(_URGENT.search(text))
     personal = bool(not automated and not bulk and _PERSONAL.search(text))
     return Signals(
         scheduling=scheduling,

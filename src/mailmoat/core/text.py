@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from html.parser import HTMLParser
+
+import nh3
 
 _WS = re.compile(r"\s+")
 _INVISIBLE = dict.fromkeys(
@@ -27,39 +28,24 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
 
 
-class _TextExtractor(HTMLParser):
-    _BLOCK = frozenset({"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "table", "section"})
-    _SKIP = frozenset({"script", "style", "head", "title", "noscript", "template"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.chunks: list[str] = []
-        self._skip_depth = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self._skip_depth += 1
-        elif tag in self._BLOCK:
-            self.chunks.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP and self._skip_depth:
-            self._skip_depth -= 1
-        elif tag in self._BLOCK:
-            self.chunks.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip_depth:
-            self.chunks.append(data)
+# Block-level tags become line breaks before the markup is stripped.
+_BLOCK_TAG = re.compile(
+    r"<\s*/?\s*(?:p|div|br|tr|li|h[1-6]|table|section|blockquote)\b[^>]*>", re.IGNORECASE
+)
+_HIDDEN_CONTENT = frozenset({"script", "style", "head", "title", "noscript", "template"})
 
 
 def html_to_text(markup: str) -> str:
-    """Readable plain text from HTML: scripts and styles dropped, blocks become lines."""
-    parser = _TextExtractor()
+    """Readable plain text from HTML: scripts and styles dropped, blocks become lines.
+
+    nh3 (a Rust HTML parser) does the stripping: the pure-Python HTMLParser cost a third
+    of all parsing time on real mail.
+    """
+    marked = _BLOCK_TAG.sub("\n", markup)
     try:
-        parser.feed(markup)
-        parser.close()
+        stripped = nh3.clean(marked, tags=set(), clean_content_tags=set(_HIDDEN_CONTENT))
     except Exception:
-        return normalize_space(html.unescape(re.sub(r"<[^>]*>", " ", markup)))
-    lines = (normalize_space(line) for line in "".join(parser.chunks).splitlines())
+        stripped = re.sub(r"<[^>]*>", " ", marked)
+    text = html.unescape(stripped)
+    lines = (normalize_space(line) for line in text.splitlines())
     return "\n".join(line for line in lines if line)

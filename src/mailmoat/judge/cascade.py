@@ -37,7 +37,7 @@ class Scorer(Protocol):
 
 def classify(
     message: Message,
-    facts: Facts = Facts(),  # noqa: B008 - Facts is frozen
+    facts: Facts = Facts(),
     scorers: Sequence[Scorer] = (),
 ) -> Trace:
     signals = detect_signals(message)
