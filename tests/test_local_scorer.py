@@ -1,0 +1,85 @@
+"""The local scorer: features with no model, in English and Korean."""
+
+from __future__ import annotations
+
+import pytest
+
+from mailmoat.core.lanes import HIDDEN_LANES, Lane
+from mailmoat.core.local_scorer import score_local
+from mailmoat.core.message import message_from_fields
+from mailmoat.core.signals import detect_signals
+from mailmoat.judge.cascade import classify
+
+
+def lane_of(sender: str, subject: str, body: str = "", labels: tuple[str, ...] = ()) -> Lane:
+    message = message_from_fields(sender=sender, subject=subject, body=body, labels=labels)
+    return classify(message).decision.lane
+
+
+@pytest.mark.parametrize(
+    ("sender", "subject", "body"),
+    [
+        ("Ana <ana@client.example>", "Server is down", "Checkout fails for every customer."),
+        ("Ben <ben@fund.example>", "Need the signed form today", "Please send it before 5pm."),
+        ("김민수 <minsu@corp.example>", "[긴급] 서버 장애", "지금 바로 확인 부탁드립니다."),
+        ("이영희 <yh@corp.example>", "계약서 오늘까지 서명 부탁드립니다", "첨부 확인해 주세요."),
+    ],
+)
+def test_strong_urgency_reaches_push(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) == Lane.PUSH
+
+
+@pytest.mark.parametrize(
+    ("sender", "subject", "body"),
+    [
+        ("Shop <deals@mail.shop.example>", "Flash sale: 60% off", "Shop now. Limited time."),
+        ("올리브 <news@olive.example>", "[광고] 오늘만 특가", "회원님만을 위한 혜택"),
+        ("Digest <newsletter@digest.example>", "Your weekly roundup", "Top stories this week"),
+    ],
+)
+def test_clear_marketing_is_silent(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) == Lane.SILENT
+
+
+def test_promotional_pressure_is_not_urgency() -> None:
+    message = message_from_fields(
+        sender="Shop <deals@shop.example>", subject="Sale ends today! 50% off", body="Shop now"
+    )
+    scored = score_local(message, detect_signals(message))
+    assert scored.features.urgency < 0.2
+
+
+def test_phish_dressed_as_promotion_is_never_hidden() -> None:
+    lane = lane_of(
+        "Rewards <promo@mail.bank-rewards.example>",
+        "URGENT: your account is suspended, exclusive offer inside",
+        "Act immediately to restore access and claim your reward.",
+    )
+    assert lane not in HIDDEN_LANES
+
+
+def test_delivery_record_with_a_time_word_is_info() -> None:
+    lane = lane_of("CJ <noreply@logistics.example>", "배송 완료 안내", "오늘 오후 배송 완료")
+    assert lane == Lane.INFO
+
+
+def test_meeting_time_is_not_a_deadline() -> None:
+    lane = lane_of(
+        "Mina <mina@partner.example>",
+        "Reschedule: tomorrow's sync",
+        "Can we move tomorrow's sync to Friday? Zoom link stays the same.",
+    )
+    assert lane == Lane.MEETING
+
+
+def test_urgent_words_deep_in_a_newsletter_do_not_push() -> None:
+    body = "Stories this week.\n" + ("filler text about startups. " * 60) + "Act immediately!"
+    lane = lane_of("Indie <person@news.example>", "What's new this week", body)
+    assert lane != Lane.PUSH
+
+
+def test_empty_message_is_unsure_and_visible() -> None:
+    message = message_from_fields(sender="", subject="")
+    trace = classify(message)
+    assert trace.features.confidence < 0.5
+    assert trace.decision.lane == Lane.QUEUE
