@@ -20,7 +20,6 @@ silenced).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from mailmoat.core.features import Features
@@ -58,7 +57,8 @@ _NO_ACTION = _rx(
     r"nothing to do)\b",
     r"참고용|조치 (?:불필요|필요 없)",
 )
-_PROMO_PRESSURE = re.compile(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
+_PROMO_PRESSURE = _rx(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
+_TODAY = _rx(r"\btoday\b|오늘")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def _urgency(text: str, s: Signals) -> tuple[float, str]:
         near = False
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
-        near = near and bool(re.search(r"\btoday\b|오늘", text)) and request
+        near = near and bool(_TODAY.search(text)) and request
     if s.transactional and not (deadline or request):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from typing import Any, Protocol, cast
+
+import re2  # type: ignore[import-untyped]
 
 from mailmoat.core.message import Message
 from mailmoat.core.text import fold
@@ -32,8 +35,17 @@ class Signals:
         return tuple(name for name, on in self.as_dict().items() if on)
 
 
-def _rx(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+class TextPattern(Protocol):
+    def search(self, text: str) -> Any: ...
+
+    def finditer(self, text: str) -> Any: ...
+
+
+def _rx(*patterns: str) -> TextPattern:
+    """Compile alternatives with RE2: a DFA matches big alternations in linear time, about
+    ten times faster than `re` on real mail (bench/bench_local.py) with the same results.
+    """
+    return cast(TextPattern, re2.compile("|".join(f"(?:{p})" for p in patterns)))
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside

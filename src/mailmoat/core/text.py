@@ -9,6 +9,7 @@ import unicodedata
 import nh3
 
 _WS = re.compile(r"\s+")
+_HSPACE = re.compile(r"[^\S\n]+")
 _INVISIBLE = dict.fromkeys(
     [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x034F, 0x180E], None
 )
@@ -46,6 +47,5 @@ def html_to_text(markup: str) -> str:
         stripped = nh3.clean(marked, tags=set(), clean_content_tags=set(_HIDDEN_CONTENT))
     except Exception:
         stripped = re.sub(r"<[^>]*>", " ", marked)
-    text = html.unescape(stripped)
-    lines = (normalize_space(line) for line in text.splitlines())
-    return "\n".join(line for line in lines if line)
+    text = _HSPACE.sub(" ", html.unescape(stripped))
+    return "\n".join(line for line in (raw.strip() for raw in text.splitlines()) if line)
