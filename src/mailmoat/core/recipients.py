@@ -1,0 +1,82 @@
+"""Checks on who a message would go to: what the approval view flags for a person to see.
+
+Normalisation itself is `core.receipts.normalize_recipient` (one address, NFC, IDNA, lower
+case). These functions only *describe* risks; the executor's hard rules live in receipts.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from mailmoat.core.receipts import PayloadError, normalize_recipient
+
+# Characters that read like ASCII letters in common fonts (a small, explicit table).
+_CONFUSABLE = str.maketrans(
+    {
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "і": "i",
+        "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u",
+        "0": "o", "1": "l", "ı": "i", "ℓ": "l", "ｍ": "m",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RecipientFlags:
+    address: str
+    mixed_script: bool = False  # the domain mixes scripts (Latin + Cyrillic, ...)
+    non_ascii_domain: bool = False  # an IDN: fine, but worth a look
+    lookalike_of: str | None = None  # a known domain this one imitates
+    display_name_mismatch: bool = False  # the display name shows a different address
+
+    @property
+    def any(self) -> bool:
+        return bool(
+            self.mixed_script
+            or self.non_ascii_domain
+            or self.lookalike_of
+            or self.display_name_mismatch
+        )
+
+
+def _scripts(text: str) -> set[str]:
+    scripts = set()
+    for ch in text:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "")
+            scripts.add(name.split(" ")[0] if name else "UNKNOWN")
+    return scripts
+
+
+def skeleton(domain: str) -> str:
+    """A rough visual skeleton: confusables mapped to ASCII, NFKC, lower case."""
+    folded = unicodedata.normalize("NFKC", domain).lower().translate(_CONFUSABLE)
+    return folded.replace("rn", "m").replace("vv", "w")
+
+
+def check_recipient(
+    address: str, display_name: str = "", known_domains: frozenset[str] = frozenset()
+) -> RecipientFlags:
+    """Flags for one recipient. Raises PayloadError when it is not one valid address."""
+    raw_domain = unicodedata.normalize("NFC", address).strip().rpartition("@")[2].lower()
+    normalized = normalize_recipient(address)
+    ascii_domain = normalized.rpartition("@")[2]
+    lookalike = None
+    if known_domains and ascii_domain not in known_domains:
+        shape = skeleton(raw_domain)
+        for known in sorted(known_domains):
+            if shape == skeleton(known) and raw_domain != known:
+                lookalike = known
+                break
+    shown = display_name.lower()
+    mismatch = "@" in shown and normalized not in shown
+    return RecipientFlags(
+        address=normalized,
+        mixed_script=len(_scripts(raw_domain.replace(".", ""))) > 1,
+        non_ascii_domain=ascii_domain.startswith("xn--") or ".xn--" in ascii_domain,
+        lookalike_of=lookalike,
+        display_name_mismatch=mismatch,
+    )
+
+
+__all__ = ["PayloadError", "RecipientFlags", "check_recipient", "skeleton"]

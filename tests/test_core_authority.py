@@ -1,0 +1,115 @@
+"""Pure authority rules: the action table, recipient flags, the AUTO gate and canaries."""
+
+from __future__ import annotations
+
+import pytest
+
+from mailmoat.core.actions import FLOOR, REVERSIBLE, ActionType, is_floor
+from mailmoat.core.autonomy import (
+    AutoReplyRequest,
+    Mode,
+    canary,
+    may_auto_reply,
+    may_run_unattended,
+    observed_trust,
+    policy_identity,
+)
+from mailmoat.core.features import Features
+from mailmoat.core.lanes import Lane
+from mailmoat.core.policy import Decision, Facts
+from mailmoat.core.receipts import FLOOR_ACTIONS, PayloadError
+from mailmoat.core.recipients import check_recipient
+
+
+def test_action_table_partitions_every_action() -> None:
+    assert REVERSIBLE.isdisjoint(FLOOR)
+    assert set(ActionType) == REVERSIBLE | FLOOR
+    assert {a.value for a in FLOOR} == set(FLOOR_ACTIONS)
+    assert is_floor("send_email") and is_floor("delete_permanent")
+    assert not is_floor("trash") and not is_floor("archive")
+    assert is_floor("some_new_action")  # unknown is treated as irreversible
+
+
+def decision(lane: Lane = Lane.QUEUE, eligible: bool = True) -> Decision:
+    return Decision(lane=lane, reason="r", auto_eligible=eligible, branch="queue")
+
+
+def request(**overrides: object) -> AutoReplyRequest:
+    values: dict[str, object] = {
+        "mode": Mode.AUTO,
+        "decision": decision(),
+        "original_sender": "ana@client.example",
+        "recipient": "ana@client.example",
+        "sent_today": 0,
+        "daily_cap": 5,
+        "model_available": True,
+    }
+    values.update(overrides)
+    return AutoReplyRequest(**values)  # type: ignore[arg-type]
+
+
+def test_auto_reply_allowed_only_when_every_switch_is_on() -> None:
+    assert may_auto_reply(request()) == (True, "eligible")
+    refusals = [
+        request(mode=Mode.SUGGEST),
+        request(model_available=False),
+        request(decision=decision(eligible=False)),
+        request(decision=decision(lane=Lane.PUSH)),
+        request(decision=decision(lane=Lane.SILENT)),
+        request(recipient="mallory@evil.example"),
+        request(original_sender="", recipient=""),
+        request(sent_today=5),
+    ]
+    for req in refusals:
+        allowed, reason = may_auto_reply(req)
+        assert not allowed, req
+        assert reason
+
+
+def test_unattended_runs_only_reversible_actions_in_auto() -> None:
+    assert may_run_unattended(Mode.AUTO, action_is_floor=False)
+    assert not may_run_unattended(Mode.AUTO, action_is_floor=True)
+    assert not may_run_unattended(Mode.SUGGEST, action_is_floor=False)
+    assert policy_identity("work") == "auto:work"
+
+
+def test_canary_flags_confident_strangers() -> None:
+    trusted = Features(confidence=0.95, sender_trust=0.9, reversibility=0.9, urgency=0.1)
+    # High confidence, would be eligible on numbers, but no history: canary.
+    assert canary(trusted, decision(eligible=False), Facts()) is not None
+    # Same numbers with real history: no canary.
+    history = Facts(replies_sent=4, messages_received=10)
+    assert canary(trusted, decision(eligible=True), history) is None
+    assert observed_trust(history) == 0.9
+    calm = Features(confidence=0.6, sender_trust=0.3, reversibility=0.9, urgency=0.1)
+    assert canary(calm, decision(eligible=False), Facts()) is None
+
+
+@pytest.mark.parametrize(
+    ("address", "flag"),
+    [
+        ("ceo@аcme.example", "mixed_script"),  # Cyrillic a
+        ("ceo@bücher.example", "non_ascii_domain"),
+    ],
+)
+def test_recipient_flags(address: str, flag: str) -> None:
+    flags = check_recipient(address)
+    assert getattr(flags, flag)
+    assert flags.any
+
+
+def test_lookalike_and_display_name_tricks() -> None:
+    known = frozenset({"acme.example"})
+    for fake in ("boss@acrne.example", "boss@acme.examp1e", "boss@аcme.example"):
+        assert check_recipient(fake, known_domains=known).lookalike_of == "acme.example", fake
+    assert check_recipient("b@0acme.example", known_domains=known).lookalike_of is None
+    plain = check_recipient("ana@acme.example", display_name="Ana", known_domains=known)
+    assert not plain.any
+    spoof = check_recipient("x@evil.example", display_name="ana@acme.example")
+    assert spoof.display_name_mismatch
+
+
+def test_recipient_must_be_one_clean_address() -> None:
+    for bad in ("a@b.example, c@d.example", "a@b.example\r\nBcc: x@y.example", "nobody"):
+        with pytest.raises(PayloadError):
+            check_recipient(bad)
