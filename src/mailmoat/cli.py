@@ -108,6 +108,68 @@ def eval_command(
         raise typer.Exit(1)
 
 
+def _open_store():  # type: ignore[no-untyped-def]
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        return open_store()
+    except StoreError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+@app.command("import")
+def import_command(
+    path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
+) -> None:
+    """Import mail from disk; importing the same messages twice adds nothing."""
+    from rich.progress import Progress
+
+    from mailmoat.imports import import_path
+    from mailmoat.mail.importer import ImportPathError, count_messages
+
+    store = _open_store()
+    try:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("importing", total=count_messages(path))
+            summary = import_path(store, path, on_progress=lambda n: progress.advance(task, n))
+    except ImportPathError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    console.print(f"imported {summary.imported}, already present {summary.already_present}, "
+                  f"skipped {len(summary.skipped)}, failed {len(summary.failed)}")
+    for failure in summary.failed[:20]:
+        console.print(f"  [yellow]{failure.where}[/yellow]: {failure.error}")
+    if summary.failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def up(
+    host: str = typer.Option("127.0.0.1", help="address to serve on"),
+    port: int = typer.Option(8025, help="port to serve on"),
+) -> None:
+    """Migrate, import the demo mailbox when empty and no account is set up, then serve."""
+    import uvicorn
+
+    from mailmoat.demo import import_demo
+    from mailmoat.web.app import create_app
+
+    store = _open_store()
+    if store.count() == 0 and not _accounts_configured():
+        results = import_demo(store)
+        console.print(f"no account configured: imported {len(results)} demo messages")
+    counts = store.lane_counts()
+    console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
+    uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+
+
+def _accounts_configured() -> bool:
+    # Mail accounts arrive with the live-mailbox work; until then nothing is configured.
+    return False
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

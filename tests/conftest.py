@@ -1,0 +1,58 @@
+"""Shared fixtures: real PostgreSQL and Redis on 127.0.0.1 when reachable (required in CI)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PG_ADMIN_URL = os.environ.get("MAILMOAT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def require_service(name: str, host: str, port: int) -> None:
+    """Skip outside CI when the service is down; in CI a missing service is a failure."""
+    if _reachable(host, port):
+        return
+    message = f"{name} is not reachable on {host}:{port}"
+    if IN_CI:
+        pytest.fail(f"{message} (CI=true: this test must run)")
+    pytest.skip(f"{message}; start it to run this test")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, uniquely named PostgreSQL schema; dropped afterwards."""
+    require_service("PostgreSQL", "127.0.0.1", 5432)
+    from sqlalchemy import create_engine, text
+
+    schema = f"mm_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_ADMIN_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'mailmoat.db'}"
+    return str(request.getfixturevalue("pg_url"))
