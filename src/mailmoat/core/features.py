@@ -28,7 +28,10 @@ class InvalidFeatures(ValueError):
 def _coerce(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidFeatures(f"{name} must be a number, got {type(value).__name__}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float is finite, so it clamps
+        return 1.0 if value > 0 else 0.0
     if not math.isfinite(number):
         raise InvalidFeatures(f"{name} must be finite, got {number!r}")
     return min(1.0, max(0.0, number))
@@ -46,12 +49,16 @@ class Features:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidFeatures(f"{name} must be a number")
-            if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-                raise InvalidFeatures(f"{name} must be in [0, 1], got {value!r}")
+            if not 0.0 <= value <= 1.0:  # NaN fails this too; a huge int cannot overflow
+                # repr() of a huge int raises (the 4,300-digit limit): show floats only.
+                shown = f", got {value!r}" if isinstance(value, float) else ""
+                raise InvalidFeatures(f"{name} must be in [0, 1]{shown}")
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> Features:
         """Build from untrusted scorer output using the clamping rule above."""
+        if not isinstance(raw, Mapping):
+            raise InvalidFeatures(f"features must be a mapping, got {type(raw).__name__}")
         missing = [name for name in FEATURE_NAMES if name not in raw]
         if missing:
             raise InvalidFeatures(f"missing feature(s): {', '.join(missing)}")

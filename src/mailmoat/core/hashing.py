@@ -40,8 +40,12 @@ def sha256_hex(value: Any) -> str:
 
 # Exactly the fields any scorer reads. Adding a field a scorer reads means adding it here,
 # or stored decisions stop detecting that they are stale.
-SCORER_INPUT_VERSION = 1
-BODY_EXCERPT_CHARS = 2000
+SCORER_INPUT_VERSION = 2
+BODY_EXCERPT_CHARS = 2000  # from each end: the signals read the footer (opt-out links) too
+
+
+def _tail(body: str) -> str:
+    return body[-BODY_EXCERPT_CHARS:] if len(body) > BODY_EXCERPT_CHARS else ""
 
 
 def scorer_input(message: Message) -> dict[str, Any]:
@@ -52,6 +56,7 @@ def scorer_input(message: Message) -> dict[str, Any]:
         "subject": message.subject,
         "snippet": message.snippet,
         "body": message.body_text[:BODY_EXCERPT_CHARS],
+        "body_tail": _tail(message.body_text),
         "labels": sorted(message.labels),
         "list_unsubscribe": bool(message.list_unsubscribe),
         "bulk_headers": list(message.bulk_headers),

@@ -9,6 +9,7 @@ fired are listed in `Message.truncations`.
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import re
 from dataclasses import dataclass, field
@@ -143,13 +144,15 @@ def _header_index(msg: StdMessage) -> dict[str, str]:
     return index
 
 
-def decode_header_value(raw: str) -> str:
-    """RFC 2047 decoding that never raises: unknown charsets fall back to utf-8."""
+def decode_header_value(raw: str, notes: list[str] | None = None) -> str:
+    """RFC 2047 decoding that never raises: unknown charsets fall back to utf-8 (noted)."""
     if "=?" not in raw:
         return raw
     try:
         pieces = decode_header(raw)
     except Exception:
+        if notes is not None:
+            notes.append("undecodable encoded-word in header")
         return raw
     out: list[str] = []
     for chunk, charset in pieces:
@@ -159,6 +162,8 @@ def decode_header_value(raw: str) -> str:
         try:
             out.append(chunk.decode(charset or "ascii", errors="replace"))
         except (LookupError, UnicodeError):
+            if notes is not None:
+                notes.append(f"unknown header charset {str(charset)[:40]!r}, read as utf-8")
             out.append(chunk.decode("utf-8", errors="replace"))
     return "".join(out)
 
@@ -169,7 +174,7 @@ def _header(msg: dict[str, str], name: str, notes: list[str]) -> str:
         return ""
     if len(raw) > MAX_HEADER_CHARS * 4:
         raw = raw[: MAX_HEADER_CHARS * 4]
-    text = decode_header_value(raw).replace("\r", " ").replace("\n", " ")
+    text = decode_header_value(raw, notes).replace("\r", " ").replace("\n", " ")
     if len(text) > MAX_HEADER_CHARS:
         notes.append(f"header {name} capped at {MAX_HEADER_CHARS} chars")
         text = text[:MAX_HEADER_CHARS]
@@ -208,7 +213,7 @@ def _from(msg: dict[str, str], notes: list[str]) -> tuple[str, str]:
     except Exception:
         notes.append("unparseable From header")
         name, spec = "", ""
-    name = normalize_space(_strip_surrogates(decode_header_value(name)))
+    name = normalize_space(_strip_surrogates(decode_header_value(name, notes)))
     if "@" not in spec:
         return name or normalize_space(decode_header_value(raw)), ""
     return name, normalize_address(spec)
@@ -234,7 +239,7 @@ def _iso_date(text: str, notes: list[str]) -> str | None:
     return parsed.isoformat()
 
 
-def _decoded_payload(part: StdMessage, acc: _Collector) -> bytes:
+def _decoded_payload(part: StdMessage, acc: _Collector, cap: bool = True) -> bytes:
     try:
         payload = part.get_payload(decode=True)
     except Exception as exc:
@@ -242,7 +247,7 @@ def _decoded_payload(part: StdMessage, acc: _Collector) -> bytes:
         return b""
     if not isinstance(payload, bytes):
         return b""
-    if len(payload) > MAX_PART_BYTES:
+    if cap and len(payload) > MAX_PART_BYTES:
         acc.truncations.append(f"part {part.get_content_type()} capped at {MAX_PART_BYTES} bytes")
         payload = payload[:MAX_PART_BYTES]
     return payload
@@ -262,8 +267,11 @@ def _decode_text(payload: bytes, part: StdMessage, acc: _Collector) -> str:
 
 
 def _filename(part: StdMessage) -> str:
+    # RFC 2231 (filename*=) is decoded by get_filename; RFC 2047 encoded-words, which many
+    # clients put in filename="=?UTF-8?B?...?=", are not (our raw header policy).
     try:
-        return _strip_surrogates(part.get_filename() or "")[:255]
+        name = decode_header_value(part.get_filename() or "")
+        return normalize_space(_strip_surrogates(name))[:255]
     except Exception:
         return ""
 
@@ -298,13 +306,14 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         disposition = ""
     filename = _filename(part)
     if ctype == "text/calendar":
-        text = _decode_text(_decoded_payload(part, acc), part, acc)
-        acc.calendar.append(text)
+        payload = _decoded_payload(part, acc)
+        acc.calendar.append(_decode_text(payload, part, acc))
         if disposition == "attachment" or filename:
-            acc.attachments.append(Attachment(filename or "invite.ics", ctype, len(text)))
+            acc.attachments.append(Attachment(filename or "invite.ics", ctype, len(payload)))
         return
     if disposition == "attachment" or (filename and not ctype.startswith("text/")):
-        payload = _decoded_payload(part, acc)
+        # Only the size is kept, so nothing is capped: the size is the real decoded size.
+        payload = _decoded_payload(part, acc, cap=False)
         acc.attachments.append(Attachment(filename or "(unnamed)", ctype, len(payload)))
         return
     if ctype == "text/plain":
@@ -314,7 +323,7 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
     elif ctype.startswith("text/"):
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
     else:
-        payload = _decoded_payload(part, acc)
+        payload = _decoded_payload(part, acc, cap=False)
         acc.attachments.append(Attachment(filename or "(inline)", ctype, len(payload)))
 
 
@@ -330,16 +339,22 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     if raw_size > MAX_RAW_BYTES:
         truncations.append(f"raw message capped at {MAX_RAW_BYTES} bytes")
         raw = raw[:MAX_RAW_BYTES]
-    try:
-        msg: StdMessage = email.message_from_bytes(raw, policy=_POLICY)
-    except Exception as exc:  # pragma: no cover - the stdlib parser is very forgiving
-        return Message(raw_size=raw_size, defects=(f"unparseable: {type(exc).__name__}",))
-
     acc = _Collector()
     try:
-        _walk(msg, acc, 0)
-    except Exception as exc:  # a broken tree still yields headers
-        acc.defects.append(f"MIME walk stopped: {type(exc).__name__}")
+        msg: StdMessage = email.message_from_bytes(raw, policy=_POLICY)
+    except Exception as exc:
+        # Thousands of nested parts exhaust the stdlib parser's recursion; the headers are
+        # still worth reading, so parse them alone and skip the body.
+        acc.defects.append(f"MIME tree unparseable ({type(exc).__name__}): headers only")
+        try:
+            msg = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(raw)
+        except Exception as exc2:  # pragma: no cover - header parsing does not recurse
+            return Message(raw_size=raw_size, defects=(f"unparseable: {type(exc2).__name__}",))
+    else:
+        try:
+            _walk(msg, acc, 0)
+        except Exception as exc:  # a broken tree still yields headers
+            acc.defects.append(f"MIME walk stopped: {type(exc).__name__}")
 
     top_defects = list(getattr(msg, "defects", []))[:10]
     msg = _header_index(msg)  # type: ignore[assignment]

@@ -61,6 +61,13 @@ class Facts:
     human_corrections: int = 0
     read_rate: float | None = None
 
+    def __post_init__(self) -> None:
+        # Lanes loaded from a store arrive as strings; a str lane would reach the Decision.
+        for name in ("pinned_lane", "rule_lane"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Lane):
+                object.__setattr__(self, name, Lane(value))
+
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 

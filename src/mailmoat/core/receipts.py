@@ -9,7 +9,8 @@ The canonical payload of each floor action (schema version 1):
 
 Normalisation before hashing: every string NFC; `to` trimmed, lower-cased and exactly one
 address (`local@domain`, IDNA-encoded domain); subject and note trimmed of surrounding
-whitespace; CR or LF in any header-bound field (to, subject, message ids) is an error, not
+whitespace; CR or LF (or any other line break Python splits on, or NUL) in any
+header-bound field (to, subject, message ids, references, attachment names) is an error, not
 something to clean up. The receipt's hash is sha256 over the canonical JSON of that payload.
 """
 
@@ -43,7 +44,12 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     FloorAction.FORWARD_EXTERNAL: ("account", "to", "message_id", "note"),
     FloorAction.DELETE_PERMANENT: ("account", "message_id", "folder"),
 }
-_HEADER_FIELDS = frozenset({"to", "subject", "in_reply_to", "message_id", "folder", "account"})
+_HEADER_FIELDS = frozenset(
+    {"to", "subject", "in_reply_to", "references", "message_id", "folder", "account",
+     "filename", "content_type"}
+)
+# CR and LF, plus the other breaks `str.splitlines` (and so the email package) honours.
+_LINE_BREAKS = frozenset("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\x00")
 
 
 class ReceiptError(Exception):
@@ -68,10 +74,15 @@ class PayloadMismatch(ReceiptError):
 
 def normalize_recipient(value: str) -> str:
     """One address, NFC, trimmed, lower-cased, IDNA domain. Raises PayloadError otherwise."""
+    if not isinstance(value, str):
+        raise PayloadError("recipient must be exactly one address as a string")
     text = unicodedata.normalize("NFC", value).strip()
-    if "\r" in text or "\n" in text:
+    if _LINE_BREAKS.intersection(text):
         raise PayloadError("recipient contains CR or LF")
-    if any(ch in text for ch in ",;<>\"() \t") or text.count("@") != 1:
+    if (
+        any(ch in ",;<>\"()" or ch.isspace() or unicodedata.category(ch) == "Cc" for ch in text)
+        or text.count("@") != 1
+    ):
         raise PayloadError("recipient must be exactly one bare address")
     local, _, domain = text.partition("@")
     if not local or not domain or domain.startswith(".") or ".." in domain:
@@ -86,26 +97,33 @@ def normalize_recipient(value: str) -> str:
 def _clean(name: str, value: Any) -> Any:
     if isinstance(value, str):
         text = unicodedata.normalize("NFC", value)
-        if name in _HEADER_FIELDS and ("\r" in text or "\n" in text):
+        if name in _HEADER_FIELDS and _LINE_BREAKS.intersection(text):
             raise PayloadError(f"{name} contains CR or LF")
         return text.strip() if name in {"subject", "note"} else text
     if isinstance(value, list | tuple):
         return [_clean(name, v) for v in value]
     if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise PayloadError(f"{name} has a non-string key")
         return {k: _clean(k, v) for k, v in sorted(value.items())}
     return value
 
 
 def canonical_payload(payload: dict[str, Any]) -> dict[str, Any]:
     """Validate and normalise a floor-action payload into its canonical dict."""
+    if not isinstance(payload, dict):
+        raise PayloadError(f"payload must be a dict, got {type(payload).__name__}")
     action = payload.get("action")
-    if action not in FLOOR_ACTIONS:
+    if not isinstance(action, str) or action not in FLOOR_ACTIONS:
         raise PayloadError(f"not a floor action: {action!r}")
     fields = _FIELDS[action]
     unknown = set(payload) - set(fields) - {"action", "schema"}
     if unknown:
         raise PayloadError(f"unknown field(s) for {action}: {', '.join(sorted(unknown))}")
-    out: dict[str, Any] = {"schema": payload.get("schema", SCHEMA_VERSION), "action": action}
+    schema = payload.get("schema", SCHEMA_VERSION)
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise PayloadError(f"schema must be an integer version, got {type(schema).__name__}")
+    out: dict[str, Any] = {"schema": schema, "action": action}
     for name in fields:
         value = payload.get(name, [] if name in {"references", "attachments"} else "")
         out[name] = _clean(name, value)
@@ -114,8 +132,16 @@ def canonical_payload(payload: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _digest(canonical: dict[str, Any]) -> str:
+    try:
+        blob = canonical_json(canonical)
+    except (TypeError, ValueError) as exc:  # NaN, bytes, objects: not a payload we can bind
+        raise PayloadError(f"payload is not canonical JSON: {exc}") from exc
+    return hashlib.sha256(blob).hexdigest()
+
+
 def payload_hash(payload: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(canonical_payload(payload))).hexdigest()
+    return _digest(canonical_payload(payload))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +169,7 @@ def mint(payload: dict[str, Any], approved_by: str, approved_at: str) -> Receipt
     return Receipt(
         schema=canonical["schema"],
         action=canonical["action"],
-        payload_sha256=hashlib.sha256(canonical_json(canonical)).hexdigest(),
+        payload_sha256=_digest(canonical),
         approved_by=approved_by,
         approved_at=approved_at,
     )
@@ -158,6 +184,7 @@ def verify(receipt: Receipt, payload: dict[str, Any]) -> None:
         raise SchemaMismatch(f"payload schema {canonical['schema']}, receipt {receipt.schema}")
     if canonical["action"] != receipt.action:
         raise ActionMismatch(f"receipt approves {receipt.action}, payload is {canonical['action']}")
-    actual = hashlib.sha256(canonical_json(canonical)).hexdigest()
-    if not hmac.compare_digest(actual, receipt.payload_sha256):
+    actual = _digest(canonical)
+    # Bytes, not str: compare_digest raises TypeError on a non-ASCII str (a tampered row).
+    if not hmac.compare_digest(actual.encode(), str(receipt.payload_sha256).encode()):
         raise PayloadMismatch("payload does not match the approved bytes")

@@ -58,7 +58,7 @@ def migrate(engine: Engine) -> None:
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, "heads")  # feature branches may each hang off 0001
     except Exception as exc:
         safe = engine.url.render_as_string(hide_password=True)
         raise StoreError(f"cannot migrate {safe}: {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,130 @@
+"""A real IMAP + SMTP server for tests: mail-devel (pure Python, in memory) in a subprocess.
+
+One helper for every test that needs a mailbox, so sync, transport, authority and web tests
+talk to the same kind of server. The server runs as its own process so a test can kill it
+(SIGKILL) and start it again on the same ports, the way a real server drops mid-sync.
+Its mailbox lives in memory: a restart comes back empty, like a server whose storage was
+replaced, which is also how a UIDVALIDITY change is provoked.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listening on {HOST}:{port} after {timeout}s")
+
+
+@dataclass
+class MailServer:
+    """Handle on a running mail-devel process; `user`/`password` log in to IMAP and SMTP."""
+
+    user: str = "test@example.org"
+    password: str = "test-password"  # a throwaway credential for a loopback test server
+    imap_port: int = field(default_factory=free_port)
+    smtp_port: int = field(default_factory=free_port)
+    extra_args: tuple[str, ...] = ()
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def host(self) -> str:
+        return HOST
+
+    def start(self) -> MailServer:
+        args = [
+            sys.executable, "-m", "mail_devel",
+            "--host", HOST,
+            "--user", self.user,
+            "--password", self.password,
+            "--imap-port", str(self.imap_port),
+            "--smtp-port", str(self.smtp_port),
+            "--no-http",
+            *self.extra_args,
+        ]
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        try:
+            wait_for_port(self.imap_port)
+            wait_for_port(self.smtp_port)
+        except TimeoutError:
+            self.stop()
+            raise
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: no goodbye to connected clients."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+    def restart(self) -> MailServer:
+        self.kill()
+        return self.start()
+
+    def imap(self):  # type: ignore[no-untyped-def]
+        """A separate, logged-in IMAP client (imapclient), as a user's own mail app."""
+        from imapclient import IMAPClient
+
+        client = IMAPClient(HOST, port=self.imap_port, ssl=False, timeout=10)
+        client.login(self.user, self.password)
+        return client
+
+    def deliver(self, raw: bytes, sender: str = "sender@example.net") -> None:
+        """Deliver one message through the server's SMTP port, as a remote MTA would."""
+        import smtplib
+
+        with smtplib.SMTP(HOST, self.smtp_port, timeout=10) as smtp:
+            smtp.sendmail(sender, [self.user], raw)
+
+    def append(self, raw: bytes, folder: str = "INBOX", flags: tuple[bytes, ...] = ()) -> None:
+        """Put one message straight into a folder (IMAP APPEND): fast bulk loading."""
+        client = self.imap()
+        try:
+            client.append(folder, raw, flags=flags)
+        finally:
+            client.logout()
+
+
+@pytest.fixture
+def mail_server() -> Iterator[MailServer]:
+    server = MailServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
