@@ -43,6 +43,8 @@ class MessageRow(Base):
     subject: Mapped[str] = mapped_column(Text, default="")
     date: Mapped[str | None] = mapped_column(String(40), nullable=True)
     snippet: Mapped[str] = mapped_column(Text, default="")
+    # The server's \Seen flag, kept in step by sync; None when unknown (imported from disk).
+    seen: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
