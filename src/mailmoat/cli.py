@@ -13,9 +13,12 @@ from rich.table import Table
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge.cascade import classify as classify_message
+from mailmoat.learn import cli as learn_cli
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 console = Console()
+app.add_typer(learn_cli.rules_app, name="rules")
+app.command("correct")(learn_cli.correct)
 
 
 @app.command()

@@ -98,7 +98,7 @@ def load_sender_facts(
             .group_by(SentRecipientRow.address)
         ):
             replies[addr] = int(n)
-    events = [ledger.to_event(r) for r in ledger.rows(session, account, addresses)]
+    events = [ledger.to_event(r) for r in ledger.rows_for_senders(session, account, addresses)]
     out: dict[str, SenderFacts] = {}
     for addr in addresses:
         read, known = seen.get(addr, (0, 0))

@@ -78,16 +78,16 @@ def to_event(row: CorrectionRow) -> Event:
 
 
 def rows(
-    session: Session, account: str, senders: Iterable[str] | None = None
+    session: Session, account: str, keys: Iterable[SenderKey] | None = None
 ) -> list[CorrectionRow]:
-    """Ledger rows of an account, oldest first; only those touching `senders` when given
-    (their addresses, their organisation domains, and pins or removals naming either)."""
+    """Ledger rows of an account, oldest first; with `keys`, only rows touching them:
+    corrections to mail from those addresses or domains, and pins or removals naming them."""
     base = select(CorrectionRow).where(CorrectionRow.account == account)
-    if senders is None:
+    if keys is None:
         return list(session.scalars(base.order_by(CorrectionRow.id)))
-    keys = {k.value for s in senders for k in keys_for(s)}
-    addresses = sorted(k for k in keys if "@" in k)
-    domains = sorted(k for k in keys if "@" not in k)
+    wanted = {k.value: k for k in keys}
+    addresses = sorted(v for v, k in wanted.items() if k.scope is Scope.ADDRESS)
+    domains = sorted(v for v, k in wanted.items() if k.scope is Scope.DOMAIN)
     found: dict[int, CorrectionRow] = {}
     for start in range(0, max(len(addresses), len(domains)), _CHUNK):
         a, d = addresses[start : start + _CHUNK], domains[start : start + _CHUNK]
@@ -100,6 +100,11 @@ def rows(
         )
         found.update((r.id, r) for r in session.scalars(query))
     return [found[i] for i in sorted(found)]
+
+
+def rows_for_senders(session: Session, account: str, senders: Iterable[str]) -> list[CorrectionRow]:
+    """Every row that can bear on mail from these sender addresses."""
+    return rows(session, account, {k for s in senders for k in keys_for(s)})
 
 
 def as_dict(row: CorrectionRow) -> dict[str, Any]:
