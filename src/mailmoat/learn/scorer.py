@@ -9,8 +9,8 @@ The model's prediction may only move features toward visibility:
 * predicted INFO or SILENT, or any prediction below `min_probability`, or a model that
   has seen fewer than `min_updates` examples -> the local features unchanged.
 
-Then a final guard: if the nudged features would land in a hidden lane where the local
-features would not, the local features are returned. So the learned scorer is never the
+Then a final guard: if the nudged features would land in a hidden lane other than the one
+the local features land in, the local features are returned. So the learned scorer is never the
 only reason a message is hidden (invariant 4); only the static rules or a pin can hide.
 """
 
@@ -67,12 +67,12 @@ class LearnedScorer:
         features = nudge(local.features, lane, self.thresholds)
         if features == local.features:
             return local
-        if self._hides(features, signals, facts) and not self._hides(
-            local.features, signals, facts
-        ):
+        if self._lane(features, signals, facts) in HIDDEN_LANES and self._lane(
+            features, signals, facts
+        ) != self._lane(local.features, signals, facts):
             return local  # belt and braces: nudges never hide, and this proves it per message
         reason = f"{local.reason}; learned: {lane.value} ({probability:.2f})"
         return Scored(features=features, reason=reason, source=LEARNED_SOURCE)
 
-    def _hides(self, features: Features, signals: Signals, facts: Facts) -> bool:
-        return decide(features, signals, facts, self.thresholds).lane in HIDDEN_LANES
+    def _lane(self, features: Features, signals: Signals, facts: Facts) -> Lane:
+        return decide(features, signals, facts, self.thresholds).lane
