@@ -21,8 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mailmoat.core.lanes import Lane
-from mailmoat.core.local_scorer import OPENING_CHARS
+from mailmoat.core.local_scorer import OPENING_CHARS, score_local
 from mailmoat.core.message import Message
+from mailmoat.core.policy import decide
 from mailmoat.core.signals import Signals
 from mailmoat.core.words import words
 
@@ -45,6 +46,10 @@ def featurize(message: Message, signals: Signals) -> tuple[int, ...]:
         tokens.append(f"from:{message.from_addr}")
         tokens.append(f"dom:{message.from_domain}")
     tokens += [f"sig:{name}" for name in signals.names()]
+    # What the static path would do, so the model learns where it is right, not only misses.
+    static = score_local(message, signals).features
+    tokens.append(f"static:{decide(static, signals).lane.value}")
+    tokens.append(f"urgency:{round(static.urgency, 1)}")
     tokens += [f"label:{label.casefold()}" for label in message.labels[:20]]
     tokens += [f"hdr:{name.casefold()}" for name in message.bulk_headers]
     if message.list_id:

@@ -52,7 +52,7 @@ def nudge(local: Features, lane: Lane, t: Thresholds = THRESHOLDS) -> Features:
 @dataclass
 class LearnedScorer:
     model: LinearModel
-    min_probability: float = 0.6
+    min_probability: float = 0.7
     min_updates: int = 20
     thresholds: Thresholds = THRESHOLDS
     name: str = LEARNED_SOURCE
