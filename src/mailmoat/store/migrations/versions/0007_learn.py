@@ -18,6 +18,8 @@ _LEDGER = "learn_corrections"
 
 
 def upgrade() -> None:
+    # Sender facts are read per sender address on every ingest batch.
+    op.create_index("ix_learn_messages_account_from", "messages", ["account", "from_addr"])
     op.create_table(
         _LEDGER,
         sa.Column("id", sa.Integer, primary_key=True),
@@ -85,3 +87,4 @@ def downgrade() -> None:
         op.execute(f"DROP FUNCTION IF EXISTS {_LEDGER}_append_only()")
     op.drop_table("learn_sent_recipients")
     op.drop_table(_LEDGER)
+    op.drop_index("ix_learn_messages_account_from", table_name="messages")
