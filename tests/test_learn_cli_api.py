@@ -9,10 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from learn_mail import QUESTION, eml
 from mailmoat.cli import app
 from mailmoat.store import Store, open_store
 from mailmoat.web.app import create_app
-from test_learn_store import QUESTION, eml
 
 runner = CliRunner()
 

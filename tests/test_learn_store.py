@@ -4,32 +4,16 @@ survive a restart and can be undone, pins, and sender facts wired into ingest.""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from itertools import count
 
 import pytest
 from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
+from learn_mail import ME, QUESTION, eml
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.store import open_store
 from mailmoat.store.models import MessageRow
-
-_n = count()
-ME = "me@home.example"
-
-
-def eml(sender: str, subject: str, body: str = "Hello.", to: str = ME, **headers: str) -> bytes:
-    m = EmailMessage()
-    m["From"] = sender
-    m["To"] = to
-    m["Subject"] = subject
-    m["Message-ID"] = f"<{next(_n)}.{subject.replace(' ', '')[:20]}@test>"
-    for name, value in headers.items():
-        m[name.replace("_", "-")] = value
-    m.set_content(body)
-    return m.as_bytes()
 
 
 def lane_of(store, mid: int) -> str:  # type: ignore[no-untyped-def]
@@ -38,7 +22,6 @@ def lane_of(store, mid: int) -> str:  # type: ignore[no-untyped-def]
     return str(item["lane"])
 
 
-QUESTION = "Could you have a look at the draft when you get a chance?"
 
 
 def test_rule_from_two_corrections_survives_restart_and_can_be_undone(store_url: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -36,6 +36,9 @@ from mailmoat.learn.model import Labelled, LinearModel, featurize
 from mailmoat.learn.scorer import LearnedScorer
 from mailmoat.store.learn_models import CorrectionRow
 from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
+
+if TYPE_CHECKING:  # the store imports learn.history at runtime; only types point back
+    from mailmoat.store.repository import Store
 
 MESSAGE_ONLY = (CorrectionKind.APPROVAL, CorrectionKind.REJECTION, CorrectionKind.DISMISSAL)
 CORRECTION_WEIGHT = 3.0  # a person's explicit correction outweighs a silent confirmation
@@ -91,7 +94,7 @@ def pin_dict(pin: Pin) -> dict[str, Any]:
 class Learning:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         account: str = "local",
         rule_threshold: int = RULE_MIN_CORRECTIONS,
         read_rate: ReadRateSettings = READ_RATE,
