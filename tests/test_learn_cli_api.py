@@ -78,6 +78,8 @@ def test_api_corrections_rules_pins_facts_examples(db: str) -> None:
     assert client.post(f"/api/messages/{ids[0]}/corrections", json={}).status_code == 400
     assert client.post("/api/messages/999/corrections", json={"lane": "PUSH"}).status_code \
         == 404
+    page = client.get(f"/message/{ids[0]}")
+    assert page.status_code == 200 and "MEETING" in page.text  # the page shows the person's lane
     rules = client.get("/api/rules").json()
     assert [(r["key"], r["lane"], r["cites"]) for r in rules["rules"]] == [
         ("ann@gmail.com", "MEETING", [1, 2])]

@@ -11,8 +11,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from mailmoat.core.facts import READ_RATE, ReadRateSettings, SenderFacts, sender_facts
-from mailmoat.core.facts import SenderHistory as _EmptyHistory
+from mailmoat.core.facts import (
+    READ_RATE,
+    ReadRateSettings,
+    SenderFacts,
+    SenderHistory,
+    sender_facts,
+)
 from mailmoat.core.fewshot import MAX_EXAMPLES, Example, select_examples
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
@@ -91,6 +96,26 @@ def pin_dict(pin: Pin) -> dict[str, Any]:
             "event": pin.event_id}
 
 
+def _apply_human_lane(
+    session: Session, decision: DecisionRow, lane: Lane, actor: str, correction_id: int,
+    now: datetime,
+) -> None:
+    """The message now sits where the person put it; the trace keeps the scorer's numbers
+    and says the lane came from a person (branch "human"), citing the correction."""
+    reason = f"moved to {lane.value} by {actor}"
+    trace = {**decision.trace, "lane": lane.value, "branch": "human", "reason": reason,
+             "auto_eligible": False, "correction": correction_id}
+    decision.lane = lane.value
+    decision.reason = reason
+    decision.branch = "human"
+    decision.auto_eligible = False
+    decision.trace = trace
+    decision.actor = actor
+    decision.updated_at = now
+    session.add(LedgerRow(message_id=decision.message_id, event="corrected", lane=lane.value,
+                          trace=trace, actor=actor, created_at=now))
+
+
 class Learning:
     def __init__(
         self,
@@ -125,14 +150,7 @@ class Learning:
                 ),
                 now,
             )
-            trace = {**corrected, "lane": chosen.value, "branch": "human",
-                     "reason": f"moved to {chosen.value} by {actor}", "auto_eligible": False,
-                     "correction": row.id}
-            decision.lane, decision.reason, decision.branch = chosen.value, trace["reason"], "human"
-            decision.auto_eligible, decision.trace, decision.actor = False, trace, actor
-            decision.updated_at = now
-            session.add(LedgerRow(message_id=message_id, event="corrected", lane=chosen.value,
-                                  trace=trace, actor=actor, created_at=now))
+            _apply_human_lane(session, decision, chosen, actor, row.id, now)
             return row.id
 
     def record(self, message_id: int, kind: CorrectionKind, actor: str, note: str = "") -> int:
@@ -233,7 +251,7 @@ class Learning:
         with self.store.sessions() as session:
             found = load_sender_facts(session, self.account, [address], moment,
                                       self.read_rate, self.rule_threshold)
-        return found.get(address) or sender_facts(address, _EmptyHistory(), moment)
+        return found.get(address) or sender_facts(address, SenderHistory(), moment)
 
     def examples(self, sender: str, text: str, limit: int = MAX_EXAMPLES) -> list[Example]:
         """Few-shot examples for a message from `sender` reading `text` (see core/fewshot)."""
