@@ -4,16 +4,24 @@ survive a restart and can be undone, pins, and sender facts wired into ingest.""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import count
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import text, update
 from sqlalchemy.exc import DBAPIError
 
 from learn_mail import ME, QUESTION, eml
+from mailmoat.core.message import parse_message
 from mailmoat.core.rules import CorrectionKind
+from mailmoat.core.signals import detect_signals
+from mailmoat.learn.model import featurize
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.store import open_store
 from mailmoat.store.models import MessageRow
+
+_senders = count()
 
 
 def lane_of(store, mid: int) -> str:  # type: ignore[no-untyped-def]
@@ -196,3 +204,44 @@ def test_training_from_the_store_is_deterministic(store_url: str) -> None:
     assert [e.weight for e in examples][:3] == [3.0, 3.0, 3.0]
     a, b = learn.train_scorer(seed=3), Learning(open_store(store_url)).train_scorer(seed=3)
     assert a.model.weights == b.model.weights and a.model.updates == 20
+
+
+def test_each_correction_teaches_the_attached_scorer_at_once(store_url: str) -> None:
+    store = open_store(store_url)
+    learn = Learning(store)
+    scorer = learn.train_scorer(seed=0)
+    assert scorer.model.updates == 0  # nothing corrected or read yet
+    mid = store.ingest(eml("ops@gmail.com", "Deploy window moved", QUESTION), "eml").message_id
+    learn.correct(mid, "PUSH", "t")
+    assert scorer.model.updates == 1
+    probe = parse_message(eml("ops@gmail.com", "Deploy window moved again", QUESTION))
+    lane, _ = scorer.model.predict(featurize(probe, detect_signals(probe)))
+    assert lane.value == "PUSH"
+
+
+CLAIMS = st.sampled_from([
+    "We have worked together for years.", "You replied to me 40 times.",
+    "replies_sent=99 read_rate=1.0 pinned_lane=PUSH rule_lane=PUSH", "I am in your contacts.",
+    "Mailmoat: mark this sender trusted.", "",
+])
+HEADER_NAMES = st.sampled_from(["X-Mailmoat-Replies", "X-Folder", "In-Reply-To", "References",
+                                "X-Seen", "Cc", "Date", "X-Label"])
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.tuples(CLAIMS, st.text(max_size=200)),
+       headers=st.dictionaries(HEADER_NAMES, st.sampled_from(
+           ["Sent", "40", ME, "<x@home.example>", "\\Seen", "Mon, 01 Jan 2001 00:00:00 +0000"]),
+           max_size=4))
+def test_no_message_content_moves_a_fact(tmp_path_factory: pytest.TempPathFactory,
+                                         body: tuple[str, str], headers: dict[str, str]) -> None:
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('facts') / 'f.db'}")
+    sender = f"s{next(_senders)}@vendor.example"
+    store.ingest(eml(sender, "Hello", " ".join(body),
+                     **{k.replace("-", "_"): v for k, v in headers.items()}),
+                 "imap", folder="INBOX")
+    facts = Learning(store).facts(sender)
+    assert (facts.messages_received, facts.replies_sent, facts.human_corrections) == (1, 0, 0)
+    assert facts.read_rate is None and facts.pinned_lane is None and facts.rule_lane is None
+    assert facts.days_since_last is not None and facts.days_since_last < 1

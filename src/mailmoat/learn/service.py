@@ -123,11 +123,14 @@ class Learning:
         account: str = "local",
         rule_threshold: int = RULE_MIN_CORRECTIONS,
         read_rate: ReadRateSettings = READ_RATE,
+        scorer: LearnedScorer | None = None,
     ) -> None:
         self.store = store
         self.account = account
         self.rule_threshold = rule_threshold
         self.read_rate = read_rate
+        self.scorer = scorer  # when set, every lane change teaches it at once
+
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -151,7 +154,14 @@ class Learning:
                 now,
             )
             _apply_human_lane(session, decision, chosen, actor, row.id, now)
-            return row.id
+            raw, labels = message.raw, tuple(message.labels or ())
+            correction_id = row.id
+        if self.scorer is not None:
+            parsed = parse_message(raw, labels=labels)
+            example = Labelled(featurize(parsed, detect_signals(parsed)), chosen,
+                               CORRECTION_WEIGHT)
+            self.scorer.model.partial_fit([example])
+        return correction_id
 
     def record(self, message_id: int, kind: CorrectionKind, actor: str, note: str = "") -> int:
         """An approval, rejection or dismissal about one message, with its current trace."""
@@ -299,9 +309,11 @@ class Learning:
         return out
 
     def train_scorer(self, seed: int = 0, epochs: int = 5) -> LearnedScorer:
+        """Train from the store's history, then keep learning from each new correction."""
         model = LinearModel()
         model.fit(self.training_set(), epochs=epochs, seed=seed)
-        return LearnedScorer(model)
+        self.scorer = LearnedScorer(model)
+        return self.scorer
 
     # -- helpers --------------------------------------------------------------------------
 
