@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -70,6 +71,18 @@ def eval_command(
     context: bool = typer.Option(
         True, "--context/--no-context", help="use recorded sender history as facts"
     ),
+    floors: bool = typer.Option(
+        True, "--floors/--no-floors", help="check the committed ratchet floors for this set"
+    ),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="compare with a stored run: verdict flips, floor margins"
+    ),
+    save_baseline: Path | None = typer.Option(
+        None, "--save-baseline", help="store this run as a baseline"
+    ),
+    ratchet: bool = typer.Option(
+        False, "--ratchet", help="raise this set's committed floors to what this run achieves"
+    ),
 ) -> None:
     """Run an eval set through the cascade; exit non-zero on a missed floor or a violation."""
     from mailmoat.eval.runner import EvalSetError, evaluate, load_items
@@ -98,7 +111,8 @@ def eval_command(
         for v in report.violations:
             console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
                           f"got {v['predicted']}")
-    failed = bool(report.violations)
+    breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
+    failed = breached or bool(report.violations)
     if min_accuracy is not None and report.accuracy < min_accuracy:
         Console(stderr=True).print(
             f"[red]accuracy {report.accuracy:.3f} is below --min-accuracy {min_accuracy}[/red]"
@@ -106,6 +120,54 @@ def eval_command(
         failed = True
     if failed:
         raise typer.Exit(1)
+
+
+def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
+                         save_baseline: Path | None, ratchet: bool, quiet: bool) -> bool:
+    """Floors, baseline comparison and ratchet for one eval run; True when a floor is breached.
+
+    A safety violation fails the run whatever the floors say; the violations floor only keeps
+    a known one from becoming two.
+    """
+    from mailmoat.eval import baseline as baselines
+    from mailmoat.eval.baseline import BaselineError, compare, load_baseline
+    from mailmoat.eval.floors import FLOORS_FILE, check_floors, load_floors, ratcheted
+
+    err = Console(stderr=True)
+    committed = load_floors() if floors or ratchet else {}
+    bounds = committed.get(report.name)
+    failed = False
+    if floors and bounds is not None:
+        for check in check_floors(report, bounds):
+            if not check.ok:
+                failed = True
+            if not quiet:
+                mark = "ok" if check.ok else "[red]BREACHED[/red]"
+                value = "—" if check.value is None else f"{check.value:.3f}"
+                console.print(f"floor {check.metric}: {value} vs {check.bound} {mark}")
+    if baseline is not None:
+        try:
+            comparison = compare(load_baseline(baseline), report, bounds)
+        except BaselineError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        if quiet:
+            err.print(json.dumps(comparison.as_dict(), ensure_ascii=False))
+        else:
+            console.print(f"verdict flips vs baseline: {len(comparison.flips)}")
+            for flip in comparison.flips:
+                tag = "fixed" if flip["fixed"] else "broken" if flip["broken"] else "moved"
+                console.print(f"  {flip['id']}: {flip['was']} -> {flip['now']} "
+                              f"(expected {flip['expected']}, {tag})")
+            for m in comparison.floor_margins:
+                console.print(f"  margin {m['metric']}: {m['baseline_margin']} -> {m['margin']}")
+    if save_baseline is not None:
+        baselines.save_baseline(report, save_baseline)
+    if ratchet:
+        committed[report.name] = ratcheted(committed, report)
+        FLOORS_FILE.write_text(json.dumps(committed, indent=2) + "\n", encoding="utf-8")
+        console.print(f"floors for {report.name} now {committed[report.name]}")
+    return failed
 
 
 def _open_store():  # type: ignore[no-untyped-def]
