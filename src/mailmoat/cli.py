@@ -122,6 +122,28 @@ def eval_command(
         raise typer.Exit(1)
 
 
+@app.command("eval-delta")
+def eval_delta_command(
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Delta eval: can sender history tell impersonators from the people they imitate?"""
+    from mailmoat.eval.delta import NotMatched, default_delta
+
+    try:
+        report = default_delta()
+    except NotMatched as exc:
+        console.print(f"[red]refused:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), indent=2))
+        return
+    console.print(f"{report.cooperative} cooperative, {report.adversarial} adversarial; "
+                  f"confidence matched (KS {report.ks:.2f}, mean gap {report.mean_gap:.2f})")
+    console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
+                  f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
+    console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
 def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
                          save_baseline: Path | None, ratchet: bool, quiet: bool) -> bool:
     """Floors, baseline comparison and ratchet for one eval run; True when a floor is breached.
