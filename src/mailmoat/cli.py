@@ -17,6 +17,8 @@ from mailmoat.judge.cascade import classify as classify_message
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 console = Console()
+# The public eval sets sit in ../shared beside a source checkout.
+DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
 
 
 @app.command()
@@ -142,6 +144,24 @@ def eval_delta_command(
     console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
                   f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
     console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
+@app.command("report")
+def report_command(
+    sets: Path = typer.Option(
+        DEFAULT_EVAL_SETS, "--sets", help="folder of eval sets in the Klorn JSON format"
+    ),
+    out: Path = typer.Option(Path("artifacts/eval"), "--out", help="where to write the report"),
+) -> None:
+    """Write every eval (public sets, floors, delta, adversarial) to report.md and .json."""
+    from mailmoat.eval.report import write_report
+
+    if not sets.is_dir():
+        console.print(f"[red]error:[/red] no eval sets folder at {sets}")
+        raise typer.Exit(2)
+    md, js = write_report(sets, out)
+    console.print(f"wrote {md} and {js}")
+    console.print(md.read_text(encoding="utf-8"))
 
 
 def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
