@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from mailmoat.core.lanes import Lane
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.rules import domain_of, normalize_address
+from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.core.words import words
 
 MAX_EXAMPLES = 5
@@ -82,3 +83,16 @@ def select_examples(
         for _, example in scored:
             take(example, "similar content")
     return chosen
+
+
+def render_examples(examples: Sequence[Example]) -> str:
+    """The examples as prompt text: lanes and reasons in the clear, each example's mail text
+    wrapped as untrusted (it is email, and may try to speak to the model)."""
+    blocks = []
+    for n, e in enumerate(examples, 1):
+        shown = e.shown_lane.value if e.shown_lane else "unknown"
+        head = (f"Past correction {n} ({e.why or 'relevant'}): the firewall chose {shown}; "
+                f"the person moved it to {e.corrected_lane.value}.")
+        mail = wrap_untrusted(e.subject + "\n" + e.snippet, "example")
+        blocks.append(f"{head}\n{mail}")
+    return "\n\n".join(blocks)
