@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import mailmoat.store.judge_models  # noqa: F401  (registers the judge tables on Base)
 from mailmoat.store.models import Base
 
 config = context.config

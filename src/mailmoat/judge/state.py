@@ -1,0 +1,184 @@
+"""The judge's persistent state in the store's database: usage, budget ledger, cache,
+cooldowns. Shared by every process using the same database, so a cooldown set by one
+worker is honoured by all."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from mailmoat.store.judge_models import (
+    BudgetLedgerRow,
+    LLMCacheRow,
+    LLMCooldownRow,
+    LLMUsageRow,
+)
+
+
+def day_of(now: datetime) -> str:
+    return now.date().isoformat()
+
+
+def model_key(provider: str, model: str) -> str:
+    return f"model:{provider}/{model}"
+
+
+def provider_key(provider: str) -> str:
+    return f"provider:{provider}"
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    provider: str
+    model: str
+    outcome: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    tokens_estimated: bool = False
+    cost_usd: float = 0.0
+    provider_cost_usd: float | None = None
+    latency_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Cooldown:
+    key: str
+    until: datetime
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    reply: dict[str, Any]
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class JudgeState:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # -- cooldowns -------------------------------------------------------------------------
+
+    def cooling(self, key: str, now: datetime) -> Cooldown | None:
+        with self.sessions() as session:
+            row = session.get(LLMCooldownRow, key)
+            if row is None or _aware(row.until) <= now:
+                return None  # an expired cooldown means: try it again
+            return Cooldown(row.key, _aware(row.until), row.reason)
+
+    def cool(self, key: str, seconds: float, reason: str, now: datetime) -> None:
+        until = now + timedelta(seconds=seconds)
+        with self.sessions.begin() as session:
+            row = session.get(LLMCooldownRow, key)
+            if row is None:
+                session.add(LLMCooldownRow(key=key, until=until, reason=reason, set_at=now))
+            else:
+                row.until, row.reason, row.set_at = until, reason, now
+
+    def clear(self, key: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(delete(LLMCooldownRow).where(LLMCooldownRow.key == key))
+
+    def cooldowns(self, now: datetime) -> list[Cooldown]:
+        with self.sessions() as session:
+            rows = session.scalars(select(LLMCooldownRow).order_by(LLMCooldownRow.key))
+            return [Cooldown(r.key, _aware(r.until), r.reason) for r in rows
+                    if _aware(r.until) > now]
+
+    # -- cache -----------------------------------------------------------------------------
+
+    def cached(self, key: str) -> CachedReply | None:
+        with self.sessions() as session:
+            row = session.get(LLMCacheRow, key)
+            if row is None:
+                return None
+            return CachedReply(dict(row.reply), row.prompt_tokens, row.completion_tokens)
+
+    def remember(self, key: str, model: str, reply: dict[str, Any], prompt_tokens: int,
+                 completion_tokens: int, now: datetime) -> None:
+        try:
+            with self.sessions.begin() as session:
+                if session.get(LLMCacheRow, key) is None:
+                    session.add(LLMCacheRow(key=key, model=model, reply=reply,
+                                            prompt_tokens=prompt_tokens,
+                                            completion_tokens=completion_tokens,
+                                            created_at=now))
+        except IntegrityError:
+            pass  # another worker cached the same reply first: same content, same answer
+
+    # -- usage and budget ------------------------------------------------------------------
+
+    def record_usage(self, user: str, usage: Usage, now: datetime) -> None:
+        with self.sessions.begin() as session:
+            session.add(LLMUsageRow(created_at=now, day=day_of(now), user_id=user,
+                                    provider=usage.provider, model=usage.model,
+                                    outcome=usage.outcome, prompt_tokens=usage.prompt_tokens,
+                                    completion_tokens=usage.completion_tokens,
+                                    tokens_estimated=usage.tokens_estimated,
+                                    cost_usd=usage.cost_usd,
+                                    provider_cost_usd=usage.provider_cost_usd,
+                                    latency_ms=usage.latency_ms))
+
+    def spent(self, day: str, user: str | None = None) -> float:
+        """Ledger total for a day (reservations still open count in full)."""
+        with self.sessions() as session:
+            query = select(func.coalesce(func.sum(BudgetLedgerRow.amount_usd), 0.0)).where(
+                BudgetLedgerRow.day == day)
+            if user is not None:
+                query = query.where(BudgetLedgerRow.user_id == user)
+            return float(session.scalar(query) or 0.0)
+
+    def reserve(self, user: str, amount: float, now: datetime) -> str:
+        call_id = uuid.uuid4().hex
+        with self.sessions.begin() as session:
+            session.add(BudgetLedgerRow(created_at=now, day=day_of(now), user_id=user,
+                                        call_id=call_id, kind="reserve", amount_usd=amount))
+        return call_id
+
+    def true_up(self, user: str, call_id: str, estimate: float, actual: float,
+                reserved_at: datetime, now: datetime) -> None:
+        """Book (actual - estimate) on the reservation's day, so the day's total is exact."""
+        with self.sessions.begin() as session:
+            session.add(BudgetLedgerRow(created_at=now, day=day_of(reserved_at), user_id=user,
+                                        call_id=call_id, kind="trueup",
+                                        amount_usd=actual - estimate))
+
+    def usage_totals(self, day: str | None = None) -> dict[str, Any]:
+        with self.sessions() as session:
+            query = select(
+                func.count(),
+                func.coalesce(func.sum(LLMUsageRow.prompt_tokens), 0),
+                func.coalesce(func.sum(LLMUsageRow.completion_tokens), 0),
+                func.coalesce(func.sum(LLMUsageRow.cost_usd), 0.0),
+            ).where(LLMUsageRow.outcome.in_(("ok", "cached")))
+            ratio_query = select(
+                func.coalesce(func.sum(LLMUsageRow.cost_usd), 0.0),
+                func.coalesce(func.sum(LLMUsageRow.provider_cost_usd), 0.0),
+            ).where(LLMUsageRow.provider_cost_usd.is_not(None), LLMUsageRow.outcome == "ok")
+            if day is not None:
+                query = query.where(LLMUsageRow.day == day)
+                ratio_query = ratio_query.where(LLMUsageRow.day == day)
+            calls, prompt, completion, cost = session.execute(query).one()
+            metered, billed = session.execute(ratio_query).one()
+        return {
+            "calls": int(calls),
+            "prompt_tokens": int(prompt),
+            "completion_tokens": int(completion),
+            "cost_usd": float(cost),
+            "metering_ratio": (float(metered) / float(billed)) if billed else None,
+        }
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes even for timezone=True columns; they were UTC.
+    from datetime import UTC
+
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
