@@ -116,6 +116,9 @@ class LLMServer:
         self.port = free_port()
         self.handler = handler
         self.requests: list[Recorded] = []
+        self.sent_usage: list[dict[str, Any]] = []  # the usage numbers every reply carried
+        # model -> (USD per Mtok in, out): replies then carry usage.cost, as OpenRouter's do.
+        self.catalogue: dict[str, tuple[float, float]] = {}
         self._queue: deque[Reply] = deque()
         self._by_model: dict[str, deque[Reply]] = {}
         self._lock = threading.Lock()
@@ -130,6 +133,16 @@ class LLMServer:
         with self._lock:
             target = self._queue if model is None else self._by_model.setdefault(model, deque())
             target.extend(replies)
+
+    def reset(self, handler: Callable[[Recorded], Reply] = calm) -> None:
+        """Forget requests and scripts (for a server shared by several tests)."""
+        with self._lock:
+            self.requests.clear()
+            self.sent_usage.clear()
+            self._queue.clear()
+            self._by_model.clear()
+            self.catalogue.clear()
+            self.handler = handler
 
     def respond_with(self, handler: Callable[[Recorded], Reply]) -> None:
         self.handler = handler
@@ -176,8 +189,7 @@ class LLMServer:
 
         return app
 
-    @staticmethod
-    def _completion(request: Recorded, reply: Reply) -> dict[str, Any]:
+    def _completion(self, request: Recorded, reply: Reply) -> dict[str, Any]:
         text = reply.content or ""
         body: dict[str, Any] = {
             "id": "chatcmpl-scripted",
@@ -193,6 +205,11 @@ class LLMServer:
                              "total_tokens": prompt + completion}
             if reply.cost is not None:
                 body["usage"]["cost"] = reply.cost
+            elif request.model in self.catalogue:
+                rate_in, rate_out = self.catalogue[request.model]
+                body["usage"]["cost"] = (prompt * rate_in + completion * rate_out) / 1e6
+            with self._lock:
+                self.sent_usage.append({"model": request.model, **body["usage"]})
         return body
 
     def start(self) -> LLMServer:
