@@ -52,22 +52,18 @@ def status(
     if not data["configured"]:
         console.print("LLM judge: [yellow]not configured[/yellow] — the local scorer decides "
                       "(set MAILMOAT_LLM_BASE_URL and MAILMOAT_LLM_MODEL, see docs/judge.md)")
-    table = Table("provider", "url", "key", "health", "model", "cooldown", "$/Mtok in/out")
     for p in data["providers"]:
-        for n, m in enumerate(p["models"]):
+        backoff = f", backed off until {p['backoff']}" if p["backoff"] else ""
+        console.print(f"[bold]{p['name']}[/bold] {p['base_url']}  key: {p['api_key']}  "
+                      f"health: {p['health']}{backoff}")
+        for m in p["models"]:
             cooldown = m["cooldown"]
-            rate = "free (local)" if p["local"] else "{:.3g}/{:.3g}".format(*m["rate_per_mtok"])
-            table.add_row(
-                p["name"] if n == 0 else "", p["base_url"] if n == 0 else "",
-                p["api_key"] if n == 0 else "",
-                (p["health"] + (f", backoff to {p['backoff']}" if p["backoff"] else ""))
-                if n == 0 else "",
-                m["model"],
-                f"{cooldown['reason']} until {cooldown['until']}" if cooldown else "—",
-                rate + (" (default row!)" if m["rate_is_default"] else ""),
-            )
-    if data["providers"]:
-        console.print(table)
+            rate = ("free (local)" if p["local"]
+                    else "${:.3g}/${:.3g} per Mtok".format(*m["rate_per_mtok"]))
+            if m["rate_is_default"]:
+                rate += " (no rate row: conservative default)"
+            held = f"{cooldown['reason']} until {cooldown['until']}" if cooldown else "ready"
+            console.print(f"  {m['model']}: {held}; {rate}")
     b, u = data["budget"], data["usage_today"]
     console.print(f"budget {b['day']}: global {_money(b['spent_global_usd'])} of "
                   f"{_money(b['global_daily_usd'])}, user {b['user']} "
@@ -123,19 +119,21 @@ def llm_eval(path: Path, items: list, models: list[str], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps([r.as_dict() for r in runs], indent=2, ensure_ascii=False))
         return
-    table = Table("model", "accuracy", "urgent recall", "hidden precision", "violations",
-                  "prompt tok/email", "completion tok/email", "$ per 1k emails", "degraded")
+    table = Table("model", "acc", "urgent", "hidden", "viol", "prompt tok", "out tok",
+                  "$/1k mail", "degraded")
 
     def pct(v: float | None) -> str:
         return "—" if v is None else f"{v:.1%}"
 
     for r in runs:
         rep = r.report
-        table.add_row(f"{r.provider}/{r.model}", pct(rep.accuracy), pct(rep.urgent_recall),
+        table.add_row(r.model, pct(rep.accuracy), pct(rep.urgent_recall),
                       pct(rep.hidden_precision), str(len(rep.violations)),
                       str(r.median_prompt_tokens), str(r.median_completion_tokens),
                       f"{r.cost_per_1000:.4f}", f"{r.degraded}/{rep.total}")
-    console.print(f"[bold]{path.name}[/bold]: {len(items)} items (medians per email)")
+    console.print(f"[bold]{path.name}[/bold]: {len(items)} items. urgent = urgent recall, "
+                  "hidden = hidden-lane precision, viol = safety violations, tokens are "
+                  "medians per email, degraded = emails the model did not answer")
     console.print(table)
 
 
