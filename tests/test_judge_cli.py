@@ -123,3 +123,22 @@ def test_bad_config_is_a_clear_error(llm_env: LLMServer, monkeypatch: pytest.Mon
     monkeypatch.delenv("MAILMOAT_LLM_MODEL")
     result = runner.invoke(app, ["classify", str(DEMO / "07-question.eml")])
     assert result.exit_code == 2 and "MAILMOAT_LLM_MODEL" in result.output
+
+
+def test_web_api_exposes_status_and_the_metering_metric(llm_env: LLMServer) -> None:
+    import os
+
+    from fastapi.testclient import TestClient
+
+    from mailmoat.store import open_store
+    from mailmoat.web.app import create_app
+
+    runner.invoke(app, ["classify", str(DEMO / "07-question.eml")])
+    store = open_store(os.environ["MAILMOAT_DATABASE_URL"])
+    client = TestClient(create_app(store))
+    data = client.get("/api/judge/status").json()
+    assert data["configured"] and data["usage_today"]["calls"] == 1
+    metrics = client.get("/api/judge/metrics").text
+    assert "mailmoat_llm_metering_ratio NaN" in metrics  # a free local model bills nothing
+    assert "mailmoat_llm_calls_today 1" in metrics
+    store.engine.dispose()

@@ -168,6 +168,7 @@ def up(
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")
+    judge_commands.start_heal_thread(store)
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")

@@ -148,3 +148,30 @@ def cli_scorers(engine=None) -> list:  # type: ignore[no-untyped-def, type-arg]
         engine = _store().engine
     judge = build_judge(engine, config)
     return [judge] if judge is not None else []
+
+
+HEAL_EVERY_S = 300.0
+
+
+def start_heal_thread(store, every_s: float = HEAL_EVERY_S):  # type: ignore[no-untyped-def]
+    """While `up` serves, re-judge degraded decisions every few minutes (when a model is
+    configured). A daemon thread: it dies with the server and holds no state of its own."""
+    import logging
+    import threading
+
+    from mailmoat.judge.heal import heal as run_heal
+
+    if not store.scorers:
+        return None
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(every_s):
+            try:
+                run_heal(store, store.scorers)
+            except Exception:  # a failed sweep must not take the server down
+                logging.getLogger(__name__).exception("heal sweep failed")
+
+    thread = threading.Thread(target=loop, name="mailmoat-heal", daemon=True)
+    thread.start()
+    return stop
