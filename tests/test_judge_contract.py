@@ -123,3 +123,12 @@ def _f(value: float):  # type: ignore[no-untyped-def]
     from mailmoat.core.features import Features
 
     return Features(value, value, value, value)
+
+
+def test_contract_schema_agrees_with_the_validator() -> None:
+    from mailmoat.judge.contract import CONTRACT_SCHEMA
+
+    props = CONTRACT_SCHEMA["properties"]
+    assert isinstance(props, dict)
+    assert set(props) == set(GOOD) == set(CONTRACT_SCHEMA["required"])  # type: ignore[arg-type]
+    assert CONTRACT_SCHEMA["additionalProperties"] is False

@@ -364,3 +364,17 @@ def test_local_models_are_free_and_never_blocked_by_the_budget(llm: LLMServer,
                        budget=BudgetConfig(global_daily_usd=0.0))
     assert classify(email(), scorers=[judge]).source == "llm:m1"
     assert judge.usage_log[0].cost_usd == 0.0
+
+
+def test_schema_hint_is_sent_only_when_configured(llm: LLMServer, engine: Engine) -> None:
+    from dataclasses import replace
+
+    from mailmoat.judge.contract import CONTRACT_SCHEMA
+
+    plain = provider(llm, "p", "m1")
+    classify(email(1), scorers=[make_judge(engine, plain)])
+    classify(email(2), scorers=[make_judge(engine, replace(plain, json_schema_hint=True))])
+    first, second = llm.chat_requests()
+    assert first.json["response_format"] == {"type": "json_object"}
+    assert second.json["response_format"] == {"type": "json_object",
+                                              "schema": CONTRACT_SCHEMA}

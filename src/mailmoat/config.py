@@ -59,6 +59,7 @@ class ProviderConfig:
     api_key_env: str | None = None  # the NAME of the variable holding the key
     timeout_s: float = 30.0
     local: bool | None = None  # None: decided from the URL (loopback / private = local)
+    json_schema_hint: bool = False  # llama.cpp: send the contract schema inside json_object
 
     @property
     def is_local(self) -> bool:
@@ -158,8 +159,10 @@ def _provider(raw: Any, n: int) -> ProviderConfig:
         raise ConfigError(f"{where}: put the key in an environment variable and name it "
                           "with api_key_env; keys do not belong in the config file")
     local = raw.get("local")
-    if local is not None and not isinstance(local, bool):
-        raise ConfigError(f"{where}.local must be true or false")
+    hint = raw.get("json_schema_hint", False)
+    for key, value in (("local", local), ("json_schema_hint", hint)):
+        if value is not None and not isinstance(value, bool):
+            raise ConfigError(f"{where}.{key} must be true or false")
     return ProviderConfig(
         name=str(raw.get("name") or urlsplit(base_url).hostname or f"provider{n}"),
         base_url=base_url.rstrip("/"),
@@ -167,6 +170,7 @@ def _provider(raw: Any, n: int) -> ProviderConfig:
         api_key_env=raw.get("api_key_env") or None,
         timeout_s=_number(raw, "timeout_s", 30.0, where),
         local=local,
+        json_schema_hint=bool(hint),
     )
 
 

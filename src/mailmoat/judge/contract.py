@@ -31,6 +31,21 @@ class ContractViolation(ValueError):
     """The reply is not the contract's JSON object; the message says why (no reply text)."""
 
 
+# The same contract as a JSON Schema, for servers that can constrain decoding to one
+# (llama.cpp's server reads `schema` inside a json_object response_format). Opt-in per
+# provider (`json_schema_hint`): OpenAI-style APIs reject the extra key.
+CONTRACT_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {
+        **{name: {"type": "number", "minimum": 0, "maximum": 1}
+           for name in ("confidence", "sender_trust", "reversibility", "urgency")},
+        "reason": {"type": "string", "maxLength": 100},
+    },
+    "required": ["confidence", "sender_trust", "reversibility", "urgency", "reason"],
+    "additionalProperties": False,
+}
+
+
 class JudgeReply(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 

@@ -29,7 +29,7 @@ from mailmoat.core.message import Message
 from mailmoat.core.policy import THRESHOLDS, Facts
 from mailmoat.core.signals import Signals
 from mailmoat.judge.cascade import ScorerUnavailable
-from mailmoat.judge.contract import ContractViolation, parse_reply
+from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_reply
 from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
 from mailmoat.judge.pricing import cost_usd, rate_for
 from mailmoat.judge.prompt import PROMPT_VERSION, Example, build_messages, estimate_tokens
@@ -175,7 +175,7 @@ class LLMJudge:
                     messages=chat,  # type: ignore[arg-type]
                     temperature=0,
                     max_tokens=self.config.max_completion_tokens,
-                    response_format={"type": "json_object"},
+                    response_format=_response_format(provider),  # type: ignore[arg-type]
                 )
             except openai.APIStatusError as exc:
                 classified = classify_status(exc.status_code, exc.body,
@@ -267,6 +267,12 @@ class LLMJudge:
                       billed, latency_ms)
         self.usage_log.append(usage)
         self.state.record_usage(self.user, usage, self.now())
+
+
+def _response_format(provider: ProviderConfig) -> dict[str, Any]:
+    if provider.json_schema_hint:
+        return {"type": "json_object", "schema": CONTRACT_SCHEMA}
+    return {"type": "json_object"}
 
 
 def _ms(t0: float) -> int:
