@@ -93,7 +93,7 @@ def real_run(n: int) -> None:
                 providers=(ProviderConfig("llama", server.base_url, (name,), timeout_s=300,
                                           local=False),),
                 budget=BudgetConfig(global_daily_usd=10.0))
-            judge = LLMJudge(config=config, state=JudgeState(engine))
+            judge = LLMJudge(config=config, state=JudgeState(engine), usage_log=[])
             items = load_items(KLORN / "judge-eval-set.json")[:n]
             t0 = time.perf_counter()
             sources = [classify(i.message, i.facts, scorers=[judge]).source for i in items]

@@ -78,7 +78,7 @@ def make_judge(engine: Engine, *providers: ProviderConfig, clock: Clock | None =
                **config: object) -> LLMJudge:
     clock = clock or Clock()
     return LLMJudge(config=LLMConfig(providers=providers, **config),  # type: ignore[arg-type]
-                    state=JudgeState(engine), now=clock, sleep=clock.sleep)
+                    state=JudgeState(engine), now=clock, sleep=clock.sleep, usage_log=[])
 
 
 def email(n: int = 0, subject: str = "Quarterly numbers") -> object:

@@ -81,14 +81,16 @@ def compare_models(
     for provider, model in pairs:
         only = dataclasses.replace(provider, models=(model,))
         judge = LLMJudge(config=dataclasses.replace(config, providers=(only,), escalation=None),
-                         state=JudgeState(engine), **({"environ": environ} if environ else {}))
+                         state=JudgeState(engine), usage_log=[],
+                         **({"environ": environ} if environ else {}))
         per_email: list[list[Usage]] = []
 
         def run(message: Message, facts: Facts, judge: LLMJudge = judge,
                 per_email: list[list[Usage]] = per_email) -> Trace:
-            start = len(judge.usage_log)
+            log = judge.usage_log if judge.usage_log is not None else []
+            start = len(log)
             trace = classify(message, facts, scorers=[judge])
-            per_email.append(judge.usage_log[start:])
+            per_email.append(log[start:])
             return trace
 
         report = evaluate(name, items, judge=run)

@@ -80,7 +80,9 @@ class LLMJudge:
     sleep: Callable[[float], None] = time.sleep
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     name: str = "llm"
-    usage_log: list[Usage] = field(default_factory=list)  # this instance's calls, for eval
+    # This instance's calls, when a caller wants them (eval, tests); None in long-running
+    # processes, where the llm_usage table is the record and a list would only grow.
+    usage_log: list[Usage] | None = None
     attempts: list[Attempt] = field(default_factory=list)  # the last message's failures
     _clients: dict[str, openai.OpenAI] = field(default_factory=dict, repr=False)
 
@@ -265,7 +267,8 @@ class LLMJudge:
                 latency_ms: int) -> None:
         usage = Usage(provider.name, model, str(outcome), prompt, completion, estimated, cost,
                       billed, latency_ms)
-        self.usage_log.append(usage)
+        if self.usage_log is not None:
+            self.usage_log.append(usage)
         self.state.record_usage(self.user, usage, self.now())
 
 
