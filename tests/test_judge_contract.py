@@ -132,3 +132,26 @@ def test_contract_schema_agrees_with_the_validator() -> None:
     assert isinstance(props, dict)
     assert set(props) == set(GOOD) == set(CONTRACT_SCHEMA["required"])  # type: ignore[arg-type]
     assert CONTRACT_SCHEMA["additionalProperties"] is False
+
+
+def test_prompt_compaction_drops_padding_and_link_paths_but_keeps_hosts() -> None:
+    padded = message_from_fields(
+        sender="Bank <alerts@bank.example>", subject="Verify",
+        snippet="-- " + "\u034f " * 80,
+        body="Verify at https://secure-bank.example.evil.test/login?session=abcdef0123456789"
+             "&redirect=%2Fhome now.\u200b\u200b")
+    user = build_messages(padded)[1]["content"]
+    assert "\u034f" not in user and "\u200b" not in user
+    assert "Snippet:" not in user  # only padding: not worth a token
+    assert "(link: secure-bank.example.evil.test)" in user
+    assert "session=" not in user
+
+
+def test_non_latin_bodies_are_clipped_by_weight_not_characters() -> None:
+    korean = message_from_fields(sender="a@b.example", subject="공지", body="가나다라 " * 2000)
+    english = message_from_fields(sender="a@b.example", subject="note", body="abcd " * 2000)
+    k_body = build_messages(korean, body_chars=600)[1]["content"].split("Body: ")[1]
+    e_body = build_messages(english, body_chars=600)[1]["content"].split("Body: ")[1]
+    k_line, e_line = k_body.split("\n")[0], e_body.split("\n")[0]
+    assert len(e_line) > 2.4 * len(k_line)
+    assert sum(3 if ord(c) > 127 else 1 for c in k_line.rstrip("…")) <= 600

@@ -93,7 +93,7 @@ class LLMConfig:
     provider_backoff_s: float = 60.0  # a provider that is down is not retried before this
     rate_limit_default_s: float = 60.0  # 429 without a usable Retry-After
     max_inline_wait_s: float = 2.0  # a Retry-After this short is waited out, then retried
-    body_chars: int = 700
+    body_chars: int = 600
     max_completion_tokens: int = 120
     budget: BudgetConfig = field(default_factory=BudgetConfig)
     escalation: EscalationConfig | None = None
@@ -234,7 +234,7 @@ def llm_config_from(data: Mapping[str, Any], environ: Mapping[str, str]) -> LLMC
         provider_backoff_s=_number(llm, "provider_backoff_s", 60.0, "llm"),
         rate_limit_default_s=_number(llm, "rate_limit_default_s", 60.0, "llm"),
         max_inline_wait_s=_number(llm, "max_inline_wait_s", 2.0, "llm"),
-        body_chars=int(_number(llm, "body_chars", 700, "llm")),
+        body_chars=int(_number(llm, "body_chars", 600, "llm")),
         max_completion_tokens=int(_number(llm, "max_completion_tokens", 120, "llm")),
         budget=BudgetConfig(
             global_daily_usd=_number(budget_raw, "global_daily_usd", None, "llm.budget"),
