@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from mailmoat.config import ConfigError, LLMConfig, load_llm_config
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from mailmoat.eval.runner import EvalItem
+    from mailmoat.judge.cascade import Scorer
 
 console = Console()
 
@@ -102,7 +109,7 @@ def heal(
                   f"{'provider still down' if report.still_degraded else 'done'}")
 
 
-def llm_eval(path: Path, items: list, models: list[str], as_json: bool) -> None:  # type: ignore[type-arg]
+def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool) -> None:
     """`mailmoat eval SET --scorer llm [--model M ...]`: one row per model."""
     from mailmoat.judge.compare import compare_models
 
@@ -137,7 +144,7 @@ def llm_eval(path: Path, items: list, models: list[str], as_json: bool) -> None:
     console.print(table)
 
 
-def cli_scorers(engine=None) -> list:  # type: ignore[no-untyped-def, type-arg]
+def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
     """The configured model scorers for `classify`, `import` and `up` ([] when none)."""
     from mailmoat.judge.setup import build_judge
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import openai
 
-from mailmoat.config import LLMConfig, ProviderConfig
+from mailmoat.config import LLMConfig, ProviderConfig, RateRow
 from mailmoat.core.features import Features
 from mailmoat.core.hashing import sha256_hex
 from mailmoat.core.local_scorer import Scored
@@ -165,7 +165,7 @@ class LLMJudge:
 
     def _call_with_retries(
         self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
-        rate: Any, key: str,
+        rate: RateRow, key: str,
     ) -> tuple[Judged | Attempt, float]:
         spent = 0.0
         bad_output_left, waits_left = 1, 1

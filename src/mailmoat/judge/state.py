@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, select
@@ -179,6 +179,4 @@ class JudgeState:
 
 def _aware(value: datetime) -> datetime:
     # SQLite hands back naive datetimes even for timezone=True columns; they were UTC.
-    from datetime import UTC
-
     return value if value.tzinfo else value.replace(tzinfo=UTC)
