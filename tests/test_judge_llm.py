@@ -378,3 +378,41 @@ def test_schema_hint_is_sent_only_when_configured(llm: LLMServer, engine: Engine
     assert first.json["response_format"] == {"type": "json_object"}
     assert second.json["response_format"] == {"type": "json_object",
                                               "schema": CONTRACT_SCHEMA}
+
+
+def test_parallel_workers_cannot_overspend_the_cap(llm: LLMServer, store_url: str) -> None:
+    """Several workers share one ledger (SQLite and PostgreSQL): the cap check and the
+    reservation are one serialised transaction, so together they stay under the cap."""
+    import threading
+
+    from mailmoat.judge.pricing import cost_usd
+    from mailmoat.judge.state import day_of
+
+    engine = make_engine(store_url)
+    migrate(engine)
+    cap = 0.3
+    judges = [make_judge(engine, _paid(llm, "paid-m"), pricing=(RATE,),
+                         budget=BudgetConfig(global_daily_usd=cap)) for _ in range(4)]
+    sources: list[str] = []
+    errors: list[BaseException] = []
+
+    def work(judge: LLMJudge, worker: int) -> None:
+        try:
+            for n in range(5):
+                sources.append(classify(email(100 * worker + n), scorers=[judge]).source)
+        except BaseException as exc:  # surfaced below: a thread cannot fail the test itself
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(j, w)) for w, j in enumerate(judges)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    assert len(sources) == 20 and "local:degraded" in sources and "llm:paid-m" in sources
+    ledger = judges[0].state.spent(day_of(Clock().now))
+    truth = sum(cost_usd(RATE, u["prompt_tokens"], u["completion_tokens"])
+                for u in llm.sent_usage)
+    assert ledger <= cap
+    assert ledger == pytest.approx(truth, abs=1e-9)
+    engine.dispose()

@@ -33,7 +33,7 @@ from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_re
 from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
 from mailmoat.judge.pricing import cost_usd, rate_for
 from mailmoat.judge.prompt import PROMPT_VERSION, Example, build_messages, estimate_tokens
-from mailmoat.judge.state import JudgeState, Usage, day_of, model_key, provider_key
+from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
 
 log = logging.getLogger(__name__)
 
@@ -151,10 +151,14 @@ class LLMJudge:
         rate = rate_for(model, provider.is_local, self.config.pricing).rate
         estimate = cost_usd(rate, estimate_tokens(chat), max_tokens)
         started = self.now()
-        if estimate > 0 and not self._budget_allows(estimate, started):
-            self._record(provider, model, BUDGET, 0, 0, False, 0.0, None, 0)
-            return Attempt(provider.name, model, BUDGET, "daily cap reached")
-        call_id = self.state.reserve(self.user, estimate, started) if estimate > 0 else ""
+        call_id = ""
+        if estimate > 0:
+            caps = self.config.budget
+            call_id = self.state.reserve(self.user, estimate, started, caps.global_daily_usd,
+                                         caps.user_daily_usd) or ""
+            if not call_id:
+                self._record(provider, model, BUDGET, 0, 0, False, 0.0, None, 0)
+                return Attempt(provider.name, model, BUDGET, "daily cap reached")
         spent = 0.0
         try:
             outcome, spent = self._call_with_retries(provider, model, chat, rate, key)
@@ -243,15 +247,6 @@ class LLMJudge:
         elif failure == Failure.PROVIDER_DOWN:
             self.state.cool(provider_key(provider.name), self.config.provider_backoff_s,
                             failure, now)
-
-    def _budget_allows(self, estimate: float, now: datetime) -> bool:
-        caps = self.config.budget
-        day = day_of(now)
-        if caps.global_daily_usd is not None and (
-                self.state.spent(day) + estimate > caps.global_daily_usd):
-            return False
-        return caps.user_daily_usd is None or (
-            self.state.spent(day, self.user) + estimate <= caps.user_daily_usd)
 
     def _client(self, provider: ProviderConfig) -> openai.OpenAI:
         client = self._clients.get(provider.name)

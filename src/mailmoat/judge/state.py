@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine, delete, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -19,6 +19,8 @@ from mailmoat.store.judge_models import (
     LLMCooldownRow,
     LLMUsageRow,
 )
+
+BUDGET_LOCK_KEY = 0x6D6D_6A75  # "mmju": one advisory lock for the budget ledger
 
 
 def day_of(now: datetime) -> str:
@@ -136,12 +138,40 @@ class JudgeState:
                 query = query.where(BudgetLedgerRow.user_id == user)
             return float(session.scalar(query) or 0.0)
 
-    def reserve(self, user: str, amount: float, now: datetime) -> str:
+    def reserve(self, user: str, amount: float, now: datetime,
+                global_cap: float | None = None, user_cap: float | None = None) -> str | None:
+        """Book a pre-bill reservation unless it would pass a cap; None when it would.
+
+        Check and booking are one transaction, serialised across workers (SQLite: the first
+        write takes the database's write lock; PostgreSQL: a transaction-scoped advisory
+        lock), so parallel workers cannot all pass the same remaining budget.
+        """
         call_id = uuid.uuid4().hex
-        with self.sessions.begin() as session:
-            session.add(BudgetLedgerRow(created_at=now, day=day_of(now), user_id=user,
-                                        call_id=call_id, kind="reserve", amount_usd=amount))
+        day = day_of(now)
+        try:
+            self._reserve(call_id, day, user, amount, now, global_cap, user_cap)
+        except _OverCap:
+            return None  # the transaction rolled back: nothing was booked
         return call_id
+
+    def _reserve(self, call_id: str, day: str, user: str, amount: float, now: datetime,
+                 global_cap: float | None, user_cap: float | None) -> None:
+        with self.sessions.begin() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                session.execute(text("SELECT pg_advisory_xact_lock(:k)"),
+                                {"k": BUDGET_LOCK_KEY})
+            session.add(BudgetLedgerRow(created_at=now, day=day, user_id=user,
+                                        call_id=call_id, kind="reserve", amount_usd=amount))
+            session.flush()
+            total = select(func.coalesce(func.sum(BudgetLedgerRow.amount_usd), 0.0)).where(
+                BudgetLedgerRow.day == day)
+            over = (
+                (global_cap is not None and float(session.scalar(total) or 0) > global_cap)
+                or (user_cap is not None and float(session.scalar(
+                    total.where(BudgetLedgerRow.user_id == user)) or 0) > user_cap)
+            )
+            if over:
+                raise _OverCap
 
     def true_up(self, user: str, call_id: str, estimate: float, actual: float,
                 reserved_at: datetime, now: datetime) -> None:
@@ -175,6 +205,10 @@ class JudgeState:
             "cost_usd": float(cost),
             "metering_ratio": (float(metered) / float(billed)) if billed else None,
         }
+
+
+class _OverCap(Exception):
+    """Raised inside the reservation transaction to roll it back."""
 
 
 def _aware(value: datetime) -> datetime:
