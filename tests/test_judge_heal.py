@@ -77,3 +77,30 @@ def test_heal_rejudges_untouched_degraded_decisions_only(server: LLMServer,
         decided = session.scalars(select(LedgerRow.event).where(LedgerRow.event == "decided"))
         assert len(list(decided)) == 5
     store.engine.dispose()
+
+
+def test_up_runs_the_sweep_in_the_background(server: LLMServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from mailmoat.judge.commands import start_heal_thread
+
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(f"sqlite:///{tmp_path / 'up.db'}")
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    store.scorers = [LLMJudge(config=config, state=JudgeState(store.engine))]
+    (result,) = store.ingest_many([Incoming(_raw(1), "eml")])
+    server.reset(lambda _: ok(confidence=0.9, urgency=0.1))
+    stop = start_heal_thread(store, every_s=0.2)
+    assert stop is not None
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            message = store.get_message(result.message_id)
+            if message is not None and not message["trace"]["degraded"]:
+                break
+            time.sleep(0.1)
+    finally:
+        stop.set()
+    assert message is not None and message["trace"]["source"] == "llm:m1"
+    store.engine.dispose()

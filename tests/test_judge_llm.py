@@ -416,3 +416,21 @@ def test_parallel_workers_cannot_overspend_the_cap(llm: LLMServer, store_url: st
     assert ledger <= cap
     assert ledger == pytest.approx(truth, abs=1e-9)
     engine.dispose()
+
+
+@pytest.mark.parametrize("raw", [b"<html>gateway says hi</html>", b'{"unexpected": true}', b""])
+def test_a_200_that_is_not_a_completion_is_bad_output(llm: LLMServer, engine: Engine,
+                                                      raw: bytes) -> None:
+    from llm_server import Reply
+
+    judge = make_judge(engine, provider(llm, "p", "m1", "m2"))
+    llm.enqueue(Reply(raw=raw), Reply(raw=raw), model="m1")
+    assert classify(email(), scorers=[judge]).source == "llm:m2"
+    assert [a.failure for a in judge.attempts] == ["bad_output"]
+
+
+def test_a_broken_judge_still_leaves_every_message_a_lane(llm: LLMServer,
+                                                          tmp_path: Path) -> None:
+    unmigrated = make_engine(f"sqlite:///{tmp_path / 'no-tables.db'}")  # no judge tables
+    trace = classify(email(), scorers=[make_judge(unmigrated, provider(llm, "p", "m1"))])
+    assert trace.source == "local:degraded" and trace.decision.lane in set(Lane)

@@ -92,7 +92,12 @@ class LLMJudge:
         examples = self.examples(message) if self.examples else ()
         chat = build_messages(message, facts, examples, self.config.body_chars)
         self.attempts = []
-        judged = self.walk(chat)
+        try:
+            judged = self.walk(chat)
+        except Exception as exc:
+            # Whatever goes wrong in here, the message still gets a lane (invariant 6).
+            log.exception("LLM judge failed")
+            raise ScorerUnavailable(f"judge error: {type(exc).__name__}") from exc
         if judged is None:
             summary = "; ".join(f"{a.provider}/{a.model}: {a.failure}" for a in self.attempts)
             raise ScorerUnavailable(f"no model answered ({summary or 'no models configured'})")
@@ -203,7 +208,7 @@ class LLMJudge:
                 self._apply(provider, model, Classified(Failure.PROVIDER_DOWN))
                 return Attempt(provider.name, model, Failure.PROVIDER_DOWN,
                                type(exc).__name__), spent
-            except openai.OpenAIError as exc:  # a 200 whose body is not a completion
+            except (openai.OpenAIError, ValueError) as exc:  # a 200 that is not a completion
                 self._record(provider, model, Failure.BAD_OUTPUT, 0, 0, False, 0.0, None,
                              _ms(t0))
                 if bad_output_left:
