@@ -264,6 +264,11 @@ def test_escalation_only_for_the_low_confidence_tail(llm: LLMServer, engine: Eng
     llm.enqueue(ok(confidence=0.8, reason="confident"), model="small")
     assert classify(email(2), scorers=[judge]).source == "llm:small"
     assert [r.model for r in llm.chat_requests()] == ["small", "big", "small"]
+    # The stronger model failing leaves the first answer standing (still a model answer).
+    llm.enqueue(ok(confidence=0.3, reason="unsure again"), model="small")
+    llm.enqueue(error(402, "no credit"), model="big")
+    trace = classify(email(3), scorers=[judge])
+    assert (trace.source, trace.scorer_reason) == ("llm:small", "unsure again")
 
 
 def test_obeying_server_returns_what_the_email_asks(llm: LLMServer, engine: Engine) -> None:

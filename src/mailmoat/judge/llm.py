@@ -94,6 +94,8 @@ class LLMJudge:
         self.attempts = []
         try:
             judged = self.walk(chat)
+            if judged is not None:
+                judged = self._escalate(chat, judged)
         except Exception as exc:
             # Whatever goes wrong in here, the message still gets a lane (invariant 6).
             log.exception("LLM judge failed")
@@ -101,7 +103,6 @@ class LLMJudge:
         if judged is None:
             summary = "; ".join(f"{a.provider}/{a.model}: {a.failure}" for a in self.attempts)
             raise ScorerUnavailable(f"no model answered ({summary or 'no models configured'})")
-        judged = self._escalate(chat, judged)
         return Scored(judged.features, judged.reason, source=f"llm:{judged.model}")
 
     def walk(self, chat: list[dict[str, str]]) -> Judged | None:
@@ -132,7 +133,9 @@ class LLMJudge:
         if (esc.provider, esc.model) == (first.provider, first.model):
             return first
         provider = self.config.provider(esc.provider)
-        if self.state.cooling(model_key(provider.name, esc.model), self.now()) is not None:
+        now = self.now()
+        if (self.state.cooling(provider_key(provider.name), now) is not None
+                or self.state.cooling(model_key(provider.name, esc.model), now) is not None):
             return first
         result = self.try_model(provider, esc.model, chat)
         return result if isinstance(result, Judged) else first
