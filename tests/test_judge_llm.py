@@ -439,3 +439,17 @@ def test_a_broken_judge_still_leaves_every_message_a_lane(llm: LLMServer,
     unmigrated = make_engine(f"sqlite:///{tmp_path / 'no-tables.db'}")  # no judge tables
     trace = classify(email(), scorers=[make_judge(unmigrated, provider(llm, "p", "m1"))])
     assert trace.source == "local:degraded" and trace.decision.lane in set(Lane)
+
+
+def test_a_provider_whose_key_is_not_set_is_skipped_without_a_call(llm: LLMServer,
+                                                                   engine: Engine) -> None:
+    from dataclasses import replace
+
+    keyed = replace(provider(llm, "cloud", "c1"), api_key_env="MAILMOAT_TEST_UNSET_KEY")
+    judge = make_judge(engine, keyed, provider(llm, "local", "l1"))
+    judge.environ = {}
+    assert classify(email(), scorers=[judge]).source == "llm:l1"
+    assert [r.model for r in llm.chat_requests()] == ["l1"]
+    judge.environ = {"MAILMOAT_TEST_UNSET_KEY": "sk-test"}
+    assert classify(email(2), scorers=[judge]).source == "llm:c1"
+    assert llm.chat_requests()[-1].headers["authorization"] == "Bearer sk-test"

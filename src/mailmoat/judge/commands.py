@@ -71,6 +71,9 @@ def status(
                 rate += " (no rate row: conservative default)"
             held = f"{cooldown['reason']} until {cooldown['until']}" if cooldown else "ready"
             console.print(f"  {m['model']}: {held}; {rate}")
+    if data["escalation"]:
+        esc = data["escalation"]
+        console.print(f"escalation (low-confidence tail only): {esc['provider']}/{esc['model']}")
     b, u = data["budget"], data["usage_today"]
     console.print(f"budget {b['day']}: global {_money(b['spent_global_usd'])} of "
                   f"{_money(b['global_daily_usd'])}, user {b['user']} "

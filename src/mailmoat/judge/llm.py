@@ -38,6 +38,7 @@ from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
 log = logging.getLogger(__name__)
 
 BUDGET = "budget"
+MISSING_KEY = "missing_key"
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key; the SDK insists on one
 
 
@@ -112,6 +113,10 @@ class LLMJudge:
             held = self.state.cooling(provider_key(provider.name), now)
             if held is not None:
                 self.attempts.append(Attempt(provider.name, "*", "provider_backoff"))
+                continue
+            if provider.api_key_env and not self.environ.get(provider.api_key_env):
+                # A provider that needs a key nobody set would only answer 401: skip it.
+                self.attempts.append(Attempt(provider.name, "*", MISSING_KEY))
                 continue
             for model in provider.models:
                 if self.state.cooling(model_key(provider.name, model), now) is not None:
