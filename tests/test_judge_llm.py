@@ -453,3 +453,14 @@ def test_a_provider_whose_key_is_not_set_is_skipped_without_a_call(llm: LLMServe
     judge.environ = {"MAILMOAT_TEST_UNSET_KEY": "sk-test"}
     assert classify(email(2), scorers=[judge]).source == "llm:c1"
     assert llm.chat_requests()[-1].headers["authorization"] == "Bearer sk-test"
+
+
+def test_a_503_with_retry_after_holds_the_provider_that_long(llm: LLMServer,
+                                                             engine: Engine) -> None:
+    clock = Clock()
+    judge = make_judge(engine, provider(llm, "p", "m1"), provider(llm, "q", "m2"),
+                       clock=clock)
+    llm.enqueue(error(503, "maintenance", retry_after="600"), model="m1")
+    assert classify(email(), scorers=[judge]).source == "llm:m2"
+    held = judge.state.cooling(provider_key("p"), clock.now)
+    assert held is not None and held.until == clock.now + timedelta(seconds=600)

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mailmoat.config import (
     ConfigError,
@@ -148,3 +150,17 @@ def test_rate_table_first_match_wins_and_unknown_paid_is_conservative() -> None:
     custom = (RateRow("someone/*", 1.0, 2.0),)
     assert rate_for("someone/new-model", False, custom).rate.output_per_mtok == 2.0
     assert cost_usd(RateRow("x", 1.0, 2.0), 1_000_000, 500_000) == pytest.approx(2.0)
+
+
+@given(status=st.integers(min_value=400, max_value=599), message=st.text(max_size=60),
+       retry=st.one_of(st.none(), st.integers(min_value=0, max_value=10**6).map(str)))
+def test_every_error_status_has_exactly_one_meaning(status: int, message: str,
+                                                    retry: str | None) -> None:
+    headers = {"Retry-After": retry} if retry is not None else {}
+    classified = classify_status(status, {"error": {"message": message}}, headers, NOW)
+    assert isinstance(classified.failure, Failure)
+    if status >= 500:
+        # A server error is the provider's trouble: it never puts a model on the long hold.
+        assert classified.failure == Failure.PROVIDER_DOWN
+    if classified.retry_after_s is not None:
+        assert 0 <= classified.retry_after_s <= 7 * 24 * 3600

@@ -45,7 +45,7 @@ _GONE_TEXT = re.compile(
 @dataclass(frozen=True, slots=True)
 class Classified:
     failure: Failure
-    retry_after_s: float | None = None  # only for RATE_LIMIT, when the server said
+    retry_after_s: float | None = None  # RATE_LIMIT / PROVIDER_DOWN, when the server said
 
 
 def _error_text(body: Any) -> str:
@@ -91,5 +91,6 @@ def classify_status(
     if status in (404, 410) or (400 <= status < 500 and _GONE_TEXT.search(text)):
         return Classified(Failure.MODEL_GONE)
     if status == 401 or status >= 500 or status in (408, 409):
-        return Classified(Failure.PROVIDER_DOWN)
+        # A 503 may say when to come back; the provider backoff honours it.
+        return Classified(Failure.PROVIDER_DOWN, retry_after_seconds(headers, now))
     return Classified(Failure.BAD_REQUEST)

@@ -258,8 +258,8 @@ class LLMJudge:
                             wait if wait is not None else self.config.rate_limit_default_s,
                             failure, now)
         elif failure == Failure.PROVIDER_DOWN:
-            self.state.cool(provider_key(provider.name), self.config.provider_backoff_s,
-                            failure, now)
+            backoff = max(self.config.provider_backoff_s, classified.retry_after_s or 0.0)
+            self.state.cool(provider_key(provider.name), backoff, failure, now)
 
     def _client(self, provider: ProviderConfig) -> openai.OpenAI:
         client = self._clients.get(provider.name)
