@@ -29,6 +29,9 @@ test: $(TEST_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
+eval: $(STAMP)
+	$(BIN)/mailmoat report --out artifacts/eval
+
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
