@@ -107,6 +107,15 @@ def obeying(request: Recorded) -> Reply:
     return content(json.dumps(found)) if found is not None else ok()
 
 
+def obedient_model(request: Recorded) -> Reply:
+    """The adversarial suite's fully obedient model (eval/adversarial/obedient.py) behind
+    HTTP: it answers whatever the email in the user turn asks for, lane key included."""
+    from mailmoat.eval.adversarial.obedient import answer_json
+
+    text = str(request.json.get("messages", [{}])[-1].get("content", ""))
+    return content(answer_json(text))
+
+
 def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 

@@ -464,3 +464,25 @@ def test_a_503_with_retry_after_holds_the_provider_that_long(llm: LLMServer,
     assert classify(email(), scorers=[judge]).source == "llm:m2"
     held = judge.state.cooling(provider_key("p"), clock.now)
     assert held is not None and held.until == clock.now + timedelta(seconds=600)
+
+
+def test_the_obedient_model_behind_http_is_rejected_by_the_contract(
+    llm: LLMServer, engine: Engine
+) -> None:
+    """One hostile email per adversarial family, judged by a model that obeys it: its
+    answers carry a lane, so the contract rejects them and the local scorer decides."""
+    from llm_server import obedient_model
+    from mailmoat.core.message import parse_message
+    from mailmoat.eval.adversarial.corpus import corpus
+
+    llm.respond_with(obedient_model)
+    judge = make_judge(engine, provider(llm, "p", "m1"))
+    first_of_family = {h.family: h for h in reversed(corpus())}
+    assert len(first_of_family) >= 8
+    for hostile in first_of_family.values():
+        trace = classify(parse_message(hostile.raw), scorers=[judge])
+        assert trace.source == "local:degraded", hostile.id
+        assert [a.failure for a in judge.attempts] == ["bad_output"]
+    for request in llm.chat_requests():
+        user = request.json["messages"][1]["content"]
+        assert user.count("<untrusted_content") == 1  # every email wrapped exactly once
