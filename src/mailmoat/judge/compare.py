@@ -60,7 +60,7 @@ class ModelRun:
         }
 
 
-def single_model(config: LLMConfig, model: str | None) -> list[tuple[ProviderConfig, str]]:
+def models_to_compare(config: LLMConfig, model: str | None) -> list[tuple[ProviderConfig, str]]:
     """(provider, model) pairs to compare: one model, or every configured model."""
     if model is None:
         return [(p, m) for p in config.providers for m in p.models]
@@ -76,7 +76,7 @@ def compare_models(
     name: str, items: Sequence[EvalItem], config: LLMConfig, engine: Engine,
     models: Sequence[str] = (), environ: Mapping[str, str] | None = None,
 ) -> list[ModelRun]:
-    pairs = [pair for m in (models or [None]) for pair in single_model(config, m)]
+    pairs = [pair for m in (models or [None]) for pair in models_to_compare(config, m)]
     runs = []
     for provider, model in pairs:
         only = dataclasses.replace(provider, models=(model,))
