@@ -15,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
+from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
 
 HERE = Path(__file__).parent
@@ -41,6 +42,7 @@ def create_app(store: Any, account: str = "local") -> FastAPI:
     app = FastAPI(title="mailmoat", version="0.1.0")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(judge_router(store))
 
     def counts() -> dict[str, int]:
         raw = store.lane_counts(account)
