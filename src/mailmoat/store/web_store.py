@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -87,8 +87,10 @@ def _trace_from(stored: dict[str, Any], lane: Lane, actor: str) -> Trace:
     features = Features(**stored["features"])
     signals = Signals(**{k: bool(v) for k, v in stored["signals"].items()
                          if k in {f.name for f in fields(Signals)}})
+    decision = decide(features, signals, facts)
+    by = "moved" if decision.lane is lane else f"asked for {lane.value}, kept visible"
     return Trace(
-        decision=decide(features, signals, facts),
+        decision=replace(decision, reason=f"{by} by {actor}: {decision.reason}"),
         features=features,
         signals=signals,
         external=facts,

@@ -1,0 +1,77 @@
+"""Shared helpers for web tests: users, a signed-in TestClient, and a real uvicorn server on a
+free loopback port (for the browser, schemathesis and notification receivers)."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+from fastapi.testclient import TestClient
+
+from mailmoat.store import Store
+from mailmoat.store.web_store import User, WebStore
+from mailmoat.web.auth import hash_password
+
+PASSWORD = "a long test passphrase"  # a throwaway credential for in-test users
+
+
+def make_user(store: Store, name: str, accounts: list[str], password: str = PASSWORD) -> User:
+    return WebStore(store).create_user(name, hash_password(password), accounts)
+
+
+def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:
+    """Sign in through the real form; returns the session's CSRF token."""
+    page = client.get("/login")
+    login_csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert login_csrf is not None
+    reply = client.post("/login", data={"username": name, "password": password,
+                                        "csrf": login_csrf.group(1)}, follow_redirects=False)
+    assert reply.status_code == 303, reply.text
+    home = client.get("/")
+    token = re.search(r'name="csrf" value="([^"]+)"', home.text)
+    assert token is not None
+    return token.group(1)
+
+
+class LiveServer:
+    """uvicorn serving `app` in a thread on 127.0.0.1 and a free port."""
+
+    def __init__(self, app: Any) -> None:
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
+                                                    log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self.server.servers[0].sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@contextmanager
+def live_server(app: Any) -> Iterator[LiveServer]:
+    server = LiveServer(app).start()
+    try:
+        yield server
+    finally:
+        server.stop()
