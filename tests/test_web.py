@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import make_user, sign_in
 
 from mailmoat.demo import import_demo
 from mailmoat.store import Store, open_store
 from mailmoat.store.models import MessageRow
 from mailmoat.web.app import create_app
+from webhelpers import make_user, sign_in
 
 LANES = ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT")
 

@@ -11,17 +11,20 @@ from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+import mailmoat.web.auth
 from mailmoat.store import Store
 from mailmoat.store.web_store import User, WebStore
-from mailmoat.web.auth import hash_password
 
 PASSWORD = "a long test passphrase"  # a throwaway credential for in-test users
+# Cheap argon2id parameters keep the suite fast on 2 cores; production keeps the library's.
+mailmoat.web.auth.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def make_user(store: Store, name: str, accounts: list[str], password: str = PASSWORD) -> User:
-    return WebStore(store).create_user(name, hash_password(password), accounts)
+    return WebStore(store).create_user(name, mailmoat.web.auth.hash_password(password), accounts)
 
 
 def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:

@@ -32,7 +32,15 @@ LOGIN_PATHS = ("/login", "/api/session")
 MIN_PASSWORD = 10
 
 HASHER = PasswordHasher()  # argon2id with the library's current recommended parameters
-_DUMMY_HASH = HASHER.hash(secrets.token_urlsafe(16))
+_dummy: dict[int, str] = {}
+
+
+def _dummy_hash() -> str:
+    """A hash with the current parameters, verified when the user does not exist."""
+    key = id(HASHER)
+    if key not in _dummy:
+        _dummy[key] = HASHER.hash(secrets.token_urlsafe(16))
+    return _dummy[key]
 
 
 class LoginRequired(Exception):
@@ -52,7 +60,7 @@ def hash_password(password: str) -> str:
 def check_password(user: User | None, password: str) -> bool:
     """Constant work whether or not the user exists, so timing does not reveal names."""
     try:
-        return HASHER.verify(user.password_hash if user else _DUMMY_HASH, password) and (
+        return HASHER.verify(user.password_hash if user else _dummy_hash(), password) and (
             user is not None)
     except (VerificationError, InvalidHashError):
         return False
@@ -115,7 +123,7 @@ async def csrf_guard(request: Request) -> None:
     ):
         value = (await request.form()).get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
-    if path in LOGIN_PATHS:
+    if request.method == "POST" and path in LOGIN_PATHS:
         if path == "/api/session":
             if not content_type.startswith("application/json"):
                 raise HTTPException(415, "sign in with a JSON body")
