@@ -9,7 +9,6 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from webhelpers import PASSWORD, make_user, sign_in
 
 import mailmoat.web.auth as auth
 from mailmoat.demo import import_demo
@@ -17,6 +16,7 @@ from mailmoat.store import Store, open_store
 from mailmoat.store.web_models import SessionRow
 from mailmoat.store.web_store import WebStore
 from mailmoat.web.app import create_app
+from webhelpers import PASSWORD, make_user, sign_in
 
 OTHER = b"From: bob-friend@example.org\nTo: bob@example.org\nSubject: for bob only\n\nsecret\n"
 

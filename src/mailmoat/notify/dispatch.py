@@ -62,16 +62,16 @@ def notify_account(web: WebStore, account: str, base_url: str,
     local_now = now.astimezone(ZoneInfo(settings.notify.timezone))
     rules = settings.notify.rules(web.muted_senders(account))
     report = Report()
+    # "later" links put a message back in line (for the next digest) once their time comes.
+    for entry in web.notifications(account, kinds=["later"]):
+        if entry["due_at"] and entry["due_at"] <= now:
+            web.forget_notification(account, entry["message_id"], "later")
+            web.forget_notification(account, entry["message_id"], "sent")
+            web.log_notification(account, entry["message_id"], "held", "later")
     log = web.notifications(account, since=now - timedelta(days=2))
     notified = frozenset(e["message_id"] for e in log if e["kind"] in ("sent", "digested"))
     sends = [e["created_at"] for e in log if e["kind"] == "sent"]
 
-    # "later" links put a message back in line once their time has come.
-    for entry in log:
-        if entry["kind"] == "later" and entry["due_at"] and entry["due_at"] <= now:
-            web.forget_notification(account, entry["message_id"], "later")
-            web.forget_notification(account, entry["message_id"], "sent")
-            web.log_notification(account, entry["message_id"], "held", "later")
     candidates = web.fresh_candidates(account, since=now - rules.fresh_for)
     for row in candidates:
         verdict, why = decide_notification(
