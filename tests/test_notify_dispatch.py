@@ -205,3 +205,4 @@ def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
                                         version="aes128gcm"))
     assert plain["title"].startswith("[PUSH]") and "outage again" in plain["body"]
     assert plain["mute"].startswith("http://testserver/n/")
+    assert [s["endpoint"] for s in web.push_subscriptions("local")] == [sub["endpoint"]]

@@ -51,6 +51,7 @@ def _deliver(web: WebStore, settings: AccountSettings, account: str, note: Note)
     subs = web.push_subscriptions(account)
     if subs:
         gone = send_webpush(subs, note, vapid(web))
+        web.forget_push_endpoints(gone)
         ok = ok or len(gone) < len(subs)
     return ok
 

@@ -418,7 +418,9 @@ class WebStore:
                     for r in s.scalars(select(PushSubscriptionRow)
                                        .where(PushSubscriptionRow.account == account))]
 
-    def remove_push_subscription(self, user_id: int, endpoint: str) -> None:
-        with self.sessions.begin() as s:
-            s.execute(delete(PushSubscriptionRow).where(
-                PushSubscriptionRow.user_id == user_id, PushSubscriptionRow.endpoint == endpoint))
+    def forget_push_endpoints(self, endpoints: Sequence[str]) -> None:
+        """Subscriptions the push service reported gone (404/410)."""
+        if endpoints:
+            with self.sessions.begin() as s:
+                s.execute(delete(PushSubscriptionRow).where(
+                    PushSubscriptionRow.endpoint.in_(list(endpoints))))

@@ -67,7 +67,9 @@ def create_app(
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        # same-origin, not no-referrer: with no-referrer Chromium sends "Origin: null" on our own
+        # form posts, which the origin check must refuse. Mail links carry rel=noreferrer.
+        response.headers["Referrer-Policy"] = "same-origin"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
         if not request.url.path.startswith("/static/"):
             response.headers["Cache-Control"] = "no-store"
