@@ -132,7 +132,7 @@ def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # 
     assert web.muted_senders("local") == {"ops@example.org"}
     tampered = mute.group(1)[:-3] + ("AAA" if not mute.group(1).endswith("AAA") else "BBB")
     assert client.post(tampered).status_code == 400
-    assert client.post("/api/links/not-a-token").status_code == 400
+    assert client.post("/api/links/not-a-token").status_code == 404
     second = store.ingest(NEW_PUSH + b"\nsecond time\n", "eml").message_id
     report = notify_account(web, "local", "http://testserver")
     assert report.skipped[second] == "sender muted" and len(rec.hooks) == 1

@@ -4,26 +4,36 @@ quiet hours, focus windows and the rate limit. Bad input is refused with a clear
 from __future__ import annotations
 
 from datetime import time, timedelta
-from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, Field, field_validator
 
 from mailmoat.notify.rules import NotifySettings, Window
 
 APPRISE_SCHEMES_HINT = "an Apprise URL such as ntfy://topic or json://host/path"
+# The schema states every constraint, so a client (and the contract tests) can know in advance
+# what will be accepted.
+ZONES = sorted(available_timezones() | {"UTC"})
+Weekday = Annotated[int, Field(ge=1, le=7)]
+AppriseUrl = Annotated[str, Field(pattern=r"^[a-z][a-z0-9+.-]*://\S+$", max_length=2000,
+                                  description=APPRISE_SCHEMES_HINT)]
 
 
 class WindowIn(BaseModel):
-    start: time
+    start: time = Field(description="local wall-clock time; a UTC offset, if given, is ignored")
     end: time
-    days: list[int] = Field(default_factory=list, description="ISO weekdays, 1 = Monday")
+    days: list[Weekday] = Field(default_factory=list, max_length=7,
+                                description="ISO weekdays, 1 = Monday; empty = every day")
+
+    @field_validator("start", "end")
+    @classmethod
+    def _wall_clock(cls, value: time) -> time:
+        return value.replace(tzinfo=None)
 
     @field_validator("days")
     @classmethod
     def _days(cls, value: list[int]) -> list[int]:
-        if any(d < 1 or d > 7 for d in value):
-            raise ValueError("days are ISO weekdays 1..7")
         return sorted(set(value))
 
     def window(self) -> Window:
@@ -31,8 +41,8 @@ class WindowIn(BaseModel):
 
 
 class NotifyIn(BaseModel):
-    timezone: str = "UTC"
-    apprise_urls: list[str] = Field(default_factory=list, max_length=20)
+    timezone: str = Field("UTC", json_schema_extra={"enum": ZONES})
+    apprise_urls: list[AppriseUrl] = Field(default_factory=list, max_length=20)
     quiet_hours: list[WindowIn] = Field(default_factory=list, max_length=10)
     focus_windows: list[WindowIn] = Field(default_factory=list, max_length=10)
     rate_limit: int = Field(3, ge=1, le=100)
@@ -46,14 +56,6 @@ class NotifyIn(BaseModel):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone: {value!r}") from exc
-        return value
-
-    @field_validator("apprise_urls")
-    @classmethod
-    def _urls(cls, value: list[str]) -> list[str]:
-        for url in value:
-            if "://" not in url or len(url) > 2000 or any(c.isspace() for c in url):
-                raise ValueError(f"not {APPRISE_SCHEMES_HINT}")
         return value
 
     def rules(self, muted: frozenset[str] = frozenset()) -> NotifySettings:

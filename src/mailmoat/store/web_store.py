@@ -88,9 +88,10 @@ def _trace_from(stored: dict[str, Any], lane: Lane, actor: str) -> Trace:
     signals = Signals(**{k: bool(v) for k, v in stored["signals"].items()
                          if k in {f.name for f in fields(Signals)}})
     decision = decide(features, signals, facts)
-    by = "moved" if decision.lane is lane else f"asked for {lane.value}, kept visible"
+    reason = (f"moved to {lane.value} by {actor}" if decision.lane is lane
+              else f"{actor} asked for {lane.value}; {decision.reason}")
     return Trace(
-        decision=replace(decision, reason=f"{by} by {actor}: {decision.reason}"),
+        decision=replace(decision, reason=reason),
         features=features,
         signals=signals,
         external=facts,

@@ -27,6 +27,7 @@ from mailmoat.web.auth import (
     login_wait,
     web,
 )
+from mailmoat.web.views import MessageId
 
 LaneName = Literal["PUSH", "MEETING", "QUEUE", "INFO", "SILENT"]
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -164,7 +165,7 @@ def api_messages(
 
 
 @router.get("/messages/{message_id}")
-def api_message(request: Request, message_id: int, html: bool = False,
+def api_message(request: Request, message_id: MessageId, html: bool = False,
                 me: SessionInfo = Me) -> dict[str, Any]:
     """The message; with `html=true` also its sanitized HTML, blocked images and link targets."""
     return views.message(request.app.state.store, web(request), me.account, message_id,
@@ -172,28 +173,30 @@ def api_message(request: Request, message_id: int, html: bool = False,
 
 
 @router.get("/messages/{message_id}/trace")
-def api_trace(request: Request, message_id: int, me: SessionInfo = Me) -> dict[str, Any]:
+def api_trace(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
     return views.trace(request.app.state.store, me.account, message_id)
 
 
 @router.post("/messages/{message_id}/move", response_model=ActionOut)
-def api_move(request: Request, message_id: int, body: LaneIn, me: SessionInfo = Me) -> ActionOut:
+def api_move(request: Request, message_id: MessageId, body: LaneIn,
+             me: SessionInfo = Me) -> ActionOut:
     return _out(move(request, me, message_id, Lane(body.lane)))
 
 
 @router.post("/messages/{message_id}/pin", response_model=ActionOut)
-def api_pin(request: Request, message_id: int, body: LaneIn, me: SessionInfo = Me) -> ActionOut:
+def api_pin(request: Request, message_id: MessageId, body: LaneIn,
+            me: SessionInfo = Me) -> ActionOut:
     """Pin the message's sender to a lane (a human pin: the only way a sender is silenced)."""
     return _out(pin(request, me, message_id, Lane(body.lane)))
 
 
 @router.post("/messages/{message_id}/undo", response_model=ActionOut)
-def api_undo(request: Request, message_id: int, me: SessionInfo = Me) -> ActionOut:
+def api_undo(request: Request, message_id: MessageId, me: SessionInfo = Me) -> ActionOut:
     return _out(undo(request, me, message_id))
 
 
 @router.post("/messages/{message_id}/images", response_model=ActionOut)
-def api_images(request: Request, message_id: int, body: ImagesIn,
+def api_images(request: Request, message_id: MessageId, body: ImagesIn,
                me: SessionInfo = Me) -> ActionOut:
     """Allow or block remote images for this message's sender."""
     return _out(set_images(request, me, message_id, body.allow))
@@ -301,10 +304,10 @@ def api_push_subscribe(request: Request, body: PushSubscriptionIn,
 
 
 @router.post("/links/{token}", response_model=DoneOut,
-             responses={400: {"description": "forged, malformed or expired link"}})
+             responses={404: {"description": "forged, malformed or expired link"}})
 def api_link(request: Request, token: str) -> Response:
     """Carry out a signed notification link ("later" or "mute sender"); no session needed."""
     try:
         return JSONResponse({"done": apply_link(request, token)})
     except BadLink as exc:
-        return JSONResponse({"detail": str(exc)}, 400)
+        return JSONResponse({"detail": str(exc)}, 404)  # a bad link names nothing

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
@@ -60,6 +62,16 @@ def create_app(
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/login?next={target}" if target != "/" else "/login", 303)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _error_page(request: Request, exc: StarletteHTTPException) -> Response:
+        # The API answers JSON; a person in a browser gets a page with a way back.
+        if request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        from mailmoat.web.pages import render
+
+        return render(request, "error.html", {"status": exc.status_code, "detail": exc.detail},
+                      status=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.middleware("http")
     async def _security_headers(request: Request, call_next: Any) -> Response:

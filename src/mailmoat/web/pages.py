@@ -34,7 +34,7 @@ from mailmoat.web.auth import (
     session_of,
     web,
 )
-from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, parse_lane
+from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -174,7 +174,7 @@ def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000
 
 
 @router.get("/message/{message_id}", response_class=HTMLResponse)
-def message_page(request: Request, message_id: int, view: str = "text",
+def message_page(request: Request, message_id: MessageId, view: str = "text",
                  me: SessionInfo = User) -> HTMLResponse:
     item = views.message(request.app.state.store, web(request), me.account, message_id,
                          want_html=view == "html")
@@ -190,33 +190,33 @@ def message_page(request: Request, message_id: int, view: str = "text",
 
 
 @router.get("/message/{message_id}/trace", response_class=HTMLResponse)
-def trace_page(request: Request, message_id: int, me: SessionInfo = User) -> HTMLResponse:
+def trace_page(request: Request, message_id: MessageId, me: SessionInfo = User) -> HTMLResponse:
     return render(request, "trace.html",
                   {"t": views.trace(request.app.state.store, me.account, message_id)})
 
 
 @router.post("/message/{message_id}/move")
-def move_form(request: Request, message_id: int, lane: str = Form(...),
+def move_form(request: Request, message_id: MessageId, lane: str = Form(...),
               me: SessionInfo = User) -> Response:
     result = move(request, me, message_id, parse_lane(lane))
     return back(f"/message/{message_id}", result.note)
 
 
 @router.post("/message/{message_id}/pin")
-def pin_form(request: Request, message_id: int, lane: str = Form(...),
+def pin_form(request: Request, message_id: MessageId, lane: str = Form(...),
              me: SessionInfo = User) -> Response:
     result = pin(request, me, message_id, parse_lane(lane))
     return back(f"/message/{message_id}", result.note)
 
 
 @router.post("/message/{message_id}/undo")
-def undo_form(request: Request, message_id: int, me: SessionInfo = User) -> Response:
+def undo_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
     result = undo(request, me, message_id)
     return back(f"/message/{message_id}", result.note)
 
 
 @router.post("/message/{message_id}/images")
-def images_form(request: Request, message_id: int, allow: bool = Form(...),
+def images_form(request: Request, message_id: MessageId, allow: bool = Form(...),
                 me: SessionInfo = User) -> Response:
     set_images(request, me, message_id, allow)
     return back(f"/message/{message_id}?view=html",

@@ -3,9 +3,9 @@ the API offers exactly what the pages do. Every function takes the account it ma
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Path
 
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
@@ -24,6 +24,8 @@ LANE_BLURB = {
 }
 FRONT_PAGE_ROWS = {Lane.PUSH: 20, Lane.MEETING: 20, Lane.QUEUE: 30}
 PAGE_SIZE = 50
+# Ids fit the database's integer column; anything larger is a 422, not a driver overflow.
+MessageId = Annotated[int, Path(ge=1, le=2_147_483_647)]
 
 
 def parse_lane(value: str) -> Lane:
