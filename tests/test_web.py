@@ -11,7 +11,7 @@ from mailmoat.demo import import_demo
 from mailmoat.store import Store, open_store
 from mailmoat.store.models import MessageRow
 from mailmoat.web.app import create_app
-from webhelpers import make_user, sign_in
+from webhelpers import FakeApprovals, make_user, sign_in
 
 LANES = ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT")
 
@@ -174,3 +174,21 @@ def test_status_page_reports_scorer_and_degraded_share(client: TestClient) -> No
     assert status["scorers"] == ["local"] and status["degraded"] == 0
     assert status["decisions"] == 16
     assert "local scorer only" in client.get("/status").text
+
+
+def test_approvals_pages_show_exact_payload_and_decide(store: Store) -> None:
+    fake = FakeApprovals()
+    client = TestClient(create_app(store, approvals=fake))
+    csrf = sign_in(client, "ann")
+    listing = client.get("/approvals").text
+    assert "send_email: reply to Priya Raman" in listing
+    detail = client.get("/approvals/a1").text
+    assert fake.items["a1"].payload_sha256 in detail
+    assert "&#34;to&#34;:&#34;priya@example.org&#34;" in detail  # the exact bytes, escaped
+    assert "+On it, rolling back now." in detail
+    assert client.get("/api/approvals/a1").json()["payload"] == fake.items["a1"].payload
+    rejected = client.post("/approvals/a1/reject", data={"csrf": csrf, "reason": "wrong tone"})
+    assert rejected.status_code == 200 and "rejected" in rejected.text
+    assert fake.decisions == [("a1", "ann", "rejected", "wrong tone")]
+    assert client.post("/api/approvals/a1/approve",
+                       headers={"X-CSRF-Token": csrf}).status_code == 404

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,12 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from mailmoat.demo import import_demo
+from mailmoat.notify.keys import link_key
+from mailmoat.notify.signing import LinkClaim, sign_link
 from mailmoat.store import Store, open_store
+from mailmoat.store.web_store import WebStore
 from mailmoat.web.app import create_app
-from webhelpers import PASSWORD, LiveServer, live_server, make_user
+from webhelpers import PASSWORD, FakeApprovals, LiveServer, live_server, make_user
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -79,7 +83,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     store.ingest(b"From: carol@example.org\nSubject: bob's own mail\n\nhello bob\n", "eml",
                  account="bob")
     other = Elsewhere()
-    with live_server(other.app) as elsewhere, live_server(create_app(store)) as server:
+    app = create_app(store, approvals=FakeApprovals())
+    with live_server(other.app) as elsewhere, live_server(app) as server:
         hostile_id = store.ingest(hostile_mail(elsewhere.url), "eml").message_id
         other.target = f"{server.url}/message/1/move"
         with sync_api.sync_playwright() as pw:
@@ -131,6 +136,7 @@ def test_sign_in_and_see_lanes(world: dict[str, Any]) -> None:
     assert "Black Friday" not in page.inner_text("main")
     shot(page, "firewall")
     for name, path in (("lane-silent", "/lane/SILENT"), ("approvals", "/approvals"),
+                       ("approval", "/approvals/a1"),
                        ("triage", "/triage"), ("settings", "/settings"), ("status", "/status")):
         page.goto(f"{server.url}{path}")
         assert page.locator("h2").first.is_visible()
@@ -221,6 +227,23 @@ def test_second_user_cannot_open_first_users_message(world: dict[str, Any]) -> N
     page.goto(f"{server.url}/message/1")
     shot(page, "other-users-message-404")
     page.context.close()
+
+
+def test_signed_link_page_confirms_before_acting(world: dict[str, Any]) -> None:
+    server: LiveServer = world["server"]
+    store: Store = world["store"]
+    web = WebStore(store)
+    expires = int((datetime.now(UTC) + timedelta(hours=1)).timestamp())
+    token = sign_link(link_key(web), LinkClaim("mute", "local", 1, expires))
+    page = world["browser"].new_page()  # no session: the signature is the credential
+    page.goto(f"{server.url}/n/{token}")
+    assert "Mute this sender?" in page.inner_text("main")
+    shot(page, "link-confirm")
+    assert web.muted_senders("local") == frozenset()
+    page.click("button[type=submit]")
+    assert "muted" in page.inner_text("main")
+    assert len(web.muted_senders("local")) == 1
+    page.close()
 
 
 def test_setup_and_link_pages_render(world: dict[str, Any], tmp_path: Path) -> None:

@@ -78,3 +78,43 @@ def live_server(app: Any) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+class FakeApprovals:
+    """In-memory pending actions: proves the approvals pages against the protocol until act/
+    provides the real store (the executor is not the web layer's job)."""
+
+    def __init__(self, account: str = "local") -> None:
+        import hashlib
+
+        from mailmoat.web.approvals import PendingAction
+
+        payload = ('{"action":"send_email","to":"priya@example.org",'
+                   '"subject":"Re: checkout is down","body":"On it, rolling back now."}')
+        self.account = account
+        self.items = {"a1": PendingAction(
+            id="a1", kind="send_email", message_id=1, summary="reply to Priya Raman",
+            payload=payload, payload_sha256=hashlib.sha256(payload.encode()).hexdigest(),
+            draft_diff="-Looking into it.\n+On it, rolling back now.",
+            created_at="2026-12-03T08:00:00+00:00")}
+        self.decisions: list[tuple[str, str, str, str]] = []
+
+    def list(self, account: str) -> list[Any]:
+        return list(self.items.values()) if account == self.account else []
+
+    def show(self, account: str, action_id: str) -> Any:
+        return self.items.get(action_id) if account == self.account else None
+
+    def approve(self, account: str, action_id: str, actor: str) -> Any:
+        return self._decide(account, action_id, actor, "approved", "")
+
+    def reject(self, account: str, action_id: str, actor: str, reason: str) -> Any:
+        return self._decide(account, action_id, actor, "rejected", reason)
+
+    def _decide(self, account: str, action_id: str, actor: str, what: str, reason: str) -> Any:
+        from mailmoat.web.approvals import Outcome
+
+        if account != self.account or self.items.pop(action_id, None) is None:
+            return Outcome(False, "no such pending action")
+        self.decisions.append((action_id, actor, what, reason))
+        return Outcome(True, what)
