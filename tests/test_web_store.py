@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,8 @@ def test_users_sessions_corrections_and_dedup(store_url: str) -> None:
     assert web.secret("k", lambda: "first") == web.secret("k", lambda: "second") == "first"
     web.end_session(token)
     assert web.get_session(token) is None
+    expired, _ = web.create_session(ann, ttl=timedelta(seconds=-1))
+    assert web.get_session(expired) is None  # past its lifetime: not a session
 
 
 def test_user_commands_and_setup_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -152,6 +152,7 @@ class WebStore:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         now = _now()
         with self.sessions.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.expires_at < now))  # housekeeping
             s.add(SessionRow(token_hash=token_hash(token), user_id=user.id,
                              account=user.accounts[0] if user.accounts else "",
                              csrf_token=csrf, created_at=now, expires_at=now + ttl))
