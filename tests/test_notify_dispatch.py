@@ -206,3 +206,21 @@ def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
     assert plain["title"].startswith("[PUSH]") and "outage again" in plain["body"]
     assert plain["mute"].startswith("http://testserver/n/")
     assert [s["endpoint"] for s in web.push_subscriptions("local")] == [sub["endpoint"]]
+
+
+def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: ignore[no-untyped-def]
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from mailmoat.cli import app as cli
+
+    rec, url = receiver
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", db)
+    store = open_store(db)
+    configure(WebStore(store), url)
+    store.ingest(NEW_PUSH, "eml")
+    first = CliRunner().invoke(cli, ["notify", "run"])
+    assert first.exit_code == 0 and "sent 1" in first.output
+    again = CliRunner().invoke(cli, ["notify", "run"])
+    assert "sent 0" in again.output and len(rec.hooks) == 1

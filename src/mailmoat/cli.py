@@ -173,9 +173,11 @@ def _accounts_configured() -> bool:
     return False
 
 
+from mailmoat.notify.cli import notify_app  # noqa: E402
 from mailmoat.web.cli_users import users_app  # noqa: E402
 
 app.add_typer(users_app, name="user")
+app.add_typer(notify_app, name="notify")
 
 
 def main() -> None:  # pragma: no cover - console entry point
