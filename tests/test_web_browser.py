@@ -262,3 +262,46 @@ def test_setup_and_link_pages_render(world: dict[str, Any], tmp_path: Path) -> N
         assert "This link does not work" in page.inner_text("main")
         shot(page, "link-bad")
         page.close()
+
+
+def test_core_actions_work_without_javascript(world: dict[str, Any]) -> None:
+    server: LiveServer = world["server"]
+    store: Store = world["store"]
+    context = world["browser"].new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server.url}/login")
+    page.fill("#username", "ann")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    assert page.url == f"{server.url}/"
+    target = store.list_messages("MEETING")[0]
+    page.goto(f"{server.url}/message/{target['id']}")
+    page.click("form[action$='/move'] button[value=QUEUE]")
+    assert page.inner_text("#current-lane") == "QUEUE"
+    page.click("form[action$='/undo'] button")
+    assert page.inner_text("#current-lane") == "MEETING"
+    page.goto(f"{server.url}/settings")
+    page.fill("#quiet", "22:00-07:00")
+    page.click("text=Save notifications")
+    assert "notifications saved" in page.inner_text("p.flash")
+    context.close()
+
+
+LABEL_CHECK = """() => [...document.querySelectorAll('input, select, textarea, button')]
+  .filter(el => el.type !== 'hidden' && !el.hidden)
+  .filter(el => {
+    if (el.tagName === 'BUTTON') return !(el.innerText.trim() || el.getAttribute('aria-label'));
+    if (el.type === 'radio') return !el.closest('label');
+    return !(el.labels && el.labels.length) && !el.getAttribute('aria-label');
+  }).map(el => el.outerHTML)"""
+
+
+def test_every_control_is_labelled(world: dict[str, Any]) -> None:
+    server: LiveServer = world["server"]
+    page = signed_in(world)
+    for path in ("/", "/message/1", "/message/1?view=html", "/corrections", "/approvals/a1",
+                 "/settings", "/status", "/lane/QUEUE"):
+        page.goto(f"{server.url}{path}")
+        assert page.evaluate(LABEL_CHECK) == [], path
+        assert page.locator("h2").count() >= 1 and page.get_attribute("html", "lang") == "en"
+    page.context.close()
