@@ -156,6 +156,7 @@ def test_hostile_html_runs_no_script_and_loads_nothing_remote(world: dict[str, A
         page.goto(f"{server.url}/message/{mid}?view={view}")
         page.wait_for_load_state("networkidle")
         assert page.evaluate("window.pwned") is None
+        assert f"{world['elsewhere'].url}/phish" in page.inner_text("ul.links")
         shot(page, f"message-hostile-{view}")
     assert "Your parcel is waiting." in page.inner_text(".mail-html")
     # The link shows its real target next to the text that claims otherwise.

@@ -42,8 +42,9 @@ def test_api_matches_its_openapi_contract(running: dict[str, Any]) -> None:
             continue  # signing out mid-run would make every later case a 401; tested elsewhere
 
         @given(case=operation.as_strategy())
+        # Derandomized so CI is repeatable; raise max_examples / drop derandomize to explore.
         @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck),
-                  database=None)
+                  database=None, derandomize=True)
         def check(case: Any) -> None:
             case.call_and_validate(session=running["session"])
 

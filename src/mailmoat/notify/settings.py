@@ -16,7 +16,9 @@ APPRISE_SCHEMES_HINT = "an Apprise URL such as ntfy://topic or json://host/path"
 # what will be accepted.
 ZONES = sorted(available_timezones() | {"UTC"})
 Weekday = Annotated[int, Field(ge=1, le=7)]
-AppriseUrl = Annotated[str, Field(pattern=r"^[a-z][a-z0-9+.-]*://\S+$", max_length=2000,
+# Printable ASCII only (Apprise URLs are percent-encoded); `\S` differs between Python and
+# the ECMA regexes OpenAPI clients use (U+0085 is a space to one and not the other).
+AppriseUrl = Annotated[str, Field(pattern=r"^[a-z][a-z0-9+.-]*://[!-~]+$", max_length=2000,
                                   description=APPRISE_SCHEMES_HINT)]
 
 

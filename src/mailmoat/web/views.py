@@ -63,15 +63,16 @@ def message(store: Store, web: WebStore, account: str, message_id: int,
     if item is None:
         raise HTTPException(404, "no such message")
     prefs = web.sender_prefs(account, item["from_addr"])
-    raw = web.raw_message(message_id, account) if want_html else None
+    raw = web.raw_message(message_id, account)
     parts = html_parts(raw) if raw else []
     safe = sanitize_html("\n<hr>\n".join(parts), prefs.allow_images) if parts else None
     item["sender_prefs"] = {"pinned_lane": prefs.pinned_lane, "allow_images": prefs.allow_images,
                             "muted": prefs.muted}
-    item["has_html"] = bool(parts) if want_html else None
-    item["html"] = None if safe is None else {"html": safe.html,
-                                              "blocked_images": safe.blocked_images,
-                                              "links": safe.links}
+    item["has_html"] = bool(parts)
+    # The plain-text view drops hrefs, so the real targets are listed in both views.
+    item["links"] = safe.links if safe else []
+    item["html"] = None if safe is None or not want_html else {
+        "html": safe.html, "blocked_images": safe.blocked_images}
     return item
 
 
