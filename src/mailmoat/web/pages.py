@@ -294,7 +294,9 @@ def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> 
         "quiet": _windows_text(settings.notify.quiet_hours),
         "focus": _windows_text(settings.notify.focus_windows),
         "vapid_key": vapid_public_key(web(request)),
-        "push_count": len(web(request).push_subscriptions(me.account))})
+        "push_count": len(web(request).push_subscriptions(me.account)),
+        # TODO(lead): judge/ owns the budget; show its use and limit here once it exposes them.
+        "budget": None})
 
 
 @router.post("/settings/account")
