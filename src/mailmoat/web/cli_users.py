@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
-from mailmoat.store.repository import Store
-from mailmoat.store.web_store import UserExists, WebStore
-from mailmoat.web.auth import PasswordTooWeak, hash_password
+if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
+    from mailmoat.store.repository import Store
 
 users_app = typer.Typer(help="Web sign-in accounts (argon2 password hashes).",
                         no_args_is_help=True)
@@ -23,6 +23,8 @@ def _store() -> Store:
 
 
 def _password(password: str | None) -> str:
+    from mailmoat.web.auth import PasswordTooWeak, hash_password
+
     value = password if password is not None else typer.prompt(
         "password", hide_input=True, confirmation_prompt=True)
     try:
@@ -44,6 +46,8 @@ def add(
         hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
 ) -> None:
     """Create a user; prompts for the password twice."""
+    from mailmoat.store.web_store import UserExists, WebStore
+
     web = WebStore(_store())
     accounts = account or (["local"] if web.user_count() == 0 else [username])
     try:
@@ -60,6 +64,8 @@ def passwd(
     password: str | None = typer.Option(None, hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
 ) -> None:
     """Set a new password; signs that user out everywhere."""
+    from mailmoat.store.web_store import WebStore
+
     web = WebStore(_store())
     user = web.get_user(username)
     if user is None:
@@ -72,11 +78,12 @@ def passwd(
 @users_app.command("list")
 def list_users() -> None:
     """List users and the accounts each may read."""
-    web = WebStore(_store())
     from sqlalchemy import select
 
     from mailmoat.store.web_models import UserRow
+    from mailmoat.store.web_store import WebStore
 
+    web = WebStore(_store())
     with web.sessions() as s:
         names = list(s.scalars(select(UserRow.username).order_by(UserRow.username)))
     for name in names:
@@ -86,6 +93,8 @@ def list_users() -> None:
 
 def setup_link(store: Store, host: str, port: int) -> str | None:
     """With no user yet: a one-time token for /setup, printed once on the console."""
+    from mailmoat.store.web_store import WebStore
+
     if WebStore(store).user_count() > 0:
         return None
     token = secrets.token_urlsafe(24)
