@@ -192,3 +192,23 @@ def test_approvals_pages_show_exact_payload_and_decide(store: Store) -> None:
     assert fake.decisions == [("a1", "ann", "rejected", "wrong tone")]
     assert client.post("/api/approvals/a1/approve",
                        headers={"X-CSRF-Token": csrf}).status_code == 404
+
+
+def test_allowing_a_senders_images_widens_only_that_view(client: TestClient,
+                                                         store: Store) -> None:
+    raw = (b"From: news@shop.example\nSubject: new arrivals\nMIME-Version: 1.0\n"
+           b"Content-Type: text/html\n\n<p>look</p><img src=\"https://cdn.shop.example/a.png\">"
+           b"<img src=\"https://t.shop.example/p.gif\" width=\"1\" height=\"1\">")
+    mid = store.ingest(raw, "eml").message_id
+    blocked = client.get(f"/message/{mid}?view=html")
+    assert "cdn.shop.example" not in blocked.text and "2 remote image(s)" in blocked.text
+    assert "https:" not in blocked.headers["content-security-policy"]
+    reply = client.post(f"/api/messages/{mid}/images", json={"allow": True},
+                        headers={"X-CSRF-Token": client.csrf})  # type: ignore[attr-defined]
+    assert reply.status_code == 200
+    allowed = client.get(f"/message/{mid}?view=html")
+    assert 'src="https://cdn.shop.example/a.png"' in allowed.text
+    assert "t.shop.example" not in allowed.text  # the tracking pixel stays out
+    assert "img-src 'self' data: https:" in allowed.headers["content-security-policy"]
+    text_view = client.get(f"/message/{mid}")
+    assert "https:" not in text_view.headers["content-security-policy"]

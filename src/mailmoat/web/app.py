@@ -20,12 +20,9 @@ from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
 from mailmoat.web.approvals import Approvals, NoApprovals, NoTriage, Triage
 from mailmoat.web.auth import LoginRequired, csrf_guard
+from mailmoat.web.csp import CSP
 
 HERE = Path(__file__).parent
-# No inline script or style anywhere; remote images are widened per response (allowed sender).
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-       "manifest-src 'self'; worker-src 'self'")
 
 
 def create_app(

@@ -34,6 +34,7 @@ from mailmoat.web.auth import (
     session_of,
     web,
 )
+from mailmoat.web.csp import csp
 from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 
 router = APIRouter(include_in_schema=False)
@@ -180,10 +181,7 @@ def message_page(request: Request, message_id: MessageId, view: str = "text",
                          want_html=view == "html")
     headers = None
     if item["html"] is not None and item["sender_prefs"]["allow_images"]:
-        from mailmoat.web.app import CSP
-
-        headers = {"Content-Security-Policy": CSP.replace(
-            "img-src 'self' data:", "img-src 'self' data: https:")}
+        headers = {"Content-Security-Policy": csp(remote_images=True)}
     return render(request, "message.html", {"m": item, "view": view,
                                             "lanes": [lane.value for lane in Lane]},
                   headers=headers)
