@@ -16,6 +16,7 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
 from mailmoat.web.approvals import Approvals, NoApprovals, NoTriage, Triage
@@ -51,6 +52,9 @@ def create_app(
     app.state.triage = triage or NoTriage()
     app.state.setup_token = setup_token or secrets.token_urlsafe(24)
     app.state.base_url = base_url
+    # First run makes the keys (link signing, VAPID pair); later runs read them back.
+    link_key(app.state.web)
+    vapid_public_key(app.state.web)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)
