@@ -270,6 +270,7 @@ def up(
 
     from mailmoat.demo import import_demo
     from mailmoat.web.app import create_app
+    from mailmoat.web.cli_users import setup_link
 
     store = _open_store()
     if store.count() == 0 and not _accounts_configured():
@@ -278,13 +279,22 @@ def up(
     judge_commands.start_heal_thread(store)
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    token = setup_link(store, host, port)
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+    app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
 
 
 def _accounts_configured() -> bool:
     # Mail accounts arrive with the live-mailbox work; until then nothing is configured.
     return False
+
+
+from mailmoat.notify.cli import notify_app  # noqa: E402
+from mailmoat.web.cli_users import users_app  # noqa: E402
+
+app.add_typer(users_app, name="user")
+app.add_typer(notify_app, name="notify")
 
 
 def main() -> None:  # pragma: no cover - console entry point

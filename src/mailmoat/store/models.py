@@ -83,3 +83,7 @@ class LedgerRow(Base):
     trace: Mapped[dict[str, Any]] = mapped_column(JSON)
     actor: Mapped[str] = mapped_column(String(200))  # "system" or a person / policy identity
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# Feature tables live in their own modules; importing them here lets Alembic see them.
+from mailmoat.store import web_models  # noqa: E402, F401
