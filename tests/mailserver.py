@@ -22,6 +22,17 @@ import pytest
 
 HOST = "127.0.0.1"
 
+# mail-devel's in-memory backend keeps only the system flags. Real servers (Dovecot, Gmail,
+# Fastmail) also keep keywords, announced by `\\*` in PERMANENTFLAGS; this boot line lets the
+# test server do the same, so keyword-per-lane behaviour can be seen by a second client.
+_KEYWORD_BOOT = (
+    "import runpy; from pymap.backend import mailbox as m; "
+    "from pymap.parsing.specials.flag import Recent, Wildcard, get_system_flags; "
+    "m.MailboxDataInterface.permanent_flags = property("
+    "lambda self: (get_system_flags() - {Recent}) | {Wildcard}); "
+    "runpy.run_module('mail_devel', run_name='__main__')"
+)
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -49,6 +60,7 @@ class MailServer:
     imap_port: int = field(default_factory=free_port)
     smtp_port: int = field(default_factory=free_port)
     extra_args: tuple[str, ...] = ()
+    keywords: bool = False  # True: the server keeps custom keywords (PERMANENTFLAGS \\*)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -56,8 +68,9 @@ class MailServer:
         return HOST
 
     def start(self) -> MailServer:
+        launcher = ["-c", _KEYWORD_BOOT] if self.keywords else ["-m", "mail_devel"]
         args = [
-            sys.executable, "-m", "mail_devel",
+            sys.executable, *launcher,
             "--host", HOST,
             "--user", self.user,
             "--password", self.password,

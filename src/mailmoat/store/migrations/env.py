@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from mailmoat.store import accounts_models as _accounts_models  # noqa: F401  (live-mailbox tables)
 from mailmoat.store.models import Base
 
 config = context.config
