@@ -10,11 +10,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mailmoat.cli_mail import account_app, accounts_configured, start_background_sync, sync_command
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge.cascade import classify as classify_message
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+app.add_typer(account_app, name="account")
+app.command("sync")(sync_command)
 console = Console()
 
 
@@ -162,12 +165,16 @@ def up(
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+    stop_sync = start_background_sync() if _accounts_configured() else None
+    try:
+        uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+    finally:
+        if stop_sync is not None:
+            stop_sync()
 
 
 def _accounts_configured() -> bool:
-    # Mail accounts arrive with the live-mailbox work; until then nothing is configured.
-    return False
+    return accounts_configured()
 
 
 def main() -> None:  # pragma: no cover - console entry point

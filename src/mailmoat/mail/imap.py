@@ -7,6 +7,7 @@ Errors name the step (dns, tcp, tls, auth, capability, guard) and never carry a 
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import os
 import socket
@@ -177,10 +178,8 @@ def connect(
 
 
 def _close(client: IMAPClient) -> None:
-    try:
+    with contextlib.suppress(Exception):  # closing an already broken connection
         client.shutdown()
-    except Exception:
-        pass
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ the fallback, and reconnecting with backoff."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -46,10 +47,8 @@ def close(client: IMAPClient | None) -> None:
     try:
         client.logout()
     except Exception:
-        try:
+        with contextlib.suppress(Exception):
             client.shutdown()
-        except Exception:
-            pass
 
 
 def sync_once(store: Store, ring: KeyRing, account: AccountSettings,

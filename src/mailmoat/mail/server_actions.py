@@ -54,7 +54,9 @@ class ActionRunner:
         self._keywords_ok[folder] = b"\\*" in flags  # type: ignore[operator]
         return info  # type: ignore[no-any-return]
 
-    def _apply(self, action: PendingAction, folder: str, uid: int, uidvalidity: int) -> tuple[str, str]:
+    def _apply(
+        self, action: PendingAction, folder: str, uid: int, uidvalidity: int
+    ) -> tuple[str, str]:
         info = self._select(folder)
         if int(info.get(b"UIDVALIDITY", 0)) != uidvalidity:  # type: ignore[call-overload]
             return "pending", "folder changed under us"
@@ -88,7 +90,9 @@ class ActionRunner:
             self.client.remove_flags([uid], [keyword.encode()], silent=True)
         return "done", ""
 
-    def _move(self, action: PendingAction, folder: str, uid: int, uidvalidity: int) -> tuple[str, str]:
+    def _move(
+        self, action: PendingAction, folder: str, uid: int, uidvalidity: int
+    ) -> tuple[str, str]:
         destination = action.argument
         if folder == destination:
             return "done", "already there"

@@ -195,9 +195,9 @@ class MailboxSync:
                 self._notify(result.message_id, lane, folder, raw)
                 continue
             report.already_known += 1
-            if incremental and not self.book.has_pending(result.message_id):
-                if self._correction(result.message_id, lane, folder, raw, report):
-                    continue
+            if (incremental and not self.book.has_pending(result.message_id)
+                    and self._correction(result.message_id, lane, folder, raw, report)):
+                continue
             if not incremental:
                 # Found again by a backfill (after a UIDVALIDITY change, say): the server
                 # may have lost our marks, so plan them for this location; planning is

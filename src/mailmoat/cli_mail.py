@@ -1,0 +1,267 @@
+"""`mailmoat account ...` and `mailmoat sync`: live mailboxes from the command line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from mailmoat.accounts.registry import (
+    AccountError,
+    AccountSettings,
+    add_account,
+    get_account,
+    list_accounts,
+    remove_account,
+    reseal_all,
+)
+from mailmoat.accounts.secrets import (
+    SecretKeyError,
+    add_primary_key,
+    drop_old_keys,
+    load_key_ring,
+)
+from mailmoat.core.lane_actions import LaneActions
+
+ENV_SECRET = "MAILMOAT_ACCOUNT_SECRET"
+
+account_app = typer.Typer(help="Mail accounts: add, list, test, remove.", no_args_is_help=True)
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+def _store():  # type: ignore[no-untyped-def]
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        return open_store()
+    except StoreError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _ring():  # type: ignore[no-untyped-def]
+    try:
+        return load_key_ring()
+    except SecretKeyError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _read_secret(what: str, from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    from_env = os.environ.get(ENV_SECRET)
+    if from_env:
+        return from_env
+    return str(typer.prompt(what, hide_input=True))
+
+
+@account_app.command("add")
+def account_add(
+    name: str = typer.Argument(..., help="a short name for the account"),
+    host: str = typer.Option(..., help="IMAP server host name"),
+    user: str = typer.Option(..., help="login name"),
+    port: int | None = typer.Option(None, help="default 993 (implicit TLS) or 143"),
+    tls: str = typer.Option("implicit", help="implicit | starttls | plain (loopback only)"),
+    auth: str = typer.Option("password", help="password | xoauth2"),
+    token_endpoint: str | None = typer.Option(None, help="xoauth2: the OAuth token URL"),
+    client_id: str | None = typer.Option(None, help="xoauth2: the OAuth client id"),
+    scope: str | None = typer.Option(None, help="xoauth2: scope to request"),
+    folder: list[str] = typer.Option(["INBOX"], help="folders to sync (repeatable)"),
+    backfill_days: int = typer.Option(30, help="first sync reaches back this many days (0: all)"),
+    move: bool = typer.Option(False, "--move/--no-move",
+                              help="opt in: file SILENT in Moat/Silent and INFO in Moat/Records"),
+    secret_stdin: bool = typer.Option(False, "--secret-stdin",
+                                      help=f"read the password/refresh token from stdin "
+                                           f"(else ${ENV_SECRET}, else a hidden prompt)"),
+) -> None:
+    """Add an account. The password (or refresh token) is sealed with AES-256-GCM."""
+    settings = AccountSettings(
+        name=name, host=host, port=port or (993 if tls == "implicit" else 143), username=user,
+        tls=tls, auth=auth, token_endpoint=token_endpoint, client_id=client_id, scope=scope,
+        folders=tuple(folder), backfill_days=backfill_days,
+        lane_actions=LaneActions.with_moves() if move else LaneActions(),
+    )
+    store, ring = _store(), _ring()
+    label = "refresh token" if auth == "xoauth2" else "password"
+    client_secret = os.environ.get("MAILMOAT_OAUTH_CLIENT_SECRET") if auth == "xoauth2" else None
+    try:
+        add_account(store, ring, settings, _read_secret(label, secret_stdin), client_secret)
+    except AccountError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"added account [bold]{name}[/bold]; try it: mailmoat account test {name}")
+
+
+@account_app.command("list")
+def account_list() -> None:
+    """List accounts (never their secrets)."""
+    accounts = list_accounts(_store())
+    if not accounts:
+        console.print("no accounts; add one with: mailmoat account add")
+        return
+    table = Table("name", "server", "tls", "user", "auth", "folders")
+    for a in accounts:
+        table.add_row(a.name, f"{a.host}:{a.port}", a.tls, a.username, a.auth,
+                      ", ".join(a.folders))
+    console.print(table)
+
+
+@account_app.command("test")
+def account_test(name: str = typer.Argument(...)) -> None:
+    """Connect and log in; say exactly which step fails (dns, tcp, tls, auth, capability)."""
+    from mailmoat.accounts.oauth import TokenError
+    from mailmoat.mail.imap import ConnectError, ServerFeatures
+    from mailmoat.mail.runner import close, open_client
+
+    store, ring = _store(), _ring()
+    try:
+        account = get_account(store, name)
+        client = open_client(store, ring, account)
+    except (AccountError, SecretKeyError) as exc:
+        raise _fail(str(exc)) from None
+    except TokenError as exc:
+        raise _fail(f"auth: {exc}", 1) from None
+    except ConnectError as exc:
+        raise _fail(str(exc), 1) from None
+    try:
+        features = ServerFeatures.of(client)
+        status = client.folder_status(account.folders[0], ["MESSAGES", "UIDVALIDITY"])
+    finally:
+        close(client)
+    console.print(f"[green]ok[/green] {account.host}:{account.port} ({account.tls}): "
+                  f"logged in as {account.username}; {account.folders[0]} holds "
+                  f"{status[b'MESSAGES']} messages; server offers: "
+                  f"{', '.join(features.names()) or 'no extensions'}")
+
+
+@account_app.command("remove")
+def account_remove(name: str = typer.Argument(...)) -> None:
+    """Forget an account and its secrets. Stored mail stays; nothing changes on the server."""
+    try:
+        remove_account(_store(), name)
+    except AccountError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"removed account {name}")
+
+
+@account_app.command("rotate-key")
+def account_rotate_key() -> None:
+    """Seal every stored secret with a new key, then retire the old one."""
+    store, ring = _store(), _ring()
+    try:
+        ring = add_primary_key(ring)
+        count = reseal_all(store, ring)
+        drop_old_keys(ring)
+    except SecretKeyError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"re-sealed {count} account(s) with key {ring.primary_id}")
+
+
+def accounts_configured() -> bool:
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        return bool(list_accounts(open_store()))
+    except StoreError:
+        return False
+
+
+def _summary(name: str, report: Any) -> str:
+    extra = f", resynced {', '.join(report.resynced)}" if report.resynced else ""
+    return (f"{name}: fetched {report.fetched}, new {report.created}, "
+            f"known {report.already_known}, corrections {report.corrections}, "
+            f"server actions {report.actions_done}{extra}")
+
+
+def sync_command(
+    once: bool = typer.Option(False, "--once", help="one pass and exit (for scripts and cron)"),
+    account: list[str] = typer.Option([], help="only these accounts (repeatable)"),
+    poll: float = typer.Option(300.0, help="seconds between polls when the server has no IDLE"),
+) -> None:
+    """Sync mail accounts: once, or for good with IMAP IDLE."""
+    from mailmoat.accounts.oauth import TokenError
+    from mailmoat.mail.imap import ConnectError
+    from mailmoat.mail.runner import run_forever, sync_once
+
+    store, ring = _store(), _ring()
+    accounts = [a for a in list_accounts(store) if not account or a.name in account]
+    if not accounts:
+        raise _fail("no accounts to sync; add one with: mailmoat account add")
+    if once:
+        failed = False
+        for a in accounts:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          console=console, transient=True) as bar:
+                task = bar.add_task(f"{a.name}: backfill", total=None)
+
+                def progress(folder: str, done: int, total: int, task: Any = task,
+                             bar: Progress = bar, name: str = a.name) -> None:
+                    bar.update(task, description=f"{name}/{folder}", completed=done, total=total)
+
+                try:
+                    report = sync_once(store, ring, a, progress=progress)
+                except (ConnectError, TokenError, SecretKeyError) as exc:
+                    err.print(f"[red]{a.name}:[/red] {exc}")
+                    failed = True
+                    continue
+            console.print(_summary(a.name, report))
+        if failed:
+            raise typer.Exit(1)
+        return
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    threads = [threading.Thread(target=run_forever, args=(store, ring, a, stop),
+                                kwargs={"poll_seconds": poll}, daemon=True, name=f"sync-{a.name}")
+               for a in accounts]
+    for t in threads:
+        t.start()
+    console.print(f"syncing {len(accounts)} account(s) with IDLE; Ctrl-C stops")
+    try:
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+    for t in threads:
+        t.join(timeout=5)
+
+
+def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
+    """For `mailmoat up`: huey workers in this process, and one IDLE watcher per account
+    that queues a sync job whenever the server reports activity. Returns a stop function."""
+    from mailmoat.jobs import make_huey, register, start_workers
+    from mailmoat.mail.runner import run_forever
+
+    store, ring = _store(), _ring()
+    jobs = register(make_huey())
+    consumer = start_workers(jobs.huey, workers)
+    stop = threading.Event()
+
+    def watcher(a: AccountSettings) -> None:
+        run_forever(store, ring, a, stop, on_activity=lambda: jobs.sync_account(a.name),
+                    poll_seconds=poll)
+
+    threads = [threading.Thread(target=watcher, args=(a,), daemon=True, name=f"idle-{a.name}")
+               for a in list_accounts(store)]
+    for t in threads:
+        t.start()
+    console.print(f"syncing {len(threads)} account(s) in the background "
+                  f"({workers} workers, IDLE)")
+
+    def shutdown() -> None:
+        stop.set()
+        for t in threads:
+            t.join(timeout=5)
+        consumer.stop(graceful=True)
+
+    return shutdown
