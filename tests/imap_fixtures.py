@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import ssl
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -69,10 +71,13 @@ def make_setup(tmp_path: Path, server: MailServer, *, name: str = "work",
 
 class Proxy:
     """Forwards a fixed loopback port to the server; `cut()` drops every connection and
-    stops listening (the network goes away), `restore()` listens again on the same port."""
+    stops listening (the network goes away), `restore()` listens again on the same port.
+    With `tls` (a server-side SSLContext) it terminates implicit TLS in front of the
+    plain test server, as a TLS front end would."""
 
-    def __init__(self, target_port: int) -> None:
+    def __init__(self, target_port: int, tls: ssl.SSLContext | None = None) -> None:
         self.target_port = target_port
+        self.tls = tls
         self.port = free_port()
         self._listener: socket.socket | None = None
         self._conns: list[socket.socket] = []
@@ -93,11 +98,20 @@ class Proxy:
                 client, _ = listener.accept()
             except OSError:
                 return
-            upstream = socket.create_connection((HOST, self.target_port))
-            with self._lock:
-                self._conns += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        if self.tls is not None:
+            try:
+                client = self.tls.wrap_socket(client, server_side=True)
+            except (OSError, ssl.SSLError):
+                client.close()  # the client refused our certificate: nothing to forward
+                return
+        upstream = socket.create_connection((HOST, self.target_port))
+        with self._lock:
+            self._conns += [client, upstream]
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
     @staticmethod
     def _pipe(src: socket.socket, dst: socket.socket) -> None:
@@ -123,3 +137,12 @@ class Proxy:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
             conn.close()
+
+
+@contextlib.contextmanager
+def running(server: MailServer) -> Iterator[MailServer]:
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -3,19 +3,27 @@ crash/resume through a cut connection, UIDVALIDITY change, \\Seen in step, BODY.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from imap_fixtures import Proxy, make_message, make_setup
-from mailserver import MailServer, mail_server  # noqa: F401  (fixture)
 from sqlalchemy import func, select
 
+from imap_fixtures import Proxy, make_message, make_setup, running
 from mailmoat.accounts.registry import get_account
 from mailmoat.mail.runner import open_client, sync_once
 from mailmoat.mail.sync import MailboxSync
 from mailmoat.store.accounts_models import LocationRow
 from mailmoat.store.accounts_sync import SyncBook
 from mailmoat.store.models import MessageRow
+from mailserver import MailServer
+
+
+@pytest.fixture
+def server() -> Iterator[MailServer]:
+    with running(MailServer()) as started:
+        yield started
+
 
 
 def _uids_on_server(server: MailServer, folder: str = "INBOX") -> list[int]:
@@ -33,11 +41,11 @@ def _locations(store, account_id: int) -> int:  # type: ignore[no-untyped-def]
                                   .where(LocationRow.account_id == account_id)) or 0)
 
 
-def test_first_sync_newest_first_then_incremental(tmp_path: Path, mail_server: MailServer) -> None:
+def test_first_sync_newest_first_then_incremental(tmp_path: Path, server: MailServer) -> None:
     raws = [make_message(i) for i in range(12)]
     for raw in raws:
-        mail_server.append(raw)
-    setup = make_setup(tmp_path, mail_server)
+        server.append(raw)
+    setup = make_setup(tmp_path, server)
     seen_progress: list[tuple[str, int, int]] = []
     syncer = MailboxSync(setup.store, setup.account, batch=5)
     client = open_client(setup.store, setup.ring, setup.account)
@@ -61,34 +69,34 @@ def test_first_sync_newest_first_then_incremental(tmp_path: Path, mail_server: M
     again = sync_once(setup.store, setup.ring, setup.account)
     assert again.fetched == 0 and again.created == 0
 
-    mail_server.deliver(make_message(99, subject="arrived later"))
+    server.deliver(make_message(99, subject="arrived later"))
     later = sync_once(setup.store, setup.ring, setup.account)
     assert later.created == 1 and later.fetched == 1
     assert setup.store.count("work") == 13
 
 
-def test_backfill_window_skips_old_mail(tmp_path: Path, mail_server: MailServer) -> None:
+def test_backfill_window_skips_old_mail(tmp_path: Path, server: MailServer) -> None:
     from datetime import UTC, datetime, timedelta
 
-    client = mail_server.imap()
+    client = server.imap()
     old = datetime.now(UTC) - timedelta(days=90)
     client.append("INBOX", make_message(1, subject="ancient", days_ago=90), msg_time=old)
     client.append("INBOX", make_message(2, subject="recent"))
     client.logout()
-    setup = make_setup(tmp_path, mail_server, backfill_days=30)
+    setup = make_setup(tmp_path, server, backfill_days=30)
     sync_once(setup.store, setup.ring, setup.account)
     with setup.store.sessions() as session:
         assert list(session.scalars(select(MessageRow.subject))) == ["recent"]
 
 
 def test_peek_never_marks_read_and_seen_stays_in_step(tmp_path: Path,
-                                                      mail_server: MailServer) -> None:
-    mail_server.append(make_message(1, subject="unread one"))
-    mail_server.append(make_message(2, subject="read one"), flags=(b"\\Seen",))
-    setup = make_setup(tmp_path, mail_server)
+                                                      server: MailServer) -> None:
+    server.append(make_message(1, subject="unread one"))
+    server.append(make_message(2, subject="read one"), flags=(b"\\Seen",))
+    setup = make_setup(tmp_path, server)
     sync_once(setup.store, setup.ring, setup.account)
 
-    client = mail_server.imap()
+    client = server.imap()
     client.select_folder("INBOX")
     uids = client.search(["ALL"])
     flags = client.get_flags(uids)
@@ -108,10 +116,10 @@ def test_peek_never_marks_read_and_seen_stays_in_step(tmp_path: Path,
     assert seen == {"unread one": True, "read one": False}
 
 
-def test_body_size_is_bounded(tmp_path: Path, mail_server: MailServer) -> None:
+def test_body_size_is_bounded(tmp_path: Path, server: MailServer) -> None:
     big = make_message(1, body="x" * 300_000)
-    mail_server.append(big)
-    setup = make_setup(tmp_path, mail_server)
+    server.append(big)
+    setup = make_setup(tmp_path, server)
     from mailmoat.store.accounts_models import AccountRow
 
     with setup.store.sessions.begin() as session:
@@ -125,12 +133,12 @@ def test_body_size_is_bounded(tmp_path: Path, mail_server: MailServer) -> None:
 
 
 def test_server_dropped_mid_sync_resumes_without_gaps_or_duplicates(
-    tmp_path: Path, mail_server: MailServer
+    tmp_path: Path, server: MailServer
 ) -> None:
     for i in range(30):
-        mail_server.append(make_message(i))
-    proxy = Proxy(mail_server.imap_port).restore()
-    setup = make_setup(tmp_path, mail_server, port=proxy.port)
+        server.append(make_message(i))
+    proxy = Proxy(server.imap_port).restore()
+    setup = make_setup(tmp_path, server, port=proxy.port)
     syncer = MailboxSync(setup.store, setup.account, batch=7)
 
     def cut_after_first_batches(_folder: str, done: int, _total: int) -> None:
@@ -144,7 +152,7 @@ def test_server_dropped_mid_sync_resumes_without_gaps_or_duplicates(
     assert 14 <= partial < 30
 
     # New mail arrives while the connection is down.
-    mail_server.deliver(make_message(100, subject="arrived during the outage"))
+    server.deliver(make_message(100, subject="arrived during the outage"))
     proxy.restore()
     report = sync_once(setup.store, setup.ring, setup.account)
     assert setup.store.count("work") == 31
