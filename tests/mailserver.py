@@ -22,16 +22,30 @@ import pytest
 
 HOST = "127.0.0.1"
 
+# mail-devel runs SMTP in its own thread and event loop, so a delivery sets the IMAP side's
+# asyncio event from the wrong thread and a client in IDLE is not told until something else
+# wakes the IMAP loop. This boot line hands each delivery to the IMAP loop, as a real
+# server's local delivery would notify its IDLE clients.
+_IDLE_BOOT = (
+    "import asyncio; from mail_devel import smtp as _s; "
+    "_init = _s.MemoryHandler.__init__; _handle = _s.MemoryHandler.handle_message\n"
+    "def _patched_init(self, *a, **k):\n"
+    "    _init(self, *a, **k); self._imap_loop = asyncio.get_running_loop()\n"
+    "async def _patched_handle(self, message):\n"
+    "    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe("
+    "_handle(self, message), self._imap_loop))\n"
+    "_s.MemoryHandler.__init__ = _patched_init; _s.MemoryHandler.handle_message = _patched_handle\n"
+)
 # mail-devel's in-memory backend keeps only the system flags. Real servers (Dovecot, Gmail,
 # Fastmail) also keep keywords, announced by `\\*` in PERMANENTFLAGS; this boot line lets the
 # test server do the same, so keyword-per-lane behaviour can be seen by a second client.
 _KEYWORD_BOOT = (
-    "import runpy; from pymap.backend import mailbox as m; "
-    "from pymap.parsing.specials.flag import Recent, Wildcard, get_system_flags; "
-    "m.MailboxDataInterface.permanent_flags = property("
-    "lambda self: (get_system_flags() - {Recent}) | {Wildcard}); "
-    "runpy.run_module('mail_devel', run_name='__main__')"
+    "from pymap.backend import mailbox as _m\n"
+    "from pymap.parsing.specials.flag import Recent, Wildcard, get_system_flags\n"
+    "_m.MailboxDataInterface.permanent_flags = property("
+    "lambda self: (get_system_flags() - {Recent}) | {Wildcard})\n"
 )
+_RUN = "import runpy; runpy.run_module('mail_devel', run_name='__main__')\n"
 
 
 def free_port() -> int:
@@ -68,9 +82,9 @@ class MailServer:
         return HOST
 
     def start(self) -> MailServer:
-        launcher = ["-c", _KEYWORD_BOOT] if self.keywords else ["-m", "mail_devel"]
+        boot = _IDLE_BOOT + (_KEYWORD_BOOT if self.keywords else "") + _RUN
         args = [
-            sys.executable, *launcher,
+            sys.executable, "-c", boot,
             "--host", HOST,
             "--user", self.user,
             "--password", self.password,

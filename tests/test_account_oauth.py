@@ -1,0 +1,119 @@
+"""XOAUTH2 refresh-token exchange against a small real HTTP token server on loopback."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+from mailmoat.accounts.oauth import REFRESH_MARGIN_S, TokenCache, TokenError, TokenRequest
+from mailmoat.accounts.registry import AccountSettings, add_account, login_secret
+from mailmoat.accounts.secrets import ENV_KEY, load_key_ring
+from mailmoat.store import open_store
+
+REFRESH = "rt-very-secret-refresh-token"
+CLIENT_SECRET = "cs-also-secret"
+
+
+class TokenServer:
+    """Answers the refresh_token grant (RFC 6749 section 6) and records each request."""
+
+    def __init__(self, lifetime: int = 3600) -> None:
+        self.requests: list[dict[str, str]] = []
+        self.lifetime = lifetime
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's hook name
+                length = int(self.headers.get("Content-Length", 0))
+                form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                owner.requests.append(form)
+                ok = (form.get("grant_type") == "refresh_token"
+                      and form.get("refresh_token") == REFRESH
+                      and form.get("client_id") == "mailmoat-test")
+                body = ({"access_token": f"at-{len(owner.requests)}", "token_type": "Bearer",
+                         "expires_in": owner.lifetime} if ok else {"error": "invalid_grant"})
+                data = json.dumps(body).encode()
+                self.send_response(200 if ok else 400)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *_args: object) -> None:
+                return None
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/token"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def token_server() -> Iterator[TokenServer]:
+    server = TokenServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_exchange_caches_and_refreshes_before_expiry(token_server: TokenServer) -> None:
+    clock = Clock()
+    cache = TokenCache(clock)
+    request = TokenRequest(token_server.url, "mailmoat-test", REFRESH, CLIENT_SECRET, "mail")
+    assert cache.get("work", request) == "at-1"
+    assert token_server.requests[0] == {
+        "grant_type": "refresh_token", "refresh_token": REFRESH, "client_id": "mailmoat-test",
+        "client_secret": CLIENT_SECRET, "scope": "mail"}
+    clock.now += 3600 - REFRESH_MARGIN_S - 1
+    assert cache.get("work", request) == "at-1"  # still fresh: no new request
+    assert len(token_server.requests) == 1
+    clock.now += 2  # inside the margin: renewed before it expires
+    assert cache.get("work", request) == "at-2"
+
+
+def test_refused_refresh_token_is_a_clear_error_without_secrets(
+    token_server: TokenServer,
+) -> None:
+    request = TokenRequest(token_server.url, "mailmoat-test", "wrong-token", CLIENT_SECRET)
+    with pytest.raises(TokenError) as caught:
+        TokenCache().get("work", request)
+    message = str(caught.value)
+    assert "HTTP 400 invalid_grant" in message
+    assert "wrong-token" not in message and CLIENT_SECRET not in message
+    token_server.close()
+    with pytest.raises(TokenError, match="unreachable"):
+        TokenCache().get("work", TokenRequest(token_server.url, "mailmoat-test", REFRESH))
+
+
+def test_account_login_secret_uses_the_sealed_refresh_token(
+    tmp_path: Path, token_server: TokenServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    ring = load_key_ring(tmp_path / "k")
+    account = add_account(store, ring, AccountSettings(
+        name="gmail", host="imap.example.org", port=993, username="me@example.org",
+        auth="xoauth2", token_endpoint=token_server.url, client_id="mailmoat-test"),
+        REFRESH, client_secret=CLIENT_SECRET)
+    cache = TokenCache()
+    assert login_secret(store, ring, account, cache) == "at-1"
+    assert token_server.requests[0]["client_secret"] == CLIENT_SECRET
+    assert login_secret(store, ring, account, cache) == "at-1"
