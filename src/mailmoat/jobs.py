@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,22 @@ class Jobs:
     sync_account: Any  # huey TaskWrapper: sync_account(account_name, database_url) -> dict
 
 
+_stores: dict[str, Any] = {}
+_stores_lock = threading.Lock()
+
+
+def _store(url: str | None) -> Any:
+    """One store per database per worker process: opening migrates, and Alembic's
+    migration context is process-global, so it must not run in several threads at once."""
+    from mailmoat.store import open_store
+
+    with _stores_lock:
+        key = url or ""
+        if key not in _stores:
+            _stores[key] = open_store(url)
+        return _stores[key]
+
+
 def register(huey: Huey) -> Jobs:
     """Declare mailmoat's tasks on `huey` (one set per queue, so tests can run both)."""
 
@@ -52,13 +69,11 @@ def register(huey: Huey) -> Jobs:
         from mailmoat.accounts.registry import get_account
         from mailmoat.accounts.secrets import load_key_ring
         from mailmoat.mail.runner import sync_once
-        from mailmoat.store import open_store
 
         try:
             with huey.lock_task(f"sync:{account}"):
-                store = open_store(database_url)
+                store = _store(database_url)
                 report = sync_once(store, load_key_ring(), get_account(store, account))
-                store.engine.dispose()
                 return {"account": account, "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:

@@ -1,0 +1,76 @@
+"""Sync as huey jobs, on both backends: SQLite storage (embedded default) with a SQLite
+store, and Redis storage with PostgreSQL (scaled out). Several workers share the load and
+the result has no duplicates."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import require_service
+from huey import Huey
+from imap_fixtures import make_message, make_setup, running
+from mailserver import MailServer
+from sqlalchemy import func, select
+
+from mailmoat.accounts.registry import AccountSettings, add_account
+from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
+from mailmoat.jobs import make_huey, register, start_workers
+from mailmoat.store.models import MessageRow
+
+
+@pytest.fixture
+def server() -> Iterator[MailServer]:
+    with running(MailServer()) as started:
+        yield started
+
+
+def _run_jobs(huey: Huey, url: str, tmp_path: Path, server: MailServer,
+              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    for i in range(20):
+        server.append(make_message(i))
+    setup = make_setup(tmp_path, server, url=url)
+    for name in ("second", "third"):
+        add_account(setup.store, setup.ring, AccountSettings(
+            name=name, host=server.host, port=server.imap_port, username=server.user,
+            tls="plain"), server.password)
+    jobs = register(huey)
+    consumer = start_workers(huey, workers=3)
+    try:
+        # Every account twice: a duplicate job must neither fail nor duplicate mail.
+        results = [jobs.sync_account(name, url) for name in ("work", "second", "third") * 2]
+        outcomes = [r.get(blocking=True, timeout=60) for r in results]
+    finally:
+        consumer.stop(graceful=True)
+    assert all("account" in o for o in outcomes), outcomes
+    for name in ("work", "second", "third"):
+        assert setup.store.count(name) == 20
+        with setup.store.sessions() as session:
+            distinct = session.scalar(select(func.count(func.distinct(MessageRow.subject)))
+                                      .where(MessageRow.account == name))
+        assert distinct == 20
+    created = sum(o.get("created", 0) for o in outcomes)
+    assert created == 60
+
+
+def test_jobs_on_sqlite_storage(tmp_path: Path, server: MailServer,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    huey = make_huey("mm-test", redis_url="", sqlite_path=tmp_path / "jobs.db")
+    _run_jobs(huey, f"sqlite:///{tmp_path / 'mailmoat.db'}", tmp_path, server, monkeypatch)
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_jobs_on_redis_storage_with_postgresql(tmp_path: Path, server: MailServer,
+                                               pg_url: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    require_service("Redis", "127.0.0.1", 6379)
+    huey = make_huey(f"mm-test-{uuid.uuid4().hex[:8]}", redis_url="redis://127.0.0.1:6379/0")
+    try:
+        _run_jobs(huey, pg_url, tmp_path, server, monkeypatch)
+    finally:
+        huey.storage.flush_all()
