@@ -29,7 +29,7 @@ class TokenServer:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's hook name
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
                 owner.requests.append(form)

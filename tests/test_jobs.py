@@ -9,16 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require_service
 from huey import Huey
-from imap_fixtures import make_message, make_setup, running
-from mailserver import MailServer
 from sqlalchemy import func, select
 
+from conftest import require_service
+from imap_fixtures import make_message, make_setup, running
 from mailmoat.accounts.registry import AccountSettings, add_account
 from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
 from mailmoat.jobs import make_huey, register, start_workers
 from mailmoat.store.models import MessageRow
+from mailserver import MailServer
 
 
 @pytest.fixture
