@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
 from imapclient import IMAPClient
+from sqlalchemy import select
 
 from mailmoat.accounts.registry import AccountSettings
 from mailmoat.core.lane_actions import (
+    ActionKind,
     LaneActions,
     correction_from_move,
     expected_folder,
@@ -37,7 +39,7 @@ from mailmoat.judge.cascade import classify
 from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
 from mailmoat.mail.server_actions import ActionRunner
-from mailmoat.store.accounts_sync import Location, SyncBook
+from mailmoat.store.accounts_sync import Location, Plan, SyncBook
 from mailmoat.store.models import MessageRow
 from mailmoat.store.repository import Incoming, Store
 
@@ -47,6 +49,7 @@ BATCH = 100
 FLAG_CHUNK = 1000  # UIDs per FLAGS fetch: keeps the command line short
 USER_MOVE = "imap:user-move"
 Progress = Callable[[str, int, int], None]  # (folder, done, total)
+Fetched = dict[int, dict[bytes, object]]
 
 
 @dataclass
@@ -137,7 +140,7 @@ class MailboxSync:
         # New mail first: it is what a person is waiting for.
         arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
         for chunk in batches(arrived, self.batch):
-            self._ingest(client, folder, uidvalidity, chunk, report, incremental=True)
+            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report, incremental=True)
             state = replace(state, high_uid=max(chunk))
             self.book.save_state(folder, state)
         if not state.backfill_done:
@@ -158,7 +161,7 @@ class MailboxSync:
         total = len(todo)
         done = 0
         for chunk in batches(todo, self.batch):
-            self._ingest(client, folder, state.uidvalidity, chunk, report, incremental=False)
+            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report, incremental=False)
             done += len(chunk)
             if progress:
                 progress(folder, done, total)
@@ -168,11 +171,12 @@ class MailboxSync:
 
     # -- fetch, decide, store -------------------------------------------------------------
 
-    def _ingest(self, client: IMAPClient, folder: str, uidvalidity: int, uids: list[int],
-                report: PassReport, incremental: bool) -> None:
-        cap = self.account.max_body_bytes
+    def _fetch(self, client: IMAPClient, uids: list[int]) -> Fetched:
         # BODY.PEEK never sets \Seen; the partial fetch bounds what one message can cost.
-        fetched = client.fetch(uids, ["FLAGS", f"BODY.PEEK[]<0.{cap}>"])
+        return client.fetch(uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
+
+    def _ingest(self, fetched: Fetched, folder: str, uidvalidity: int, uids: list[int],
+                report: PassReport, incremental: bool) -> None:
         order = [u for u in uids if u in fetched]
         raws: list[bytes] = []
         flags: list[tuple[str, ...]] = []
@@ -186,13 +190,15 @@ class MailboxSync:
         self.book.record_locations(
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))
+        plans: list[Plan] = []
+        arrivals: list[tuple[int, Lane]] = []
         for uid, result, raw in zip(order, results, raws, strict=True):
             lane = Lane(result.lane)
             epoch = f"loc:{folder}:{uidvalidity}:{uid}"
             if result.created:
                 report.created += 1
-                self._plan(result.message_id, None, lane, epoch, report)
-                self._notify(result.message_id, lane, folder, raw)
+                plans.append(self._planned(result.message_id, None, lane, epoch))
+                arrivals.append((result.message_id, lane))
                 continue
             report.already_known += 1
             if (incremental and not self.book.has_pending(result.message_id)
@@ -202,14 +208,21 @@ class MailboxSync:
                 # Found again by a backfill (after a UIDVALIDITY change, say): the server
                 # may have lost our marks, so plan them for this location; planning is
                 # idempotent per location and each action checks before it changes.
-                self._plan(result.message_id, None, lane, epoch, report)
+                plans.append(self._planned(result.message_id, None, lane, epoch))
+        report.actions_planned += self.book.plan_many(plans)
+        self._notify(arrivals, folder)
+
+    def _planned(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
+                 move: bool = True, marked_read_by_us: bool = False) -> Plan:
+        actions = plan_lane_change(self.config, old, new, marked_read_by_us=marked_read_by_us)
+        if not move:
+            actions = [a for a in actions if a.kind is not ActionKind.MOVE]
+        return Plan(message_id, new.value, tuple(actions), epoch)
 
     def _plan(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
               report: PassReport, move: bool = True, marked_read_by_us: bool = False) -> None:
-        actions = plan_lane_change(self.config, old, new, marked_read_by_us=marked_read_by_us)
-        if not move:
-            actions = [a for a in actions if a.kind.value != "move"]
-        report.actions_planned += self.book.plan(message_id, new.value, actions, epoch)
+        report.actions_planned += self.book.plan_many(
+            [self._planned(message_id, old, new, epoch, move, marked_read_by_us)])
 
     def _correction(self, message_id: int, lane: Lane, folder: str, raw: bytes,
                     report: PassReport) -> bool:
@@ -240,12 +253,17 @@ class MailboxSync:
     def _ledger_size(self, message_id: int) -> int:
         return len(self.store.ledger(message_id))
 
-    def _notify(self, message_id: int, lane: Lane, folder: str, raw: bytes) -> None:
+    def _notify(self, arrivals: list[tuple[int, Lane]], folder: str) -> None:
+        if not arrivals:
+            return
         with self.store.sessions() as session:
-            row = session.get(MessageRow, message_id)
-            subject, sender = (row.subject, row.from_addr) if row else ("", "")
-        notify_safely(self.hook, Arrival(self.account.name, message_id, lane.value, folder,
-                                         subject, sender))
+            rows = session.execute(select(MessageRow.id, MessageRow.subject, MessageRow.from_addr)
+                                   .where(MessageRow.id.in_([m for m, _ in arrivals])))
+            about = {mid: (subject, sender) for mid, subject, sender in rows}
+        for message_id, lane in arrivals:
+            subject, sender = about.get(message_id, ("", ""))
+            notify_safely(self.hook, Arrival(self.account.name, message_id, lane.value, folder,
+                                             subject, sender))
 
     # -- flags and vanished messages ------------------------------------------------------
 

@@ -3,9 +3,11 @@ the lane each message's server actions were planned for."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -51,8 +53,24 @@ class LaneDrift:
     marked_read_by_us: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    message_id: int
+    lane: str
+    actions: tuple[PlannedAction, ...]
+    epoch: str  # why these actions: the same epoch and action twice is one action
+    marked_read: bool | None = None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+T = TypeVar("T")
+
+
+def _chunks(items: list[T], size: int = 500) -> list[list[T]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class SyncBook:
@@ -109,24 +127,58 @@ class SyncBook:
             return [Location(r.folder, r.uidvalidity, r.uid, r.message_id, tuple(r.flags or ()))
                     for r in rows]
 
+    def current_locations(self, message_ids: Iterable[int]) -> dict[int, Location]:
+        """Where each message sits now (under its folder's current UIDVALIDITY)."""
+        out: dict[int, Location] = {}
+        with self.store.sessions() as session:
+            for chunk in _chunks(list(set(message_ids))):
+                rows = session.scalars(
+                    select(LocationRow)
+                    .join(FolderStateRow, (FolderStateRow.account_id == LocationRow.account_id)
+                          & (FolderStateRow.folder == LocationRow.folder)
+                          & (FolderStateRow.uidvalidity == LocationRow.uidvalidity))
+                    .where(LocationRow.account_id == self.account_id,
+                           LocationRow.message_id.in_(chunk))
+                    .order_by(LocationRow.id))
+                for r in rows:  # the newest location wins
+                    out[r.message_id] = Location(r.folder, r.uidvalidity, r.uid, r.message_id,
+                                                 tuple(r.flags or ()))
+        return out
+
     def record_locations(self, found: Iterable[Location]) -> None:
         """Store where messages sit and keep messages.seen in step. Idempotent."""
         items = list(found)
+        try:
+            self._record_locations(items)
+        except IntegrityError:  # another worker stored some meanwhile: the row-by-row path
+            for item in items:
+                with contextlib.suppress(IntegrityError):
+                    self._record_locations([item])
+
+    def _record_locations(self, items: list[Location]) -> None:
         with self.store.sessions.begin() as session:
+            known: set[tuple[str, int, int]] = set()
+            for folder, uidvalidity in {(i.folder, i.uidvalidity) for i in items}:
+                uids = [i.uid for i in items if i.folder == folder and i.uidvalidity == uidvalidity]
+                for chunk in _chunks(uids):
+                    known.update((folder, uidvalidity, u) for u in session.scalars(
+                        select(LocationRow.uid).where(
+                            LocationRow.account_id == self.account_id,
+                            LocationRow.folder == folder, LocationRow.uidvalidity == uidvalidity,
+                            LocationRow.uid.in_(chunk))))
             for loc in items:
-                exists = session.scalar(select(LocationRow.id).where(
-                    LocationRow.account_id == self.account_id, LocationRow.folder == loc.folder,
-                    LocationRow.uidvalidity == loc.uidvalidity, LocationRow.uid == loc.uid))
-                if exists is None:
-                    try:
-                        with session.begin_nested():
-                            session.add(LocationRow(
-                                account_id=self.account_id, folder=loc.folder,
-                                uidvalidity=loc.uidvalidity, uid=loc.uid,
-                                message_id=loc.message_id, flags=list(loc.flags)))
-                    except IntegrityError:  # another worker stored it meanwhile
-                        pass
-                self._set_seen(session, loc.message_id, SEEN in loc.flags)
+                key = (loc.folder, loc.uidvalidity, loc.uid)
+                if key not in known:
+                    known.add(key)
+                    session.add(LocationRow(
+                        account_id=self.account_id, folder=loc.folder,
+                        uidvalidity=loc.uidvalidity, uid=loc.uid, message_id=loc.message_id,
+                        flags=list(loc.flags)))
+            for seen in (True, False):
+                ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
+                for chunk in _chunks(ids):
+                    session.execute(update(MessageRow).where(
+                        MessageRow.id.in_(chunk), MessageRow.seen.is_not(seen)).values(seen=seen))
 
     def update_flags(self, folder: str, uidvalidity: int, flags: dict[int, tuple[str, ...]]) -> int:
         changed = 0
@@ -160,30 +212,47 @@ class SyncBook:
 
     def plan(self, message_id: int, lane: str, actions: list[PlannedAction], epoch: str,
              marked_read: bool | None = None) -> int:
-        """Record planned actions under `epoch`; the same plan twice adds nothing."""
+        return self.plan_many([Plan(message_id, lane, tuple(actions), epoch, marked_read)])
+
+    def plan_many(self, plans: list[Plan]) -> int:
+        """Record planned actions, each under its epoch; the same plan twice adds nothing."""
+        if not plans:
+            return 0
+        keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
+                 for p in plans for a in p.actions]
         added = 0
         with self.store.sessions.begin() as session:
-            for action in actions:
-                key = f"{self.account_id}:{message_id}:{epoch}:{action.kind}:{action.argument}"
-                if session.scalar(select(ServerActionRow.id).where(ServerActionRow.key == key)):
+            existing: set[str] = set()
+            for chunk in _chunks([k for _, _, k in keyed]):
+                existing.update(session.scalars(
+                    select(ServerActionRow.key).where(ServerActionRow.key.in_(chunk))))
+            now = _now()
+            for plan, action, key in keyed:
+                if key in existing:
                     continue
-                try:
-                    with session.begin_nested():
-                        session.add(ServerActionRow(
-                            key=key[:300], account_id=self.account_id, message_id=message_id,
-                            lane=lane, kind=action.kind.value, argument=action.argument,
-                            status="pending", detail="", created_at=_now()))
-                        added += 1
-                except IntegrityError:
-                    pass
-            row = session.get(AppliedLaneRow, (self.account_id, message_id))
-            if row is None:
-                session.add(AppliedLaneRow(account_id=self.account_id, message_id=message_id,
-                                           lane=lane, marked_read_by_us=bool(marked_read)))
-            else:
-                row.lane = lane
-                if marked_read is not None:
-                    row.marked_read_by_us = marked_read
+                existing.add(key)
+                session.add(ServerActionRow(
+                    key=key, account_id=self.account_id, message_id=plan.message_id,
+                    lane=plan.lane, kind=action.kind.value, argument=action.argument,
+                    status="pending", detail="", created_at=now))
+                added += 1
+            ids = list({p.message_id for p in plans})
+            applied: dict[int, AppliedLaneRow] = {}
+            for chunk in _chunks(ids):
+                applied.update((r.message_id, r) for r in session.scalars(
+                    select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
+                                                 AppliedLaneRow.message_id.in_(chunk))))
+            for plan in plans:
+                row = applied.get(plan.message_id)
+                if row is None:
+                    row = AppliedLaneRow(account_id=self.account_id, message_id=plan.message_id,
+                                         lane=plan.lane, marked_read_by_us=bool(plan.marked_read))
+                    session.add(row)
+                    applied[plan.message_id] = row
+                else:
+                    row.lane = plan.lane
+                    if plan.marked_read is not None:
+                        row.marked_read_by_us = plan.marked_read
         return added
 
     def pending(self) -> list[PendingAction]:
@@ -205,6 +274,25 @@ class SyncBook:
             row = session.get(ServerActionRow, action_id)
             if row is not None:
                 row.status, row.detail, row.done_at = status, detail[:2000], _now()
+
+    def finish_many(self, outcomes: list[tuple[int, str, str]]) -> None:
+        with self.store.sessions.begin() as session:
+            now = _now()
+            for chunk in _chunks(outcomes):
+                rows = {r.id: r for r in session.scalars(select(ServerActionRow).where(
+                    ServerActionRow.id.in_([o[0] for o in chunk])))}
+                for action_id, status, detail in chunk:
+                    row = rows.get(action_id)
+                    if row is not None:
+                        row.status, row.detail, row.done_at = status, detail[:2000], now
+
+    def set_marked_read_many(self, values: dict[int, bool]) -> None:
+        with self.store.sessions.begin() as session:
+            for chunk in _chunks(list(values)):
+                for row in session.scalars(select(AppliedLaneRow).where(
+                        AppliedLaneRow.account_id == self.account_id,
+                        AppliedLaneRow.message_id.in_(chunk))):
+                    row.marked_read_by_us = values[row.message_id]
 
     def set_marked_read(self, message_id: int, value: bool) -> None:
         with self.store.sessions.begin() as session:
