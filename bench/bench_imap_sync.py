@@ -181,7 +181,7 @@ def main() -> None:
         finally:
             server.stop()
         took.sort()
-        p95 = took[max(0, int(round(0.95 * len(took))) - 1)]
+        p95 = took[max(0, round(0.95 * len(took)) - 1)]
         print(f"arrival latency SMTP -> decision stored (IDLE), {len(took)} deliveries: "
               f"p50 {statistics.median(took) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
               f"max {took[-1] * 1000:.0f} ms (goal p95 <= 2000 ms)")

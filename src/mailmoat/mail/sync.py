@@ -140,7 +140,8 @@ class MailboxSync:
         # New mail first: it is what a person is waiting for.
         arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
         for chunk in batches(arrived, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report, incremental=True)
+            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report,
+                         incremental=True)
             state = replace(state, high_uid=max(chunk))
             self.book.save_state(folder, state)
         if not state.backfill_done:
@@ -161,7 +162,8 @@ class MailboxSync:
         total = len(todo)
         done = 0
         for chunk in batches(todo, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report, incremental=False)
+            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report,
+                         incremental=False)
             done += len(chunk)
             if progress:
                 progress(folder, done, total)
