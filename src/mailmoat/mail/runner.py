@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import select
+import ssl
 import threading
 from collections.abc import Callable
 
@@ -64,18 +66,26 @@ def sync_once(store: Store, ring: KeyRing, account: AccountSettings,
 def wait_for_activity(client: IMAPClient, folder: str, seconds: float,
                       stop: threading.Event) -> bool:
     """IDLE on `folder` up to `seconds`; True when the server reported something.
-    Checks in short slices so `stop` is honoured within about a second."""
+
+    Activity is detected by polling the socket, and the responses are read by `idle_done`
+    in blocking mode: imapclient's `idle_check` reads lines from a non-blocking socket and
+    can cut a response that arrives in two segments. Polls in one-second slices so `stop`
+    is honoured promptly."""
     client.select_folder(folder, readonly=True)
     client.idle()
+    sock = client.socket()
+    active = False
     try:
         waited = 0.0
         while waited < seconds and not stop.is_set():
-            if client.idle_check(timeout=1):
-                return True
-            waited += 1
-        return False
+            pending = isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
+            if pending or select.select([sock], [], [], 1.0)[0]:
+                active = True
+                break
+            waited += 1.0
     finally:
-        client.idle_done()
+        _, responses = client.idle_done()
+    return active or bool(responses)
 
 
 def run_forever(
@@ -84,27 +94,34 @@ def run_forever(
     account: AccountSettings,
     stop: threading.Event,
     *,
-    on_activity: Callable[[], PassReport | None] | None = None,
+    on_activity: Callable[[], object] | None = None,
     hook: NotificationHook | None = None,
     poll_seconds: float = 300.0,
     max_backoff: float = 60.0,
 ) -> None:
     """Sync now, then on every IDLE wake-up (or every `poll_seconds` when the server has
     no IDLE); on any connection failure wait with backoff and start over. Never raises
-    for connection trouble; stops when `stop` is set."""
+    for connection trouble; stops when `stop` is set.
+
+    The IDLE watcher has its own connection: unsolicited responses for the watched folder
+    never mix with the sync pass's commands. `on_activity` replaces the inline pass (for
+    `mailmoat up`, which queues a job instead)."""
     syncer = MailboxSync(store, account, hook)
     attempt = 0
     while not stop.is_set():
         watcher: MailClient | None = None
+        worker: MailClient | None = None
         try:
             watcher = open_client(store, ring, account)
             features = ServerFeatures.of(watcher)
+            if on_activity is None:
+                worker = open_client(store, ring, account)
 
-            def one_pass(client: MailClient = watcher) -> None:
+            def one_pass(worker: MailClient | None = worker) -> None:
                 if on_activity is not None:
                     on_activity()
-                else:
-                    syncer.run_pass(client)
+                elif worker is not None:
+                    syncer.run_pass(worker)
 
             one_pass()
             attempt = 0
@@ -122,6 +139,7 @@ def run_forever(
             stop.wait(delay)
         finally:
             close(watcher)
+            close(worker)
 
 
 def _safe(exc: BaseException) -> str:
