@@ -192,3 +192,36 @@ def test_uidvalidity_change_resyncs_without_duplicates(tmp_path: Path) -> None:
         assert set(book.locations("INBOX", second.uidvalidity)) == set(_uids_on_server(server))
     finally:
         server.stop()
+
+
+class RecordingHook:
+    def __init__(self, fail: bool = False) -> None:
+        self.arrivals: list[tuple[str, str]] = []
+        self.fail = fail
+
+    def on_decided(self, arrival) -> None:  # type: ignore[no-untyped-def]
+        self.arrivals.append((arrival.subject, arrival.lane))
+        if self.fail:
+            raise RuntimeError("notification service down")
+
+
+def test_pipeline_on_both_stores_notifies_once_per_new_message(
+    tmp_path: Path, server: MailServer, store_url: str
+) -> None:
+    second = make_message(2, subject="second")
+    server.append(make_message(1, subject="first"))
+    server.append(second)
+    setup = make_setup(tmp_path, server, url=store_url)
+    hook = RecordingHook(fail=True)  # a failing hook must not stop sync
+    sync_once(setup.store, setup.ring, setup.account, hook=hook)
+    assert sorted(s for s, _ in hook.arrivals) == ["first", "second"]
+    assert all(lane in {"PUSH", "MEETING", "QUEUE", "INFO", "SILENT"} for _, lane in hook.arrivals)
+    assert setup.store.count("work") == 2
+    server.append(second)  # the same bytes again: decided once, not announced again
+    server.deliver(make_message(3, subject="third"))
+    sync_once(setup.store, setup.ring, setup.account, hook=hook)
+    assert sorted(s for s, _ in hook.arrivals) == ["first", "second", "third"]
+    for subject in ("first", "second", "third"):
+        with setup.store.sessions() as session:
+            mid = session.scalar(select(MessageRow.id).where(MessageRow.subject == subject))
+        assert [e["event"] for e in setup.store.ledger(mid)] == ["decided"]
