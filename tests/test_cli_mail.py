@@ -110,3 +110,19 @@ def test_up_runs_sync_in_the_background(env: str, server: MailServer) -> None:
         assert store.count("work") == 1
     finally:
         stop()
+
+
+def test_rotate_key_with_keys_in_the_environment(env: str, server: MailServer,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from mailmoat.accounts.secrets import encode_key, new_key
+
+    old, new = encode_key(new_key()), encode_key(new_key())
+    monkeypatch.setenv(ENV_KEY, old)
+    _add(server)
+    refused = runner.invoke(app, ["account", "rotate-key"])
+    assert refused.exit_code == 2 and "new,old" in refused.output
+    monkeypatch.setenv(ENV_KEY, f"{new},{old}")
+    rotated = runner.invoke(app, ["account", "rotate-key"])
+    assert rotated.exit_code == 0 and "re-sealed 1 account" in rotated.output
+    monkeypatch.setenv(ENV_KEY, new)  # the old key is gone; the secret still opens
+    assert runner.invoke(app, ["account", "test", "work"]).exit_code == 0

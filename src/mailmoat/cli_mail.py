@@ -23,6 +23,7 @@ from mailmoat.accounts.registry import (
     reseal_all,
 )
 from mailmoat.accounts.secrets import (
+    ENV_KEY,
     SecretKeyError,
     add_primary_key,
     drop_old_keys,
@@ -159,13 +160,22 @@ def account_remove(name: str = typer.Argument(...)) -> None:
 def account_rotate_key() -> None:
     """Seal every stored secret with a new key, then retire the old one."""
     store, ring = _store(), _ring()
+    from_env = ring.path is None
     try:
-        ring = add_primary_key(ring)
+        if from_env and len(ring.keys) < 2:
+            raise SecretKeyError(
+                f"the keys come from {ENV_KEY}: set it to new,old (new key first) and run "
+                "this again; then drop the old key from it")
+        if not from_env:
+            ring = add_primary_key(ring)
         count = reseal_all(store, ring)
-        drop_old_keys(ring)
+        if not from_env:
+            drop_old_keys(ring)
     except SecretKeyError as exc:
         raise _fail(str(exc)) from None
     console.print(f"re-sealed {count} account(s) with key {ring.primary_id}")
+    if from_env:
+        console.print(f"now remove the old key(s) from {ENV_KEY}")
 
 
 def accounts_configured() -> bool:
