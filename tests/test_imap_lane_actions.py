@@ -157,3 +157,34 @@ def test_moves_undo_and_corrections(tmp_path: Path, keyword_server: MailServer) 
     book = SyncBook(setup.store, setup.account.id or 0)
     assert not book.has_pending(friendly)
     assert all(a["status"] in {"done", "skipped"} for a in book.actions(friendly))
+
+
+def test_mark_read_lane_and_its_reversal(tmp_path: Path, keyword_server: MailServer) -> None:
+    from mailmoat.accounts.registry import get_account, update_lane_actions
+    from mailmoat.core.lane_actions import LaneAction, LaneActions, default_keyword
+
+    keyword_server.append(marketing(1))
+    keyword_server.append(marketing(2), flags=(b"\\Seen",))  # the person read this one
+    setup = make_setup(tmp_path, keyword_server)
+    lanes = {lane: LaneAction(keyword=default_keyword(lane)) for lane in Lane}
+    lanes[Lane.SILENT] = LaneAction(keyword="$MoatSilent", mark_read=True)
+    update_lane_actions(setup.store, "work", LaneActions(lanes))
+    account = get_account(setup.store, "work")
+    sync_once(setup.store, setup.ring, account)
+    inbox = _folder(keyword_server, "INBOX")
+    assert all(b"\\Seen" in flags for flags in inbox.values())
+    with setup.store.sessions() as session:
+        assert set(session.scalars(select(MessageRow.seen))) == {True}
+
+    for subject in inbox:  # a person moves both to QUEUE in mailmoat
+        mid = _message_id(setup, subject)
+        with setup.store.sessions() as session:
+            message = parse_message(session.get(MessageRow, mid).raw)
+        setup.store.record_decision(mid, classify(message, Facts(pinned_lane=Lane.QUEUE)),
+                                    "corrected", "person:test")
+    sync_once(setup.store, setup.ring, account)
+    after = _folder(keyword_server, "INBOX")
+    unread, read = sorted(after, key=lambda s: s.endswith("2"))
+    assert b"\\Seen" not in after[unread], "mailmoat's own read mark was not taken back"
+    assert b"\\Seen" in after[read], "the person's own read mark was taken back"
+    assert all(b"$MoatQueue" in f and b"$MoatSilent" not in f for f in after.values())

@@ -106,10 +106,12 @@ class ActionRunner:
             self.client.add_flags(uids, [_SEEN], silent=True)
             self.book.set_marked_read_many(
                 {a.message_id: _SEEN not in before.get(loc.uid, ()) for a, loc in items})
+            self.book.set_seen([loc for _, loc in items], True)
             return "done", ""
         if kind is ActionKind.MARK_UNREAD:
             self.client.remove_flags(uids, [_SEEN], silent=True)
             self.book.set_marked_read_many({a.message_id: False for a, _ in items})
+            self.book.set_seen([loc for _, loc in items], False)
             return "done", ""
         return self._move(folder, uids, argument)
 

@@ -194,6 +194,18 @@ class SyncBook:
                     changed += 1
         return changed
 
+    def set_seen(self, locations: list[Location], seen: bool) -> None:
+        """After mailmoat itself marked messages (un)read: the stored flags follow at once."""
+        with self.store.sessions.begin() as session:
+            for loc in locations:
+                row = session.scalar(select(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == loc.folder,
+                    LocationRow.uidvalidity == loc.uidvalidity, LocationRow.uid == loc.uid))
+                if row is not None:
+                    flags = set(row.flags or ()) - {SEEN}
+                    row.flags = sorted(flags | {SEEN}) if seen else sorted(flags)
+                self._set_seen(session, loc.message_id, seen)
+
     def forget(self, folder: str, uidvalidity: int, uids: Iterable[int]) -> None:
         gone = list(uids)
         if not gone:
