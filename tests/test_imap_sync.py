@@ -225,3 +225,40 @@ def test_pipeline_on_both_stores_notifies_once_per_new_message(
         with setup.store.sessions() as session:
             mid = session.scalar(select(MessageRow.id).where(MessageRow.subject == subject))
         assert [e["event"] for e in setup.store.ledger(mid)] == ["decided"]
+
+
+def test_mailmoat_killed_mid_sync_resumes_without_gaps_or_duplicates(
+    tmp_path: Path, server: MailServer
+) -> None:
+    """SIGKILL the `mailmoat sync --once` process itself part-way through a backfill."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    raws = [make_message(i, body="x" * 2000) for i in range(400)]
+    client = server.imap()
+    for start in range(0, len(raws), 100):
+        client.multiappend("INBOX", raws[start : start + 100])
+    client.logout()
+    setup = make_setup(tmp_path, server)
+    env = {**os.environ, "MAILMOAT_DATABASE_URL": f"sqlite:///{tmp_path / 'mailmoat.db'}",
+           "MAILMOAT_KEY_FILE": str(tmp_path / "secret.key")}
+    env.pop("MAILMOAT_SECRET_KEY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "mailmoat.cli", "sync", "--once"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while setup.store.count("work") < 100 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    partial = setup.store.count("work")
+    assert 100 <= partial < 400, f"the kill came too late to test anything ({partial})"
+
+    report = sync_once(setup.store, setup.ring, setup.account)
+    assert setup.store.count("work") == 400
+    assert report.created == 400 - partial
+    assert _locations(setup.store, setup.account.id or 0) == 400
+    with setup.store.sessions() as session:
+        assert session.scalar(select(func.count(func.distinct(MessageRow.subject)))) == 400
