@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from imap_fixtures import make_message, make_setup, running
-from mailserver import MailServer
 
+from imap_fixtures import make_message, make_setup, running
 from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.runner import open_client
 from mailmoat.mail.sync import MailboxSync
+from mailserver import MailServer
 
 
 @pytest.fixture
