@@ -84,9 +84,10 @@ class ActionRunner:
                    items: list[tuple[PendingAction, Location]]) -> list[Outcome]:
         try:
             self._select(folder)
-            current = [(a, loc) for a, loc in items if loc.uidvalidity == self._uidvalidity[folder]]
+            validity = self._uidvalidity[folder]
+            current = [(a, loc) for a, loc in items if loc.uidvalidity == validity]
             stale: list[Outcome] = [(a.id, "pending", "folder changed under us")
-                                    for a, loc in items if (a, loc) not in current]
+                                    for a, loc in items if loc.uidvalidity != validity]
             if not current:
                 return stale
             uids = [loc.uid for _, loc in current]
