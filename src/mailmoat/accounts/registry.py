@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -197,10 +196,3 @@ def reseal_all(store: Store, ring: KeyRing) -> int:
         return len(rows)
 
 
-def describe(account: AccountSettings) -> dict[str, Any]:
-    """Safe to print: everything but secrets."""
-    return {
-        "name": account.name, "host": account.host, "port": account.port, "tls": account.tls,
-        "username": account.username, "auth": account.auth, "folders": list(account.folders),
-        "token_endpoint": account.token_endpoint, "backfill_days": account.backfill_days,
-    }

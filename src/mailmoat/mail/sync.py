@@ -8,6 +8,7 @@ what is missing: see `core.mailbox_sync` for why that holds.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
@@ -90,6 +91,8 @@ class MailboxSync:
         hook: NotificationHook | None = None,
         batch: int = BATCH,
         today: Callable[[], date] = lambda: datetime.now(UTC).date(),
+        flag_interval: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if account.id is None:
             raise ValueError("the account must be stored before it is synced")
@@ -100,6 +103,9 @@ class MailboxSync:
         self.batch = batch
         self.today = today
         self.config: LaneActions = account.lane_actions
+        self.flag_interval = flag_interval
+        self.clock = clock
+        self._last_sweep: dict[str, float] = {}
 
     # -- the pass -------------------------------------------------------------------------
 
@@ -272,6 +278,13 @@ class MailboxSync:
     def _sync_flags(self, client: IMAPClient, folder: str, state: FolderState,
                     features: ServerFeatures, info: dict[bytes, object],
                     report: PassReport) -> None:
+        # Without CONDSTORE a sweep asks for every message's flags: on a long-running
+        # sync (IDLE wakes often) at most one sweep per folder per `flag_interval`.
+        now = self.clock()
+        last = self._last_sweep.get(folder)
+        if not features.condstore and last is not None and now - last < self.flag_interval:
+            return
+        self._last_sweep[folder] = now
         known = self.book.locations(folder, state.uidvalidity)
         if not known:
             return

@@ -113,20 +113,6 @@ class SyncBook:
             return {r.uid: Location(r.folder, r.uidvalidity, r.uid, r.message_id,
                                     tuple(r.flags or ())) for r in rows}
 
-    def locations_of(self, message_id: int) -> list[Location]:
-        with self.store.sessions() as session:
-            rows = session.execute(
-                select(LocationRow)
-                .join(FolderStateRow, (FolderStateRow.account_id == LocationRow.account_id)
-                      & (FolderStateRow.folder == LocationRow.folder)
-                      & (FolderStateRow.uidvalidity == LocationRow.uidvalidity))
-                .where(LocationRow.account_id == self.account_id,
-                       LocationRow.message_id == message_id)
-                .order_by(LocationRow.id.desc())
-            ).scalars()
-            return [Location(r.folder, r.uidvalidity, r.uid, r.message_id, tuple(r.flags or ()))
-                    for r in rows]
-
     def current_locations(self, message_ids: Iterable[int]) -> dict[int, Location]:
         """Where each message sits now (under its folder's current UIDVALIDITY)."""
         out: dict[int, Location] = {}
@@ -180,18 +166,20 @@ class SyncBook:
                     session.execute(update(MessageRow).where(
                         MessageRow.id.in_(chunk), MessageRow.seen.is_not(seen)).values(seen=seen))
 
-    def update_flags(self, folder: str, uidvalidity: int, flags: dict[int, tuple[str, ...]]) -> int:
+    def update_flags(self, folder: str, uidvalidity: int,
+                     flags: dict[int, tuple[str, ...]]) -> int:
         changed = 0
         with self.store.sessions.begin() as session:
-            rows = session.scalars(select(LocationRow).where(
-                LocationRow.account_id == self.account_id, LocationRow.folder == folder,
-                LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(list(flags))))
-            for row in rows:
-                new = sorted(flags[row.uid])
-                if sorted(row.flags or ()) != new:
-                    row.flags = new
-                    self._set_seen(session, row.message_id, SEEN in new)
-                    changed += 1
+            for chunk in _chunks(list(flags)):
+                rows = session.scalars(select(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == folder,
+                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
+                for row in rows:
+                    new = sorted(flags[row.uid])
+                    if sorted(row.flags or ()) != new:
+                        row.flags = new
+                        self._set_seen(session, row.message_id, SEEN in new)
+                        changed += 1
         return changed
 
     def set_seen(self, locations: list[Location], seen: bool) -> None:
@@ -211,9 +199,10 @@ class SyncBook:
         if not gone:
             return
         with self.store.sessions.begin() as session:
-            session.execute(delete(LocationRow).where(
-                LocationRow.account_id == self.account_id, LocationRow.folder == folder,
-                LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(gone)))
+            for chunk in _chunks(gone):
+                session.execute(delete(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == folder,
+                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
 
     @staticmethod
     def _set_seen(session: Session, message_id: int, seen: bool) -> None:
@@ -221,10 +210,6 @@ class SyncBook:
                                                  MessageRow.seen.is_not(seen)).values(seen=seen))
 
     # -- server actions -------------------------------------------------------------------
-
-    def plan(self, message_id: int, lane: str, actions: list[PlannedAction], epoch: str,
-             marked_read: bool | None = None) -> int:
-        return self.plan_many([Plan(message_id, lane, tuple(actions), epoch, marked_read)])
 
     def plan_many(self, plans: list[Plan]) -> int:
         """Record planned actions, each under its epoch; the same plan twice adds nothing."""
@@ -281,12 +266,6 @@ class SyncBook:
                 ServerActionRow.message_id == message_id,
                 ServerActionRow.status == "pending").limit(1)) is not None
 
-    def finish(self, action_id: int, status: str, detail: str = "") -> None:
-        with self.store.sessions.begin() as session:
-            row = session.get(ServerActionRow, action_id)
-            if row is not None:
-                row.status, row.detail, row.done_at = status, detail[:2000], _now()
-
     def finish_many(self, outcomes: list[tuple[int, str, str]]) -> None:
         with self.store.sessions.begin() as session:
             now = _now()
@@ -305,12 +284,6 @@ class SyncBook:
                         AppliedLaneRow.account_id == self.account_id,
                         AppliedLaneRow.message_id.in_(chunk))):
                     row.marked_read_by_us = values[row.message_id]
-
-    def set_marked_read(self, message_id: int, value: bool) -> None:
-        with self.store.sessions.begin() as session:
-            row = session.get(AppliedLaneRow, (self.account_id, message_id))
-            if row is not None:
-                row.marked_read_by_us = value
 
     def applied_lane(self, message_id: int) -> str | None:
         with self.store.sessions() as session:
