@@ -73,3 +73,27 @@ def test_reconnects_with_backoff_after_the_connection_drops(tmp_path: Path,
         stop.set()
         worker.join(timeout=10)
         proxy.cut()
+
+
+def test_polling_when_the_server_has_no_idle(tmp_path: Path, server: MailServer,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from mailmoat.mail import runner
+    from mailmoat.mail.imap import ServerFeatures
+
+    real = ServerFeatures.of
+    monkeypatch.setattr(runner.ServerFeatures, "of",
+                        staticmethod(lambda c: dataclasses.replace(real(c), idle=False)))
+    setup = make_setup(tmp_path, server)
+    stop = threading.Event()
+    worker = threading.Thread(target=run_forever, args=(setup.store, setup.ring, setup.account,
+                                                        stop), kwargs={"poll_seconds": 1})
+    worker.start()
+    try:
+        time.sleep(0.5)
+        server.deliver(make_message(1, subject="found by polling"))
+        _wait_for(lambda: setup.store.count("work") == 1, 10)
+    finally:
+        stop.set()
+        worker.join(timeout=10)
