@@ -45,6 +45,24 @@ _KEYWORD_BOOT = (
     "_m.MailboxDataInterface.permanent_flags = property("
     "lambda self: (get_system_flags() - {Recent}) | {Wildcard})\n"
 )
+# mail-devel offers only PLAIN and LOGIN over IMAP. This boot line adds SASL XOAUTH2 the way
+# Gmail and Outlook use it, checking the bearer token against the account's password, so a
+# test can hand out that password as the access token from its own token endpoint.
+_XOAUTH2_BOOT = (
+    "from pymap import config as _c; from pysasl import SASLAuth\n"
+    "from pysasl.mechanism.oauth import OAuth2Mechanism\n"
+    "from pysasl.creds.external import ExternalCredentials\n"
+    "from pysasl.creds.plain import PlainCredentials\n"
+    "from mail_devel import auth as _a\n"
+    "_c.IMAPConfig.tls_auth = property("
+    "lambda self: SASLAuth([*SASLAuth.defaults().server_mechanisms, OAuth2Mechanism()]))\n"
+    "_authenticate = _a.IMAPAuthenticator.authenticate\n"
+    "async def _xoauth2(self, creds):\n"
+    "    if isinstance(creds, ExternalCredentials):\n"
+    "        creds = PlainCredentials(creds.authzid, creds._token or '')\n"
+    "    return await _authenticate(self, creds)\n"
+    "_a.IMAPAuthenticator.authenticate = _xoauth2\n"
+)
 _RUN = "import runpy; runpy.run_module('mail_devel', run_name='__main__')\n"
 
 
@@ -75,6 +93,7 @@ class MailServer:
     smtp_port: int = field(default_factory=free_port)
     extra_args: tuple[str, ...] = ()
     keywords: bool = False  # True: the server keeps custom keywords (PERMANENTFLAGS \\*)
+    xoauth2: bool = False  # True: IMAP also offers AUTH=XOAUTH2 (bearer token = password)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -82,7 +101,8 @@ class MailServer:
         return HOST
 
     def start(self) -> MailServer:
-        boot = _IDLE_BOOT + (_KEYWORD_BOOT if self.keywords else "") + _RUN
+        boot = (_IDLE_BOOT + (_KEYWORD_BOOT if self.keywords else "")
+                + (_XOAUTH2_BOOT if self.xoauth2 else "") + _RUN)
         args = [
             sys.executable, "-c", boot,
             "--host", HOST,

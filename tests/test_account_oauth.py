@@ -23,9 +23,10 @@ CLIENT_SECRET = "cs-also-secret"
 class TokenServer:
     """Answers the refresh_token grant (RFC 6749 section 6) and records each request."""
 
-    def __init__(self, lifetime: int = 3600) -> None:
+    def __init__(self, lifetime: int = 3600, issue: str | None = None) -> None:
         self.requests: list[dict[str, str]] = []
         self.lifetime = lifetime
+        self.issue = issue  # the access token to hand out (default: at-1, at-2, ...)
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,7 +37,8 @@ class TokenServer:
                 ok = (form.get("grant_type") == "refresh_token"
                       and form.get("refresh_token") == REFRESH
                       and form.get("client_id") == "mailmoat-test")
-                body = ({"access_token": f"at-{len(owner.requests)}", "token_type": "Bearer",
+                token = owner.issue or f"at-{len(owner.requests)}"
+                body = ({"access_token": token, "token_type": "Bearer",
                          "expires_in": owner.lifetime} if ok else {"error": "invalid_grant"})
                 data = json.dumps(body).encode()
                 self.send_response(200 if ok else 400)
@@ -117,3 +119,39 @@ def test_account_login_secret_uses_the_sealed_refresh_token(
     assert login_secret(store, ring, account, cache) == "at-1"
     assert token_server.requests[0]["client_secret"] == CLIENT_SECRET
     assert login_secret(store, ring, account, cache) == "at-1"
+
+
+def test_xoauth2_sync_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refresh token -> our token endpoint -> access token -> AUTHENTICATE XOAUTH2 -> sync."""
+    from imap_fixtures import make_message, running
+    from mailmoat.accounts.oauth import TOKENS
+    from mailmoat.mail.imap import ConnectError
+    from mailmoat.mail.runner import sync_once
+    from mailserver import MailServer
+
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    with running(MailServer(xoauth2=True)) as server:
+        # The test server accepts its password as the bearer token.
+        tokens = TokenServer(issue=server.password)
+        try:
+            server.append(make_message(1, subject="over oauth"))
+            store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+            ring = load_key_ring(tmp_path / "k")
+            account = add_account(store, ring, AccountSettings(
+                name="oauth", host=server.host, port=server.imap_port, tls="plain",
+                username=server.user, auth="xoauth2", token_endpoint=tokens.url,
+                client_id="mailmoat-test"), REFRESH)
+            TOKENS.forget("oauth")
+            report = sync_once(store, ring, account)
+            assert report.created == 1 and store.count("oauth") == 1
+            assert tokens.requests[0]["refresh_token"] == REFRESH
+
+            tokens.issue = "an-access-token-the-server-rejects"
+            TOKENS.forget("oauth")
+            with pytest.raises(ConnectError) as caught:
+                sync_once(store, ring, account)
+            assert caught.value.stage == "auth"
+            assert tokens.issue not in str(caught.value) and REFRESH not in str(caught.value)
+        finally:
+            TOKENS.forget("oauth")
+            tokens.close()
