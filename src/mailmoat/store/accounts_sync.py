@@ -215,6 +215,12 @@ class SyncBook:
         """Record planned actions, each under its epoch; the same plan twice adds nothing."""
         if not plans:
             return 0
+        try:
+            return self._plan_many(plans)
+        except IntegrityError:  # another worker planned some of these meanwhile: once more
+            return self._plan_many(plans)
+
+    def _plan_many(self, plans: list[Plan]) -> int:
         keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
                  for p in plans for a in p.actions]
         added = 0
