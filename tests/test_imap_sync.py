@@ -262,3 +262,20 @@ def test_mailmoat_killed_mid_sync_resumes_without_gaps_or_duplicates(
     assert _locations(setup.store, setup.account.id or 0) == 400
     with setup.store.sessions() as session:
         assert session.scalar(select(func.count(func.distinct(MessageRow.subject)))) == 400
+
+
+def test_removing_an_account_keeps_its_mail_and_drops_its_sync_state(
+    tmp_path: Path, server: MailServer, store_url: str
+) -> None:
+    from mailmoat.accounts.registry import remove_account
+    from mailmoat.store.accounts_models import FolderStateRow, ServerActionRow
+
+    server.append(make_message(1))
+    setup = make_setup(tmp_path, server, url=store_url)
+    sync_once(setup.store, setup.ring, setup.account)
+    assert _locations(setup.store, setup.account.id or 0) == 1
+    remove_account(setup.store, "work")
+    with setup.store.sessions() as session:
+        for table in (LocationRow, FolderStateRow, ServerActionRow):
+            assert session.scalar(select(func.count()).select_from(table)) == 0
+    assert setup.store.count("work") == 1
