@@ -74,3 +74,50 @@ def test_jobs_on_redis_storage_with_postgresql(tmp_path: Path, server: MailServe
         _run_jobs(huey, pg_url, tmp_path, server, monkeypatch)
     finally:
         huey.storage.flush_all()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_worker_processes_share_the_load(tmp_path: Path, server: MailServer, pg_url: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scaled out: two `mailmoat worker` processes on one Redis queue and one PostgreSQL."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    require_service("Redis", "127.0.0.1", 6379)
+    queue = f"mm-test-{uuid.uuid4().hex[:8]}"
+    redis_url = "redis://127.0.0.1:6379/0"
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    for i in range(10):
+        server.append(make_message(i))
+    setup = make_setup(tmp_path, server, url=pg_url)
+    names = ["work", *(f"extra{i}" for i in range(3))]
+    for name in names[1:]:
+        add_account(setup.store, setup.ring, AccountSettings(
+            name=name, host=server.host, port=server.imap_port, username=server.user,
+            tls="plain"), server.password)
+    env = {**os.environ, "MAILMOAT_REDIS_URL": redis_url, "MAILMOAT_QUEUE_NAME": queue,
+           "MAILMOAT_DATABASE_URL": pg_url}
+    workers = [subprocess.Popen([sys.executable, "-m", "mailmoat.cli", "worker", "--workers",
+                                 "1"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL) for _ in range(2)]
+    huey = make_huey(queue, redis_url=redis_url)
+    try:
+        for proc in workers:  # each prints one line once its consumer is about to start
+            assert proc.stdout is not None and b"mailmoat worker" in proc.stdout.readline()
+        jobs = register(huey)
+        results = [jobs.sync_account(name, None) for name in names]
+        outcomes = [r.get(blocking=True, timeout=90) for r in results]
+        assert sum(o["created"] for o in outcomes) == 40
+        for name in names:
+            assert setup.store.count(name) == 10
+        assert {o["worker_pid"] for o in outcomes} == {p.pid for p in workers}
+    finally:
+        for proc in workers:
+            proc.send_signal(signal.SIGINT)
+        for proc in workers:
+            proc.wait(timeout=30)
+        huey.storage.flush_all()

@@ -10,14 +10,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mailmoat.cli_mail import account_app, accounts_configured, start_background_sync, sync_command
+from mailmoat import cli_mail
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge.cascade import classify as classify_message
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
-app.add_typer(account_app, name="account")
-app.command("sync")(sync_command)
+cli_mail.register(app)  # account, sync, worker
 console = Console()
 
 
@@ -165,7 +164,7 @@ def up(
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    stop_sync = start_background_sync() if _accounts_configured() else None
+    stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
     try:
         uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
     finally:
@@ -174,7 +173,7 @@ def up(
 
 
 def _accounts_configured() -> bool:
-    return accounts_configured()
+    return cli_mail.accounts_configured()
 
 
 def main() -> None:  # pragma: no cover - console entry point

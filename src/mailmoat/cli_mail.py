@@ -275,3 +275,21 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
         consumer.stop(graceful=True)
 
     return shutdown
+
+
+def worker_command(
+    workers: int = typer.Option(2, help="worker threads in this process"),
+) -> None:
+    """Run background job workers until stopped. Point several machines' workers at one
+    Redis (MAILMOAT_REDIS_URL) and one database to share the load."""
+    from mailmoat.jobs import make_huey, register
+
+    jobs = register(make_huey())
+    console.print(f"mailmoat worker: {workers} thread(s) on queue {jobs.huey.name}")
+    jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=False).run()
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(account_app, name="account")
+    app.command("sync")(sync_command)
+    app.command("worker")(worker_command)

@@ -74,7 +74,7 @@ def register(huey: Huey) -> Jobs:
             with huey.lock_task(f"sync:{account}"):
                 store = _store(database_url)
                 report = sync_once(store, load_key_ring(), get_account(store, account))
-                return {"account": account, "created": report.created,
+                return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:
             # Another worker is syncing this account right now; it will see the same mail.
