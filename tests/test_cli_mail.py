@@ -126,3 +126,20 @@ def test_rotate_key_with_keys_in_the_environment(env: str, server: MailServer,
     assert rotated.exit_code == 0 and "re-sealed 1 account" in rotated.output
     monkeypatch.setenv(ENV_KEY, new)  # the old key is gone; the secret still opens
     assert runner.invoke(app, ["account", "test", "work"]).exit_code == 0
+
+
+def test_account_lane_configures_one_lane(env: str, server: MailServer) -> None:
+    from mailmoat.accounts.registry import get_account
+    from mailmoat.core.lanes import Lane
+
+    _add(server)
+    shown = runner.invoke(app, ["account", "lane", "work", "silent"])
+    assert shown.exit_code == 0 and "keyword $MoatSilent" in shown.output
+    changed = runner.invoke(app, ["account", "lane", "work", "SILENT", "--folder", "Junk/Moat",
+                                  "--mark-read"])
+    assert changed.exit_code == 0, changed.output
+    action = get_account(open_store(env), "work").lane_actions.for_lane(Lane.SILENT)
+    assert (action.keyword, action.folder, action.mark_read) == ("$MoatSilent", "Junk/Moat", True)
+    assert get_account(open_store(env), "work").lane_actions.for_lane(Lane.QUEUE).folder is None
+    bad = runner.invoke(app, ["account", "lane", "work", "LOUD"])
+    assert bad.exit_code == 2

@@ -85,6 +85,16 @@ def test_default_is_labels_only() -> None:
     assert plan == [PlannedAction(ActionKind.ADD_KEYWORD, "$MoatSilent")]
 
 
+def test_reversal_follows_what_was_applied_not_the_current_configuration() -> None:
+    now = LaneActions({Lane.SILENT: LaneAction(keyword="$Junk"),
+                       Lane.QUEUE: LaneAction(keyword="$MoatQueue")})
+    then = LaneAction(keyword="$MoatSilent", folder="Moat/Silent")
+    plan = plan_lane_change(now, Lane.SILENT, Lane.QUEUE, applied=then)
+    assert plan == [PlannedAction(ActionKind.REMOVE_KEYWORD, "$MoatSilent"),
+                    PlannedAction(ActionKind.ADD_KEYWORD, "$MoatQueue"),
+                    PlannedAction(ActionKind.MOVE, "INBOX")]
+
+
 def test_a_read_mark_the_person_made_is_never_taken_back() -> None:
     config = LaneActions({Lane.INFO: LaneAction(keyword="$MoatInfo", mark_read=True)})
     plan = plan_lane_change(config, Lane.INFO, Lane.QUEUE, marked_read_by_us=False)

@@ -188,3 +188,28 @@ def test_mark_read_lane_and_its_reversal(tmp_path: Path, keyword_server: MailSer
     assert b"\\Seen" not in after[unread], "mailmoat's own read mark was not taken back"
     assert b"\\Seen" in after[read], "the person's own read mark was taken back"
     assert all(b"$MoatQueue" in f and b"$MoatSilent" not in f for f in after.values())
+
+
+def test_reversal_undoes_what_was_applied_after_the_configuration_changed(
+    tmp_path: Path, keyword_server: MailServer
+) -> None:
+    from mailmoat.accounts.registry import get_account, update_lane_actions
+    from mailmoat.core.lane_actions import LaneAction, LaneActions
+
+    keyword_server.append(marketing(1))
+    setup = make_setup(tmp_path, keyword_server)
+    sync_once(setup.store, setup.ring, setup.account)
+    (subject,) = _folder(keyword_server, "INBOX")
+    assert b"$MoatSilent" in _folder(keyword_server, "INBOX")[subject]
+
+    lanes = dict(setup.account.lane_actions.lanes)
+    lanes[Lane.SILENT] = LaneAction(keyword="$Junk")
+    update_lane_actions(setup.store, "work", LaneActions(lanes))
+    mid = _message_id(setup, subject)
+    with setup.store.sessions() as session:
+        message = parse_message(session.get(MessageRow, mid).raw)
+    setup.store.record_decision(mid, classify(message, Facts(pinned_lane=Lane.QUEUE)),
+                                "corrected", "person:test")
+    sync_once(setup.store, setup.ring, get_account(setup.store, "work"))
+    flags = _folder(keyword_server, "INBOX")[subject]
+    assert b"$MoatSilent" not in flags and b"$MoatQueue" in flags and b"$Junk" not in flags

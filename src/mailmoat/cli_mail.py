@@ -146,6 +146,47 @@ def account_test(name: str = typer.Argument(...)) -> None:
                   f"{', '.join(features.names()) or 'no extensions'}")
 
 
+@account_app.command("lane")
+def account_lane(
+    name: str = typer.Argument(...),
+    lane: str = typer.Argument(..., help="PUSH, MEETING, QUEUE, INFO or SILENT"),
+    keyword: str | None = typer.Option(None, help="keyword (Gmail: label) for this lane; "
+                                                  "'-' for none"),
+    folder: str | None = typer.Option(None, help="file this lane's mail in this folder; "
+                                                 "'-' to leave it where it is"),
+    mark_read: bool | None = typer.Option(None, "--mark-read/--no-mark-read",
+                                          help="mark this lane's mail read on the server"),
+) -> None:
+    """Show or change what one lane does on this account's server (reversible actions only).
+    Applies to messages as they are decided or change lane from now on."""
+    from dataclasses import replace
+
+    from mailmoat.accounts.registry import update_lane_actions
+    from mailmoat.core.lane_actions import LaneActions
+    from mailmoat.core.lanes import Lane
+
+    store = _store()
+    try:
+        which = Lane(lane.upper())
+        account = get_account(store, name)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    current = account.lane_actions.for_lane(which)
+    changed = current
+    if keyword is not None:
+        changed = replace(changed, keyword=None if keyword == "-" else keyword)
+    if folder is not None:
+        changed = replace(changed, folder=None if folder == "-" else folder)
+    if mark_read is not None:
+        changed = replace(changed, mark_read=mark_read)
+    if changed != current:
+        lanes = {**account.lane_actions.lanes, which: changed}
+        update_lane_actions(store, name, LaneActions(lanes))
+    console.print(f"{name} {which}: keyword {changed.keyword or '-'}, "
+                  f"folder {changed.folder or '- (stays put)'}, "
+                  f"mark read {'yes' if changed.mark_read else 'no'}")
+
+
 @account_app.command("remove")
 def account_remove(name: str = typer.Argument(...)) -> None:
     """Forget an account and its secrets. Stored mail stays; nothing changes on the server."""

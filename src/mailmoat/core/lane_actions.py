@@ -96,16 +96,22 @@ def plan_lane_change(
     old: Lane | None,
     new: Lane,
     *,
+    applied: LaneAction | None = None,
     marked_read_by_us: bool = False,
     home: str = HOME_FOLDER,
 ) -> list[PlannedAction]:
     """Actions that take a message from `old`'s server state to `new`'s.
 
+    `applied` is what was actually done for `old` (the configuration may have changed
+    since); without it, `old`'s current configuration is assumed.
     Order matters: keywords first (they travel with the message on MOVE), the move last.
     A read mark is only taken back when mailmoat set it, never when the person read the mail.
     """
     after = config.for_lane(new)
-    before = config.for_lane(old) if old is not None else LaneAction()
+    if applied is not None:
+        before = applied
+    else:
+        before = config.for_lane(old) if old is not None else LaneAction()
     plan: list[PlannedAction] = []
     if before.keyword and before.keyword != after.keyword:
         plan.append(PlannedAction(ActionKind.REMOVE_KEYWORD, before.keyword))

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from mailmoat.accounts.registry import AccountSettings
 from mailmoat.core.lane_actions import (
     ActionKind,
+    LaneAction,
     LaneActions,
     correction_from_move,
     expected_folder,
@@ -221,16 +222,19 @@ class MailboxSync:
         self._notify(arrivals, folder)
 
     def _planned(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
-                 move: bool = True, marked_read_by_us: bool = False) -> Plan:
-        actions = plan_lane_change(self.config, old, new, marked_read_by_us=marked_read_by_us)
+                 move: bool = True, marked_read_by_us: bool = False,
+                 applied: LaneAction | None = None) -> Plan:
+        actions = plan_lane_change(self.config, old, new, applied=applied,
+                                   marked_read_by_us=marked_read_by_us)
         if not move:
             actions = [a for a in actions if a.kind is not ActionKind.MOVE]
-        return Plan(message_id, new.value, tuple(actions), epoch)
+        return Plan(message_id, new.value, tuple(actions), epoch, self.config.for_lane(new))
 
     def _plan(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
-              report: PassReport, move: bool = True, marked_read_by_us: bool = False) -> None:
+              report: PassReport, move: bool = True, marked_read_by_us: bool = False,
+              applied: LaneAction | None = None) -> None:
         report.actions_planned += self.book.plan_many(
-            [self._planned(message_id, old, new, epoch, move, marked_read_by_us)])
+            [self._planned(message_id, old, new, epoch, move, marked_read_by_us, applied)])
 
     def _correction(self, message_id: int, lane: Lane, folder: str, raw: bytes,
                     report: PassReport) -> bool:
@@ -256,7 +260,8 @@ class MailboxSync:
         for drift in self.book.drift(self.account.name):
             self._plan(drift.message_id, Lane(drift.applied), Lane(drift.current),
                        f"change:{drift.applied}->{drift.current}:{self._ledger_size(drift.message_id)}",
-                       report, marked_read_by_us=drift.marked_read_by_us)
+                       report, marked_read_by_us=drift.marked_read_by_us,
+                       applied=drift.applied_action)
 
     def _ledger_size(self, message_id: int) -> int:
         return len(self.store.ledger(message_id))

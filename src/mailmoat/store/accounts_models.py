@@ -111,4 +111,9 @@ class AppliedLaneRow(Base):
         ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
     )
     lane: Mapped[str] = mapped_column(String(10))
+    # What that lane's actions were when planned, so a reversal undoes exactly them even
+    # after the account's lane configuration changed.
+    keyword: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    folder: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    mark_read: Mapped[bool] = mapped_column(Boolean, default=False)
     marked_read_by_us: Mapped[bool] = mapped_column(Boolean, default=False)

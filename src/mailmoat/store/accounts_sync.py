@@ -13,7 +13,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from mailmoat.core.lane_actions import PlannedAction
+from mailmoat.core.lane_actions import LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
 from mailmoat.store.accounts_models import (
     AppliedLaneRow,
@@ -51,6 +51,7 @@ class LaneDrift:
     applied: str
     current: str
     marked_read_by_us: bool
+    applied_action: LaneAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,7 @@ class Plan:
     lane: str
     actions: tuple[PlannedAction, ...]
     epoch: str  # why these actions: the same epoch and action twice is one action
+    applied: LaneAction  # the lane's configuration these actions carry out
     marked_read: bool | None = None
 
 
@@ -249,13 +251,15 @@ class SyncBook:
                 row = applied.get(plan.message_id)
                 if row is None:
                     row = AppliedLaneRow(account_id=self.account_id, message_id=plan.message_id,
-                                         lane=plan.lane, marked_read_by_us=bool(plan.marked_read))
+                                         marked_read_by_us=bool(plan.marked_read))
                     session.add(row)
                     applied[plan.message_id] = row
-                else:
-                    row.lane = plan.lane
-                    if plan.marked_read is not None:
-                        row.marked_read_by_us = plan.marked_read
+                elif plan.marked_read is not None:
+                    row.marked_read_by_us = plan.marked_read
+                row.lane = plan.lane
+                row.keyword = plan.applied.keyword
+                row.folder = plan.applied.folder
+                row.mark_read = plan.applied.mark_read
         return added
 
     def pending(self) -> list[PendingAction]:
@@ -301,11 +305,13 @@ class SyncBook:
         with self.store.sessions() as session:
             rows = session.execute(
                 select(AppliedLaneRow.message_id, AppliedLaneRow.lane, DecisionRow.lane,
-                       AppliedLaneRow.marked_read_by_us)
+                       AppliedLaneRow.marked_read_by_us, AppliedLaneRow.keyword,
+                       AppliedLaneRow.folder, AppliedLaneRow.mark_read)
                 .join(DecisionRow, DecisionRow.message_id == AppliedLaneRow.message_id)
                 .where(AppliedLaneRow.account_id == self.account_id,
                        DecisionRow.account == account, AppliedLaneRow.lane != DecisionRow.lane))
-            return [LaneDrift(m, a, c, bool(r)) for m, a, c, r in rows]
+            return [LaneDrift(m, a, c, bool(r), LaneAction(k, f, bool(mr)))
+                    for m, a, c, r, k, f, mr in rows]
 
     def actions(self, message_id: int) -> list[dict[str, str]]:
         with self.store.sessions() as session:

@@ -85,6 +85,9 @@ def upgrade() -> None:
         sa.Column("message_id", sa.Integer,
                   sa.ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("lane", sa.String(10), nullable=False),
+        sa.Column("keyword", sa.String(200), nullable=True),
+        sa.Column("folder", sa.String(500), nullable=True),
+        sa.Column("mark_read", sa.Boolean, nullable=False),
         sa.Column("marked_read_by_us", sa.Boolean, nullable=False),
     )
 
