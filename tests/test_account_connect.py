@@ -130,3 +130,15 @@ def test_abuse_guard_checks_the_resolved_address(server: MailServer) -> None:
     allowed = AddressPolicy(multi_user=True, allow=parse_allow_list("127.0.0.0/8"))
     client = _connect(server.imap_port, server.password, policy=allowed)
     client.logout()
+
+
+def test_no_secret_in_debug_logs(server: MailServer, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    client = _connect(server.imap_port, server.password)
+    client.select_folder("INBOX")
+    client.logout()
+    _fails("auth", port=server.imap_port, password=SECRET)
+    assert caplog.records, "nothing was logged: the check would prove nothing"
+    assert server.password not in caplog.text and SECRET not in caplog.text

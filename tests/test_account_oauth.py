@@ -121,8 +121,12 @@ def test_account_login_secret_uses_the_sealed_refresh_token(
     assert login_secret(store, ring, account, cache) == "at-1"
 
 
-def test_xoauth2_sync_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_xoauth2_sync_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                caplog: pytest.LogCaptureFixture) -> None:
     """Refresh token -> our token endpoint -> access token -> AUTHENTICATE XOAUTH2 -> sync."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
     from imap_fixtures import make_message, running
     from mailmoat.accounts.oauth import TOKENS
     from mailmoat.mail.imap import ConnectError
@@ -152,6 +156,9 @@ def test_xoauth2_sync_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                 sync_once(store, ring, account)
             assert caught.value.stage == "auth"
             assert tokens.issue not in str(caught.value) and REFRESH not in str(caught.value)
+            assert caplog.records
+            for secret in (REFRESH, server.password, tokens.issue):
+                assert secret not in caplog.text, "a secret reached the logs"
         finally:
             TOKENS.forget("oauth")
             tokens.close()
