@@ -46,9 +46,11 @@ def _add(server: MailServer, name: str = "work", password: str | None = None) ->
 
 
 def test_account_lifecycle(env: str, server: MailServer) -> None:
-    assert not _accounts_configured()
+    from mailmoat.cli_mail import web_account
+
+    assert not _accounts_configured() and web_account() == "local"
     _add(server)
-    assert _accounts_configured()
+    assert _accounts_configured() and web_account() == "work"  # `up` shows the live mailbox
     listed = runner.invoke(app, ["account", "list"])
     assert listed.exit_code == 0 and "work" in listed.output
     assert server.password not in listed.output

@@ -166,7 +166,8 @@ def up(
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
     stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
     try:
-        uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(store, account=cli_mail.web_account()), host=host, port=port,
+                    log_level="warning")
     finally:
         if stop_sync is not None:
             stop_sync()

@@ -228,6 +228,17 @@ def accounts_configured() -> bool:
         return False
 
 
+def web_account() -> str:
+    """The mailbox the web page shows: the first account, or the demo/imported mail."""
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        accounts = list_accounts(open_store())
+    except StoreError:
+        return "local"
+    return accounts[0].name if accounts else "local"
+
+
 def _summary(name: str, report: Any) -> str:
     extra = f", resynced {', '.join(report.resynced)}" if report.resynced else ""
     return (f"{name}: fetched {report.fetched}, new {report.created}, "
