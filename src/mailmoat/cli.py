@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mailmoat import cli_mail
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge import commands as judge_commands
@@ -18,6 +19,7 @@ from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.learn import cli as learn_cli
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+cli_mail.register(app)  # account, sync, worker
 console = Console()
 app.add_typer(learn_cli.rules_app, name="rules")
 app.command("correct")(learn_cli.correct)
@@ -281,13 +283,17 @@ def up(
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     token = setup_link(store, host, port)
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
+    try:
+        app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+        uvicorn.run(app_, host=host, port=port, log_level="warning")
+    finally:
+        if stop_sync is not None:
+            stop_sync()
 
 
 def _accounts_configured() -> bool:
-    # Mail accounts arrive with the live-mailbox work; until then nothing is configured.
-    return False
+    return cli_mail.accounts_configured()
 
 
 from mailmoat.notify.cli import notify_app  # noqa: E402

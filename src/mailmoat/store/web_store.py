@@ -123,6 +123,20 @@ class WebStore:
             s.add_all([UserAccountRow(user_id=row.id, account=a) for a in dict.fromkeys(accounts)])
             return User(row.id, username, password_hash, tuple(dict.fromkeys(accounts)))
 
+    def grant(self, username: str, account: str) -> bool:
+        """Let a user read one more mail account. False when the user does not exist."""
+        with self.sessions.begin() as s:
+            user_id = s.scalar(select(UserRow.id).where(UserRow.username == username))
+            if user_id is None:
+                return False
+            if s.get(UserAccountRow, (user_id, account)) is None:
+                s.add(UserAccountRow(user_id=user_id, account=account))
+            return True
+
+    def usernames(self) -> list[str]:
+        with self.sessions() as s:
+            return list(s.scalars(select(UserRow.username).order_by(UserRow.id)))
+
     def get_user(self, username: str) -> User | None:
         with self.sessions() as s:
             row = s.scalar(select(UserRow).where(UserRow.username == username))

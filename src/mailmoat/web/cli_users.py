@@ -1,4 +1,4 @@
-"""`mailmoat user add|passwd|list`, and the first-run setup link `mailmoat up` prints."""
+"""`mailmoat user add|grant|passwd|list`, and the first-run setup link `mailmoat up` prints."""
 
 from __future__ import annotations
 
@@ -20,6 +20,13 @@ def _store() -> Store:
     from mailmoat.cli import _open_store
 
     return _open_store()  # type: ignore[no-any-return]
+
+
+def default_accounts(store: Store) -> list[str]:
+    """What the first user may read: imported/demo mail ("local") and every mail account."""
+    from mailmoat.accounts.registry import list_accounts
+
+    return ["local", *(a.name for a in list_accounts(store))]
 
 
 def _password(password: str | None) -> str:
@@ -48,14 +55,29 @@ def add(
     """Create a user; prompts for the password twice."""
     from mailmoat.store.web_store import UserExists, WebStore
 
-    web = WebStore(_store())
-    accounts = account or (["local"] if web.user_count() == 0 else [username])
+    store = _store()
+    web = WebStore(store)
+    accounts = account or (default_accounts(store) if web.user_count() == 0 else [username])
     try:
         web.create_user(username, _password(password), accounts)
     except UserExists as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     console.print(f"user {username} created; may read: {', '.join(accounts)}")
+
+
+@users_app.command("grant")
+def grant(
+    username: str = typer.Argument(...),
+    account: str = typer.Argument(..., help="a mail account name (see mailmoat account list)"),
+) -> None:
+    """Let a user read one more mail account."""
+    from mailmoat.store.web_store import WebStore
+
+    if not WebStore(_store()).grant(username, account):
+        console.print(f"[red]error:[/red] no user {username!r}")
+        raise typer.Exit(2)
+    console.print(f"{username} may now read {account}")
 
 
 @users_app.command("passwd")

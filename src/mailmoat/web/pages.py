@@ -34,6 +34,7 @@ from mailmoat.web.auth import (
     session_of,
     web,
 )
+from mailmoat.web.cli_users import default_accounts
 from mailmoat.web.csp import csp
 from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 
@@ -142,7 +143,7 @@ def setup_submit(
     if not error:
         try:
             user = web(request).create_user(username.strip(), hash_password(password),
-                                            ["local"])
+                                            default_accounts(request.app.state.store))
         except (PasswordTooWeak, UserExists) as exc:
             error = str(exc)
     if error:
