@@ -270,6 +270,7 @@ def sync_command(
     from mailmoat.accounts.oauth import TokenError
     from mailmoat.mail.imap import ConnectError
     from mailmoat.mail.runner import run_forever, sync_once
+    from mailmoat.notify.hook import NotifyOnArrival
 
     store, ring = _store(), _ring()
     accounts = [a for a in list_accounts(store) if not account or a.name in account]
@@ -287,7 +288,8 @@ def sync_command(
                     bar.update(task, description=f"{name}/{folder}", completed=done, total=total)
 
                 try:
-                    report = sync_once(store, ring, a, progress=progress)
+                    report = sync_once(store, ring, a, hook=NotifyOnArrival(store),
+                                       progress=progress)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True
@@ -299,7 +301,8 @@ def sync_command(
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     threads = [threading.Thread(target=run_forever, args=(store, ring, a, stop),
-                                kwargs={"poll_seconds": poll}, daemon=True, name=f"sync-{a.name}")
+                                kwargs={"poll_seconds": poll, "hook": NotifyOnArrival(store)},
+                                daemon=True, name=f"sync-{a.name}")
                for a in accounts]
     for t in threads:
         t.start()

@@ -69,11 +69,13 @@ def register(huey: Huey) -> Jobs:
         from mailmoat.accounts.registry import get_account
         from mailmoat.accounts.secrets import load_key_ring
         from mailmoat.mail.runner import sync_once
+        from mailmoat.notify.hook import NotifyOnArrival
 
         try:
             with huey.lock_task(f"sync:{account}"):
                 store = _store(database_url)
-                report = sync_once(store, load_key_ring(), get_account(store, account))
+                report = sync_once(store, load_key_ring(), get_account(store, account),
+                                   hook=NotifyOnArrival(store))
                 return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:
