@@ -12,7 +12,7 @@ from imap_fixtures import make_setup
 from mailmoat.mail.runner import sync_once
 from mailmoat.notify.hook import NotifyOnArrival
 from mailmoat.store.web_store import WebStore
-from mailserver import MailServer, mail_server  # noqa: F401  (the fixture)
+from mailserver import MailServer
 from test_notify_dispatch import Receiver, configure
 from webhelpers import live_server
 
