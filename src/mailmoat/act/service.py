@@ -1,0 +1,468 @@
+"""Pending actions and approvals: the one service every entry point (CLI, API, web, the AUTO
+sweep, later MCP) uses to propose, show, edit, approve and reject.
+
+Approving a floor action mints its receipt over the canonical payload and puts one row in
+the outbox, keyed by the receipt. Nothing here sends anything: only the guarded executor
+(act/executor.py) turns an outbox row into mail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from mailmoat.act.errors import InvalidState, NotFound, StaleApproval
+from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor
+from mailmoat.core.autonomy import Mode, policy_identity
+from mailmoat.core.message import parse_message
+from mailmoat.core.outbox import idempotency_key
+from mailmoat.core.receipts import (
+    PayloadError,
+    canonical_payload,
+    mint,
+    normalize_recipient,
+    payload_hash,
+)
+from mailmoat.core.recipients import check_recipient
+from mailmoat.store.act_models import (
+    AccountModeRow,
+    ActionRow,
+    AttachmentBlobRow,
+    AuditRow,
+    OutboxRow,
+    TriageRow,
+)
+from mailmoat.store.models import MessageRow
+
+Clock = Callable[[], datetime]
+SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
+DEFAULT_DAILY_CAP = 5
+# Outbox states in which a row has not started to run and can still be withdrawn.
+WITHDRAWABLE = ("queued",)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def audit(session: Session, event: str, actor: str, now: datetime, *, action_id: int | None,
+          outbox_id: int | None = None, **detail: Any) -> None:
+    session.add(AuditRow(action_id=action_id, outbox_id=outbox_id, event=event, actor=actor,
+                         detail=detail, created_at=now))
+
+
+@dataclass(frozen=True, slots=True)
+class AccountMode:
+    account: str
+    mode: Mode
+    guidelines: str
+    daily_cap: int
+
+
+def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    action = payload.get("action")
+    try:
+        kind = ActionType(action)
+    except ValueError:
+        raise PayloadError(f"unknown action: {action!r}") from None
+    if kind not in REVERSIBLE:
+        raise PayloadError(f"not a reversible action: {action!r}")
+    message = payload.get("message")
+    if isinstance(message, bool) or not isinstance(message, int):
+        raise PayloadError("a reversible action names the stored message id it acts on")
+    return dict(payload)
+
+
+class ActionService:
+    def __init__(self, engine: Engine, clock: Clock = utcnow) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.clock = clock
+
+    # -- proposals ------------------------------------------------------------------------
+
+    def store_attachment(self, content: bytes) -> str:
+        digest = hashlib.sha256(content).hexdigest()
+        with self.sessions.begin() as session:
+            if session.get(AttachmentBlobRow, digest) is None:
+                session.add(AttachmentBlobRow(sha256=digest, content=content))
+        return digest
+
+    def propose(
+        self,
+        account: str,
+        payload: dict[str, Any],
+        proposed_by: str,
+        source: str,
+        reply_to_message: int | None = None,
+    ) -> dict[str, Any]:
+        """Store a proposal holding the exact payload that would run. Raises PayloadError."""
+        if source not in SOURCES:
+            raise PayloadError(f"unknown source {source!r}")
+        if not proposed_by.strip():
+            raise PayloadError("a proposal needs a proposer")
+        now = self.clock()
+        with self.sessions.begin() as session:
+            payload = self._checked(session, account, payload, reply_to_message)
+            row = ActionRow(
+                account=account, action=payload["action"], payload=payload, status="pending",
+                source=source, proposed_by=proposed_by, proposed_at=now,
+                reply_to_message=reply_to_message, receipt=None, revision=1, note="",
+            )
+            session.add(row)
+            session.flush()
+            audit(session, "proposed", proposed_by, now, action_id=row.id, source=source,
+                  payload_sha256=_hash_of(payload))
+            return self._view(session, row)
+
+    def _checked(self, session: Session, account: str, payload: dict[str, Any],
+                 reply_to_message: int | None) -> dict[str, Any]:
+        if not isinstance(payload, dict):
+            raise PayloadError("payload must be an object")
+        if not is_floor(str(payload.get("action"))):
+            return _reversible_payload(payload)
+        payload = {**payload, "account": account}
+        original = None
+        if reply_to_message is not None:
+            original = session.get(MessageRow, reply_to_message)
+            if original is None or original.account != account:
+                raise PayloadError(f"no message {reply_to_message} in account {account!r}")
+            if payload.get("action") == "send_email":
+                payload = self._as_reply(payload, original)
+        canonical = canonical_payload(payload)
+        for item in canonical.get("attachments") or []:
+            if not isinstance(item, dict) or set(item) != {"filename", "content_type", "sha256"}:
+                raise PayloadError("attachments are {filename, content_type, sha256}")
+            if session.get(AttachmentBlobRow, item["sha256"]) is None:
+                raise PayloadError(f"attachment {item['filename']!r} was not uploaded")
+        return canonical
+
+    @staticmethod
+    def _as_reply(payload: dict[str, Any], original: MessageRow) -> dict[str, Any]:
+        """A reply addresses one party: the original sender, never anyone the text names."""
+        parsed = parse_message(original.raw)
+        sender = normalize_recipient(parsed.from_addr) if parsed.from_addr else ""
+        to = payload.get("to") or sender
+        if not sender or normalize_recipient(str(to)) != sender:
+            raise PayloadError("a reply goes only to the original sender")
+        refs = list(payload.get("references") or [*parsed.references, parsed.message_id])
+        return {
+            **payload,
+            "to": to,
+            "in_reply_to": payload.get("in_reply_to") or parsed.message_id,
+            "references": [r for r in refs if r],
+        }
+
+    def edit(self, action_id: int, payload: dict[str, Any], edited_by: str) -> dict[str, Any]:
+        """Replace the payload. An approved action loses its receipt: approve it again."""
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            if row.status not in ("pending", "approved"):
+                raise InvalidState(f"action {action_id} is {row.status}; it cannot be edited")
+            fresh = self._checked(session, row.account, payload, row.reply_to_message)
+            if fresh["action"] != row.action:
+                raise PayloadError("an edit cannot change the action type; propose anew")
+            if row.status == "approved":
+                self._withdraw(session, row, now, edited_by, "receipt voided by edit")
+            row.payload = fresh
+            row.status = "pending"
+            row.receipt = None
+            row.decided_by = row.decided_at = None
+            row.revision += 1
+            audit(session, "edited", edited_by, now, action_id=row.id,
+                  payload_sha256=_hash_of(fresh), revision=row.revision)
+            return self._view(session, row)
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def approve(self, action_id: int, approved_by: str,
+                expected_sha256: str | None = None) -> dict[str, Any]:
+        """Mint the receipt over the stored payload and enqueue it for the executor.
+
+        `expected_sha256` is the hash the approver was shown: if the payload changed since,
+        the approval is refused rather than bound to bytes nobody looked at.
+        """
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            if row.status != "pending":
+                raise InvalidState(f"action {action_id} is {row.status}, not pending")
+            if expected_sha256 is not None and expected_sha256 != _hash_of(row.payload):
+                raise StaleApproval("the payload changed since it was shown; review it again")
+            if not is_floor(row.action):
+                row.status, row.decided_by, row.decided_at = "approved", approved_by, now
+                audit(session, "approved", approved_by, now, action_id=row.id)
+                return self._view(session, row)
+            receipt = mint(row.payload, approved_by, now.isoformat())
+            row.receipt = receipt.as_dict()
+            row.status, row.decided_by, row.decided_at = "approved", approved_by, now
+            key = idempotency_key(receipt, row.id)
+            session.add(OutboxRow(
+                action_id=row.id, idempotency_key=key, account=row.account, action=row.action,
+                payload=row.payload, receipt=receipt.as_dict(), message_id="", raw=None,
+                state="queued", attempts=0, next_attempt_at=now, last_error="", created_at=now,
+            ))
+            audit(session, "approved", approved_by, now, action_id=row.id,
+                  payload_sha256=receipt.payload_sha256, idempotency_key=key)
+            try:
+                session.flush()
+            except IntegrityError:
+                raise InvalidState(f"action {action_id} is already enqueued") from None
+            return self._view(session, row)
+
+    def reject(self, action_id: int, rejected_by: str, note: str = "") -> dict[str, Any]:
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            if row.status not in ("pending", "approved"):
+                raise InvalidState(f"action {action_id} is {row.status}; it cannot be rejected")
+            if row.status == "approved":
+                self._withdraw(session, row, now, rejected_by, "rejected after approval")
+            row.status, row.decided_by, row.decided_at, row.note = (
+                "rejected", rejected_by, now, note
+            )
+            audit(session, "rejected", rejected_by, now, action_id=row.id, note=note)
+            return self._view(session, row)
+
+    def _withdraw(self, session: Session, row: ActionRow, now: datetime, actor: str,
+                  why: str) -> None:
+        """Cancel the outbox row of an approved action, if it has not started to run."""
+        result = session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.action_id == row.id, OutboxRow.state.in_(WITHDRAWABLE))
+            .values(state="cancelled", finished_at=now, last_error=why)
+        )
+        running = session.scalar(
+            select(func.count()).select_from(OutboxRow).where(
+                OutboxRow.action_id == row.id,
+                OutboxRow.state.in_(("claimed", "sending", "done")),
+            )
+        )
+        if running:
+            raise InvalidState(f"action {row.id} is already running or done; too late")
+        if result.rowcount:  # type: ignore[attr-defined]
+            audit(session, "withdrawn", actor, now, action_id=row.id, reason=why)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _row(self, session: Session, action_id: int, lock: bool = False) -> ActionRow:
+        query = select(ActionRow).where(ActionRow.id == action_id)
+        if lock:
+            query = query.with_for_update()
+        row = session.scalar(query)
+        if row is None:
+            raise NotFound(f"no action {action_id}")
+        return row
+
+    def list(self, account: str | None = None, status: str | None = None,
+             limit: int = 100) -> list[dict[str, Any]]:
+        with self.sessions() as session:
+            query = select(ActionRow).order_by(ActionRow.id.desc()).limit(limit)
+            if account is not None:
+                query = query.where(ActionRow.account == account)
+            if status is not None:
+                query = query.where(ActionRow.status == status)
+            return [self._summary(session, r) for r in session.scalars(query)]
+
+    def show(self, action_id: int) -> dict[str, Any]:
+        with self.sessions() as session:
+            return self._view(session, self._row(session, action_id))
+
+    def _outbox(self, session: Session, action_id: int) -> OutboxRow | None:
+        return session.scalar(
+            select(OutboxRow).where(OutboxRow.action_id == action_id)
+            .order_by(OutboxRow.id.desc()).limit(1)
+        )
+
+    def _summary(self, session: Session, row: ActionRow) -> dict[str, Any]:
+        out = self._outbox(session, row.id)
+        return {
+            "id": row.id, "account": row.account, "action": row.action, "status": row.status,
+            "source": row.source, "proposed_by": row.proposed_by,
+            "proposed_at": row.proposed_at.isoformat(),
+            "to": row.payload.get("to", ""), "subject": row.payload.get("subject", ""),
+            "outbox": out.state if out else None,
+        }
+
+    def _view(self, session: Session, row: ActionRow) -> dict[str, Any]:
+        """Everything an approver must see: the exact bytes, their hash, flags, context."""
+        out = self._outbox(session, row.id)
+        view = self._summary(session, row)
+        view.update({
+            "payload": row.payload,
+            "payload_sha256": _hash_of(row.payload),
+            "revision": row.revision,
+            "receipt": row.receipt,
+            "decided_by": row.decided_by,
+            "decided_at": row.decided_at.isoformat() if row.decided_at else None,
+            "note": row.note,
+            "flags": self._flags(session, row),
+            "replying_to": self._replying_to(session, row.reply_to_message),
+            "outbox": None if out is None else {
+                "state": out.state, "attempts": out.attempts, "message_id": out.message_id,
+                "last_error": out.last_error, "idempotency_key": out.idempotency_key,
+            },
+        })
+        return view
+
+    def _flags(self, session: Session, row: ActionRow) -> dict[str, Any] | None:
+        to = row.payload.get("to")
+        if not to:
+            return None
+        senders = session.scalars(
+            select(MessageRow.from_addr).where(MessageRow.account == row.account)
+            .distinct().limit(5000)
+        )
+        known = frozenset(a.rpartition("@")[2].lower() for a in senders if "@" in a)
+        flags = check_recipient(to, known_domains=known)
+        return {
+            "address": flags.address, "mixed_script": flags.mixed_script,
+            "non_ascii_domain": flags.non_ascii_domain, "lookalike_of": flags.lookalike_of,
+            "display_name_mismatch": flags.display_name_mismatch, "any": flags.any,
+        }
+
+    @staticmethod
+    def _replying_to(session: Session, message_id: int | None) -> dict[str, Any] | None:
+        if message_id is None:
+            return None
+        original = session.get(MessageRow, message_id)
+        if original is None:
+            return {"id": message_id, "missing": True}
+        parsed = parse_message(original.raw)
+        return {
+            "id": original.id, "from": parsed.sender_display, "subject": parsed.subject,
+            "date": parsed.date, "message_id": parsed.message_id, "snippet": parsed.snippet,
+        }
+
+    # -- modes, guidelines, triage ---------------------------------------------------------
+
+    def mode(self, account: str) -> AccountMode:
+        with self.sessions() as session:
+            row = session.get(AccountModeRow, account)
+            if row is None:
+                return AccountMode(account, Mode.SUGGEST, "", DEFAULT_DAILY_CAP)
+            return AccountMode(account, Mode(row.mode), row.guidelines, row.daily_cap)
+
+    def set_mode(self, account: str, mode: Mode, by: str, *, guidelines: str | None = None,
+                 daily_cap: int | None = None) -> AccountMode:
+        """Change the account's mode. Switching AUTO off withdraws queued unattended work in
+        the same transaction; the executor re-checks the mode before it runs anything."""
+        if daily_cap is not None and daily_cap < 0:
+            raise PayloadError("the daily cap cannot be negative")
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = session.get(AccountModeRow, account, with_for_update=True)
+            if row is None:
+                row = AccountModeRow(account=account, mode=Mode.SUGGEST.value, guidelines="",
+                                     daily_cap=DEFAULT_DAILY_CAP, updated_by=by, updated_at=now)
+                session.add(row)
+            row.mode = Mode(mode).value
+            if guidelines is not None:
+                row.guidelines = guidelines
+            if daily_cap is not None:
+                row.daily_cap = daily_cap
+            row.updated_by, row.updated_at = by, now
+            audit(session, "mode", by, now, action_id=None, account=account, mode=row.mode,
+                  daily_cap=row.daily_cap)
+            if row.mode != Mode.AUTO.value:
+                withdrawn = self._withdraw_unattended(session, account, now, by)
+                if withdrawn:
+                    audit(session, "auto_off_withdrawn", by, now, action_id=None,
+                          account=account, count=withdrawn)
+            session.flush()
+            return AccountMode(account, Mode(row.mode), row.guidelines, row.daily_cap)
+
+    @staticmethod
+    def _withdraw_unattended(session: Session, account: str, now: datetime, by: str) -> int:
+        ids = list(session.scalars(
+            select(ActionRow.id).where(ActionRow.account == account,
+                                       ActionRow.decided_by == policy_identity(account),
+                                       ActionRow.status == "approved")
+        ))
+        if not ids:
+            return 0
+        result = session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.action_id.in_(ids), OutboxRow.state.in_(WITHDRAWABLE))
+            .values(state="cancelled", finished_at=now, last_error="AUTO switched off")
+        )
+        cancelled = list(session.scalars(
+            select(OutboxRow.action_id).where(OutboxRow.action_id.in_(ids),
+                                              OutboxRow.state == "cancelled")
+        ))
+        session.execute(update(ActionRow).where(ActionRow.id.in_(cancelled))
+                        .values(status="cancelled"))
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+    def unattended_today(self, account: str) -> int:
+        """Unattended sends counted against today's cap (UTC day), whatever their outcome."""
+        now = self.clock()
+        start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        with self.sessions() as session:
+            return int(session.scalar(
+                select(func.count()).select_from(ActionRow).where(
+                    ActionRow.account == account,
+                    ActionRow.action == ActionType.SEND_EMAIL.value,
+                    ActionRow.decided_by == policy_identity(account),
+                    ActionRow.decided_at >= start,
+                )
+            ) or 0)
+
+    def add_triage(self, account: str, message_id: int, reason: str) -> bool:
+        """Put a message in the triage list once; True when it was new."""
+        now = self.clock()
+        try:
+            with self.sessions.begin() as session:
+                if session.scalar(select(TriageRow.id).where(
+                        TriageRow.message_id == message_id)) is not None:
+                    return False
+                session.add(TriageRow(account=account, message_id=message_id, reason=reason,
+                                      created_at=now))
+        except IntegrityError:
+            return False
+        return True
+
+    def triage(self, account: str, include_resolved: bool = False) -> list[dict[str, Any]]:
+        with self.sessions() as session:
+            query = (select(TriageRow, MessageRow.from_addr, MessageRow.subject)
+                     .join(MessageRow, MessageRow.id == TriageRow.message_id)
+                     .where(TriageRow.account == account).order_by(TriageRow.id.desc()))
+            if not include_resolved:
+                query = query.where(TriageRow.resolved_at.is_(None))
+            return [
+                {"id": t.id, "message_id": t.message_id, "from": from_addr, "subject": subject,
+                 "reason": t.reason, "created_at": t.created_at.isoformat(),
+                 "resolved_by": t.resolved_by}
+                for t, from_addr, subject in session.execute(query)
+            ]
+
+    def resolve_triage(self, triage_id: int, by: str) -> None:
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = session.get(TriageRow, triage_id)
+            if row is None:
+                raise NotFound(f"no triage item {triage_id}")
+            row.resolved_by, row.resolved_at = by, now
+
+    def audit_trail(self, action_id: int) -> list[dict[str, Any]]:
+        with self.sessions() as session:
+            rows = session.scalars(select(AuditRow).where(AuditRow.action_id == action_id)
+                                   .order_by(AuditRow.id))
+            return [{"event": r.event, "actor": r.actor, "detail": r.detail,
+                     "created_at": r.created_at.isoformat()} for r in rows]
+
+
+def _hash_of(payload: dict[str, Any]) -> str:
+    if is_floor(str(payload.get("action"))):
+        return payload_hash(payload)
+    from mailmoat.core.hashing import sha256_hex
+
+    return sha256_hex(payload)
