@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 
-from mailserver import MailServer
-
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
 from mailmoat.store import Store, open_store
+from mailserver import MailServer
 
 
 @dataclass
@@ -81,3 +80,19 @@ def incoming(sender: str = "Ana <ana@client.example>", subject: str = "Can we me
     msg["Date"] = "Thu, 03 Dec 2026 08:00:00 +0000"
     msg.set_content(body)
     return msg.as_bytes()
+
+
+def wipe(server: MailServer) -> MailServer:
+    """Empty INBOX and Sent so one server can serve a whole test module."""
+    client = server.imap()
+    try:
+        for folder in ("INBOX", "Sent"):
+            if client.folder_exists(folder):
+                client.select_folder(folder)
+                uids = client.search(["ALL"])
+                if uids:
+                    client.delete_messages(uids)
+                    client.expunge()
+    finally:
+        client.logout()
+    return server

@@ -238,6 +238,7 @@ class Executor:
         if row.action != receipt.action or row.payload.get("action") != row.action:
             raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
         verify(receipt, row.payload)
+        verify(receipt, action.payload)  # what the approver was shown is what runs
         if _unattended(row):
             self._guard_unattended(row, action)
         message_id = row.message_id or message_id_for(row.idempotency_key, transport.from_addr)

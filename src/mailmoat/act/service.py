@@ -218,6 +218,16 @@ class ActionService:
                 raise InvalidState(f"action {action_id} is already enqueued") from None
             return self._view(session, row)
 
+    def mark_done(self, action_id: int, by: str) -> None:
+        """Record that an approved reversible action was applied (floor actions: executor)."""
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            if is_floor(row.action) or row.status != "approved":
+                raise InvalidState(f"action {action_id} is not an approved reversible action")
+            row.status = "done"
+            audit(session, "applied", by, now, action_id=row.id)
+
     def reject(self, action_id: int, rejected_by: str, note: str = "") -> dict[str, Any]:
         now = self.clock()
         with self.sessions.begin() as session:
