@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from act_support import delivered, rig, send_payload, transport, wipe
 from sqlalchemy import select
 
+from act_support import delivered, rig, send_payload, transport, wipe
 from mailmoat.store.act_models import OutboxRow
 from mailserver import MailServer
 
@@ -97,7 +97,8 @@ def test_sigkill_anywhere_delivers_every_message_exactly_once(
     config = _config(tmp_path / "worker.json", store_url, server, server_files_sent=True)
     points = ["after_claim", "before_send", "after_send", "after_append"]
     codes = _crash_loop(config, points, rounds=9)
-    assert codes[-signal.SIGKILL] >= 5  # the crashes really happened (recovered rows skip some points)
+    # The crashes really happened (a reconciled row finishes before some points).
+    assert codes[-signal.SIGKILL] >= 5
     inbox = delivered(server)
     per_subject = Counter(str(m["Subject"]) for m in inbox)
     assert per_subject == Counter({f"crash test {i}": 1 for i in range(5)})
