@@ -170,6 +170,11 @@ def _accounts_configured() -> bool:
     return False
 
 
+from mailmoat.act.cli import actions_app  # noqa: E402 - registered after the core commands
+
+app.add_typer(actions_app, name="actions")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

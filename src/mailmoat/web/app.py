@@ -15,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
+from mailmoat.web.routes_actions import actions_router
 
 HERE = Path(__file__).parent
 # Display order: what may interrupt first, the hidden lanes last and out of the way.
@@ -103,6 +104,8 @@ def create_app(store: Any, account: str = "local") -> FastAPI:
         if item is None:
             raise HTTPException(404, "no such message")
         return item
+
+    app.include_router(actions_router(store))  # authority: proposals, approvals, modes
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
