@@ -332,7 +332,7 @@ class ActionService:
             .distinct().limit(5000)
         )
         known = frozenset(a.rpartition("@")[2].lower() for a in senders if "@" in a)
-        flags = check_recipient(to, known_domains=known)
+        flags = check_recipient(_unicode_address(to), known_domains=known)
         return {
             "address": flags.address, "mixed_script": flags.mixed_script,
             "non_ascii_domain": flags.non_ascii_domain, "lookalike_of": flags.lookalike_of,
@@ -468,6 +468,15 @@ class ActionService:
                                    .order_by(AuditRow.id))
             return [{"event": r.event, "actor": r.actor, "detail": r.detail,
                      "created_at": r.created_at.isoformat()} for r in rows]
+
+
+def _unicode_address(address: str) -> str:
+    """The stored address has an IDNA domain; the look-alike checks read the Unicode form."""
+    local, _, domain = address.rpartition("@")
+    try:
+        return f"{local}@{domain.encode('ascii').decode('idna')}"
+    except UnicodeError:
+        return address
 
 
 def _hash_of(payload: dict[str, Any]) -> str:
