@@ -30,7 +30,7 @@ from email.utils import format_datetime
 from typing import Any, Literal
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import CapabilityError, IMAPClientError, LoginError
 
 Security = Literal["tls", "starttls", "plain"]
 
@@ -220,6 +220,8 @@ class SmtpTransport:
             client = self._connect()
         except smtplib.SMTPAuthenticationError as exc:
             raise PermanentError(f"SMTP authentication failed ({exc.smtp_code})") from None
+        except smtplib.SMTPNotSupportedError:
+            raise PermanentError("the SMTP server does not offer AUTH here") from None
         except smtplib.SMTPResponseException as exc:
             raise _refused("connect", exc.smtp_code) from None
         except ssl.SSLError as exc:
@@ -278,10 +280,23 @@ class ImapMailbox:
                 s.host, port=s.port, ssl=s.security == "tls", ssl_context=context,
                 timeout=s.timeout,
             )
+        except ssl.SSLError as exc:
+            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
+        except OSError as exc:
+            raise TransientError(f"cannot reach IMAP server: {type(exc).__name__}") from None
+        try:
             if s.security == "starttls":
                 client.starttls(context)
             client.login(s.username, s.password)
+        except ssl.SSLError as exc:
+            _logout(client)
+            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
+        except (CapabilityError, LoginError) as exc:
+            _logout(client)
+            what = "login failed" if isinstance(exc, LoginError) else "STARTTLS not offered"
+            raise PermanentError(f"IMAP {what}") from None
         except (OSError, IMAPClientError) as exc:
+            _logout(client)
             raise TransientError(f"IMAP connection failed: {type(exc).__name__}") from None
         return client
 
