@@ -141,3 +141,24 @@ def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
     assert view["flags"]["lookalike_of"] == "paypal.com"
     assert view["flags"]["mixed_script"] is True
     assert view["payload"]["to"].startswith("billing@xn--")  # what is hashed and sent
+
+
+def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Path) -> None:
+    from act_support import incoming
+
+    r = rig(f"sqlite:///{tmp_path / 'api.db'}")
+    mid = r.store.ingest(incoming('"ceo@company.example" <mallory@evil.example>'), "imap",
+                         account="acct").message_id
+    client = TestClient(create_app(r.store))
+    view = client.post("/api/actions", json={
+        "account": "acct", "reply_to_message": mid,
+        "payload": {"action": "send_email", "subject": "Re: hi", "body": "ok"}}).json()
+    assert view["payload"]["to"] == "mallory@evil.example"  # the real sender, shown as such
+    assert view["flags"]["display_name_mismatch"] is True
+    assert view["replying_to"]["message_id"] == "<orig-1@client.example>"
+    assert view["payload"]["in_reply_to"] == "<orig-1@client.example>"
+    other = client.post("/api/actions", json={
+        "account": "acct", "reply_to_message": mid,
+        "payload": {"action": "send_email", "to": "ceo@company.example", "subject": "Re: hi",
+                    "body": "ok"}})
+    assert other.status_code == 422 and "original sender" in other.json()["detail"]

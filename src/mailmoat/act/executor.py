@@ -48,6 +48,7 @@ from mailmoat.mail.smtp import (
     OutcomeUnknown,
     PermanentError,
     TransientError,
+    TransportError,
     message_id_for,
     render_forward,
     render_send,
@@ -203,7 +204,7 @@ class Executor:
         if raw is not None and not transport.server_files_sent:
             try:
                 transport.append_sent(raw)
-            except TransientError as exc:  # the mail went out; only the copy is missing
+            except TransportError as exc:  # the mail went out; only the copy is missing
                 self._audit(row, "sent_copy_failed", error=str(exc))
         self.crash("after_append")
         return self._finish(row, "done", detail)
@@ -216,6 +217,8 @@ class Executor:
             found = transport.in_sent(row.message_id)
         except TransientError as exc:
             return self._unknown(row, f"cannot reconcile yet: {exc}")
+        except PermanentError as exc:  # never guess: a person decides
+            return self._finish(row, "dead", f"outcome unknown, cannot reconcile: {exc}")
         verdict = recover_unknown(found, transport.server_files_sent)
         self._audit(row, "reconciled", found_in_sent=found, verdict=verdict.value)
         if verdict is Recovery.DONE:

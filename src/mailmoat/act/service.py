@@ -332,7 +332,12 @@ class ActionService:
             .distinct().limit(5000)
         )
         known = frozenset(a.rpartition("@")[2].lower() for a in senders if "@" in a)
-        flags = check_recipient(_unicode_address(to), known_domains=known)
+        shown_name = ""
+        if row.reply_to_message is not None:  # what the approver recognises the sender by
+            original = session.get(MessageRow, row.reply_to_message)
+            shown_name = original.from_name if original is not None else ""
+        flags = check_recipient(_unicode_address(to), display_name=shown_name,
+                                known_domains=known)
         return {
             "address": flags.address, "mixed_script": flags.mixed_script,
             "non_ascii_domain": flags.non_ascii_domain, "lookalike_of": flags.lookalike_of,
