@@ -120,6 +120,7 @@ def test_api_round_trip(server: MailServer, tmp_path: Path) -> None:
 def test_api_errors_are_clear(tmp_path: Path) -> None:
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     client = TestClient(create_app(r.store))
+    client.headers["X-Mailmoat-Actor"] = "sam"
     bad = client.post("/api/actions", json={"payload": send_payload(subject="a\r\nBcc: x@y")})
     assert bad.status_code == 422 and "CR or LF" in bad.json()["detail"]
     assert client.get("/api/actions/42").status_code == 404
@@ -135,7 +136,7 @@ def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
 
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     r.store.ingest(incoming("Pay <billing@paypal.com>"), "imap", account="acct")
-    client = TestClient(create_app(r.store))
+    client = TestClient(create_app(r.store), headers={"X-Mailmoat-Actor": "sam"})
     view = client.post("/api/actions", json={
         "account": "acct", "payload": send_payload(to="billing@pаypal.com")}).json()
     assert view["flags"]["lookalike_of"] == "paypal.com"
@@ -149,7 +150,7 @@ def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Pa
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     mid = r.store.ingest(incoming('"ceo@company.example" <mallory@evil.example>'), "imap",
                          account="acct").message_id
-    client = TestClient(create_app(r.store))
+    client = TestClient(create_app(r.store), headers={"X-Mailmoat-Actor": "sam"})
     view = client.post("/api/actions", json={
         "account": "acct", "reply_to_message": mid,
         "payload": {"action": "send_email", "subject": "Re: hi", "body": "ok"}}).json()
@@ -162,3 +163,18 @@ def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Pa
         "payload": {"action": "send_email", "to": "ceo@company.example", "subject": "Re: hi",
                     "body": "ok"}})
     assert other.status_code == 422 and "original sender" in other.json()["detail"]
+
+
+def test_api_changes_need_the_actor_header(tmp_path: Path) -> None:
+    r = rig(f"sqlite:///{tmp_path / 'api.db'}")
+    client = TestClient(create_app(r.store))
+    assert client.post("/api/actions", json={"payload": send_payload()}).status_code == 422
+    view = client.post("/api/actions", json={"payload": send_payload()},
+                       headers={"X-Mailmoat-Actor": "sam"}).json()
+    # A cross-site page can send a form or a text/plain POST, never a custom header.
+    forged = client.post(f"/api/actions/{view['id']}/approve", content="{}",
+                         headers={"Content-Type": "text/plain"})
+    assert forged.status_code == 422
+    assert client.put("/api/accounts/local/mode", json={"mode": "AUTO"}).status_code == 422
+    assert r.service.show(view["id"])["status"] == "pending"
+    assert r.service.mode("local").mode.value == "SUGGEST"

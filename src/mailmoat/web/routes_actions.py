@@ -2,8 +2,9 @@
 
 Nothing here sends mail: approving enqueues an outbox row for the guarded executor.
 Who is acting comes from the `actor` dependency; until the web layer has sign-in it reads
-the `X-Mailmoat-Actor` header, and the web app overrides it with the signed-in user
-(`app.dependency_overrides[actor] = ...`).
+the required `X-Mailmoat-Actor` header, and the web app overrides it with the signed-in user
+(`app.dependency_overrides[actor] = ...`). Until then anyone who can reach the API on
+127.0.0.1 can approve: the header only keeps other web pages out.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from mailmoat.core.autonomy import Mode
 from mailmoat.core.receipts import PayloadError
 
 
-def actor(x_mailmoat_actor: str = Header("api:anonymous")) -> str:
-    return f"api:{x_mailmoat_actor.removeprefix('api:')}"[:200]
+def actor(x_mailmoat_actor: str = Header(..., min_length=1, max_length=190)) -> str:
+    """Required on every change: a custom header is something a cross-site form or a
+    "simple" cross-origin request cannot send, so a web page cannot approve on your behalf."""
+    return f"api:{x_mailmoat_actor.removeprefix('api:')}"
 
 
 class Proposal(BaseModel):
