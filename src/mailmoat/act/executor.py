@@ -32,7 +32,13 @@ from mailmoat.act.errors import NoReceipt
 from mailmoat.act.service import audit, utcnow
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
-from mailmoat.core.outbox import MAX_ATTEMPTS, Recovery, backoff_seconds, recover_unknown
+from mailmoat.core.outbox import (
+    BACKOFF_BASE_SECONDS,
+    MAX_ATTEMPTS,
+    Recovery,
+    backoff_seconds,
+    recover_unknown,
+)
 from mailmoat.core.receipts import (
     ActionMismatch,
     FloorAction,
@@ -102,7 +108,7 @@ class Executor:
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         crash_hook: CrashHook = _no_crash,
         max_attempts: int = MAX_ATTEMPTS,
-        backoff_base: float = 30.0,
+        backoff_base: float = BACKOFF_BASE_SECONDS,
     ) -> None:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.transports = transports
@@ -189,7 +195,10 @@ class Executor:
             return self._retry(row, str(exc))
         except PermanentError as exc:
             return self._finish(row, "dead", str(exc))
-        if not self._mark_sending(row, raw, message_id):
+        marked = self._mark_sending(row, raw, message_id)
+        if marked == "auto_off":
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        if marked == "lost":
             return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
         self.crash("before_send")
         try:
@@ -298,9 +307,18 @@ class Executor:
         return and_(OutboxRow.id == row.id, OutboxRow.claimed_by == self.worker,
                     OutboxRow.state.in_(("claimed", "sending")))
 
-    def _mark_sending(self, row: OutboxRow, raw: bytes | None, message_id: str) -> bool:
-        """Durably record the exact bytes and that they are about to leave."""
+    def _mark_sending(self, row: OutboxRow, raw: bytes | None, message_id: str) -> str:
+        """Durably record the exact bytes and that they are about to leave.
+
+        For unattended work the account's mode is read in the same transaction, under the
+        lock `set_mode` takes: either the switch to SUGGEST comes first and this row is
+        cancelled, or the row is already on its way and the switch can no longer stop it.
+        """
         with self.sessions.begin() as session:
+            if _unattended(row):
+                mode = session.get(AccountModeRow, row.account, with_for_update=True)
+                if mode is None or mode.mode != Mode.AUTO.value:
+                    return "auto_off"
             result = session.execute(
                 update(OutboxRow).where(self._mine(row))
                 .values(state="sending", raw=raw, message_id=message_id)
@@ -308,7 +326,7 @@ class Executor:
             )
             ok = bool(result.rowcount)  # type: ignore[attr-defined]
         row.raw, row.message_id = raw, message_id
-        return ok
+        return "ok" if ok else "lost"
 
     def _retry(self, row: OutboxRow, error: str) -> Outcome:
         if row.attempts >= self.max_attempts:
