@@ -76,6 +76,9 @@ TAMPERS = {
         "payload": {"action": "forward_external", "account": row.account,
                     "to": row.payload["to"], "message_id": "<x@y>", "note": ""}},
     "receipt_removed": lambda row: {"receipt": {}},
+    "receipt_date_garbled": lambda row: {"receipt": {**row.receipt, "approved_at": "soon"}},
+    "body_field_dropped": lambda row: {"payload": {k: v for k, v in row.payload.items()
+                                                   if k != "body"}},
 }
 
 

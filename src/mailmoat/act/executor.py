@@ -188,7 +188,9 @@ class Executor:
             return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
         try:
             raw, message_id = self._guard(row, action, transport)
-        except (ReceiptError, AttachmentMissing) as exc:
+        except (ReceiptError, AttachmentMissing, ValueError, KeyError, TypeError) as exc:
+            # A malformed row (a field missing, a date that does not parse) is as terminal
+            # as a mismatch: nothing in it can be trusted to run.
             return self._finish(row, "dead", f"refused: {type(exc).__name__}: {exc}",
                                 event="refused")
         except TransientError as exc:  # fetching the original to forward
