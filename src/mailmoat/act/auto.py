@@ -15,6 +15,7 @@ looks at it; it is never sent and never re-drafted on the next sweep.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -40,7 +41,8 @@ from mailmoat.store import Store
 from mailmoat.store.act_models import ActionRow, TriageRow
 from mailmoat.store.models import DecisionRow, MessageRow
 
-REPLY_LABEL = "auto_reply"
+THREAD_MESSAGES = 5
+_REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +178,8 @@ class AutoSweep:
         if not allowed:  # not eligible at all: no draft is even asked for
             report.refused.append((item.message_id, why))
             return
-        draft = self.drafter.draft(_request(account, message, sender, guidelines))
+        thread = self._thread(account, item.message_id, message)
+        draft = self.drafter.draft(_request(account, message, sender, guidelines, thread))
         if draft is None:
             return
         try:
@@ -206,14 +209,37 @@ class AutoSweep:
         self.service.approve(proposal["id"], identity)
         report.replies_queued.append(proposal["id"])
 
+    def _thread(self, account: str, message_id: int, message: Message,
+                limit: int = THREAD_MESSAGES) -> tuple[str, ...]:
+        """Earlier stored messages of the conversation (same sender, same subject once
+        Re:/Fwd: are stripped), oldest first, each wrapped as untrusted."""
+        topic = _topic(message.subject)
+        with self.service.sessions() as session:
+            rows = session.execute(
+                select(MessageRow.raw, MessageRow.subject)
+                .where(MessageRow.account == account, MessageRow.id < message_id,
+                       MessageRow.from_addr == message.from_addr)
+                .order_by(MessageRow.id.desc()).limit(50)
+            ).all()
+        earlier = [parse_message(bytes(raw)) for raw, subject in rows if _topic(subject) == topic]
+        return tuple(
+            wrap_untrusted(f"Subject: {m.subject}\n\n{m.body_text}", "email")
+            for m in reversed(earlier[:limit])
+        )
+
     def _refuse(self, account: str, message_id: int, reason: str, report: SweepReport) -> None:
         self.service.add_triage(account, message_id, reason)
         report.refused.append((message_id, reason))
 
 
-def _request(account: str, message: Message, sender: str, guidelines: str) -> DraftRequest:
+def _topic(subject: str) -> str:
+    return _REPLY_PREFIX.sub("", subject).strip().lower()
+
+
+def _request(account: str, message: Message, sender: str, guidelines: str,
+             thread: tuple[str, ...]) -> DraftRequest:
     text = f"From: {message.sender_display}\nSubject: {message.subject}\n\n{message.body_text}"
     return DraftRequest(
         account=account, original=wrap_untrusted(text, "email"), sender=sender,
-        subject=message.subject, guidelines=guidelines,
+        subject=message.subject, guidelines=guidelines, thread=thread,
     )
