@@ -178,3 +178,12 @@ def test_api_changes_need_the_actor_header(tmp_path: Path) -> None:
     assert client.put("/api/accounts/local/mode", json={"mode": "AUTO"}).status_code == 422
     assert r.service.show(view["id"])["status"] == "pending"
     assert r.service.mode("local").mode.value == "SUGGEST"
+
+
+def test_cli_run_with_a_bad_config_is_a_clear_error(db_url: str, tmp_path: Path) -> None:
+    missing = cli("run", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"accounts": {"acct": {"smtp": {"host": "x"}, "imap": {}}}}))
+    result = cli("run", str(bad))
+    assert result.exit_code == 2

@@ -135,3 +135,27 @@ def test_without_server_filing_an_unknown_outcome_is_held_never_resent(
     assert held  # the after_send crash did land in the window
     sent = Counter(str(m["Subject"]) for m in delivered(server, "Sent"))
     assert set(sent) == done and max(sent.values()) == 1
+
+
+@pytest.mark.slow
+def test_parallel_worker_processes_deliver_each_message_once(
+    server: MailServer, store_url: str, tmp_path: Path
+) -> None:
+    """Three executor processes drain one outbox at the same time (SKIP LOCKED on
+    PostgreSQL, single-statement claims on SQLite): each message goes out once."""
+    wipe(server)
+    r = rig(store_url)
+    _approve(r, 9)
+    config = _config(tmp_path / "worker.json", store_url, server, server_files_sent=False)
+    settings = json.loads(config.read_text())
+    settings["lease_seconds"] = 120  # no crashes here: a claim outlives any send
+    config.write_text(json.dumps(settings))
+    args = [sys.executable, "-m", "mailmoat.act.worker", str(config)]
+    workers = [subprocess.Popen([*args, "--worker", f"p{i}"], stdout=subprocess.PIPE)
+               for i in range(3)]
+    outputs = [w.communicate(timeout=120)[0].decode() for w in workers]
+    assert [w.returncode for w in workers] == [0, 0, 0]
+    ran = Counter(line.split()[0] for out in outputs for line in out.splitlines())
+    assert len(ran) == 9 and set(ran.values()) == {1}  # every row run by exactly one worker
+    inbox = Counter(str(m["Subject"]) for m in delivered(server))
+    assert inbox == Counter({f"crash test {i}": 1 for i in range(9)})
