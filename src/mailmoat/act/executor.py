@@ -28,8 +28,8 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, and_, case, or_, select, update
 from sqlalchemy.orm import sessionmaker
 
+from mailmoat.act.audit import audit, utcnow
 from mailmoat.act.errors import NoReceipt
-from mailmoat.act.service import audit, utcnow
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import (

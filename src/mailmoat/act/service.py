@@ -9,20 +9,20 @@ the outbox, keyed by the receipt. Nothing here sends anything: only the guarded 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from mailmoat.act.audit import Clock, audit, utcnow
 from mailmoat.act.errors import InvalidState, NotFound, StaleApproval
+from mailmoat.act.modes import AccountModes
+from mailmoat.act.triage import TriageList
 from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor
-from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
-from mailmoat.core.outbox import idempotency_key
+from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
     PayloadError,
     canonical_payload,
@@ -31,39 +31,10 @@ from mailmoat.core.receipts import (
     payload_hash,
 )
 from mailmoat.core.recipients import check_recipient
-from mailmoat.store.act_models import (
-    AccountModeRow,
-    ActionRow,
-    AttachmentBlobRow,
-    AuditRow,
-    OutboxRow,
-    TriageRow,
-)
+from mailmoat.store.act_models import ActionRow, AttachmentBlobRow, AuditRow, OutboxRow
 from mailmoat.store.models import MessageRow
 
-Clock = Callable[[], datetime]
 SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
-DEFAULT_DAILY_CAP = 5
-# Outbox states in which a row has not started to run and can still be withdrawn.
-WITHDRAWABLE = ("queued",)
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def audit(session: Session, event: str, actor: str, now: datetime, *, action_id: int | None,
-          outbox_id: int | None = None, **detail: Any) -> None:
-    session.add(AuditRow(action_id=action_id, outbox_id=outbox_id, event=event, actor=actor,
-                         detail=detail, created_at=now))
-
-
-@dataclass(frozen=True, slots=True)
-class AccountMode:
-    account: str
-    mode: Mode
-    guidelines: str
-    daily_cap: int
 
 
 def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +51,9 @@ def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
     return dict(payload)
 
 
-class ActionService:
+class ActionService(AccountModes, TriageList):
+    """Proposals and approvals; account modes and the triage list come from the mixins."""
+
     def __init__(self, engine: Engine, clock: Clock = utcnow) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
@@ -356,116 +329,6 @@ class ActionService:
             "id": original.id, "from": parsed.sender_display, "subject": parsed.subject,
             "date": parsed.date, "message_id": parsed.message_id, "snippet": parsed.snippet,
         }
-
-    # -- modes, guidelines, triage ---------------------------------------------------------
-
-    def mode(self, account: str) -> AccountMode:
-        with self.sessions() as session:
-            row = session.get(AccountModeRow, account)
-            if row is None:
-                return AccountMode(account, Mode.SUGGEST, "", DEFAULT_DAILY_CAP)
-            return AccountMode(account, Mode(row.mode), row.guidelines, row.daily_cap)
-
-    def set_mode(self, account: str, mode: Mode, by: str, *, guidelines: str | None = None,
-                 daily_cap: int | None = None) -> AccountMode:
-        """Change the account's mode. Switching AUTO off withdraws queued unattended work in
-        the same transaction; the executor re-checks the mode before it runs anything."""
-        if daily_cap is not None and daily_cap < 0:
-            raise PayloadError("the daily cap cannot be negative")
-        now = self.clock()
-        with self.sessions.begin() as session:
-            row = session.get(AccountModeRow, account, with_for_update=True)
-            if row is None:
-                row = AccountModeRow(account=account, mode=Mode.SUGGEST.value, guidelines="",
-                                     daily_cap=DEFAULT_DAILY_CAP, updated_by=by, updated_at=now)
-                session.add(row)
-            row.mode = Mode(mode).value
-            if guidelines is not None:
-                row.guidelines = guidelines
-            if daily_cap is not None:
-                row.daily_cap = daily_cap
-            row.updated_by, row.updated_at = by, now
-            audit(session, "mode", by, now, action_id=None, account=account, mode=row.mode,
-                  daily_cap=row.daily_cap)
-            if row.mode != Mode.AUTO.value:
-                withdrawn = self._withdraw_unattended(session, account, now, by)
-                if withdrawn:
-                    audit(session, "auto_off_withdrawn", by, now, action_id=None,
-                          account=account, count=withdrawn)
-            session.flush()
-            return AccountMode(account, Mode(row.mode), row.guidelines, row.daily_cap)
-
-    @staticmethod
-    def _withdraw_unattended(session: Session, account: str, now: datetime, by: str) -> int:
-        ids = list(session.scalars(
-            select(ActionRow.id).where(ActionRow.account == account,
-                                       ActionRow.decided_by == policy_identity(account),
-                                       ActionRow.status == "approved")
-        ))
-        if not ids:
-            return 0
-        result = session.execute(
-            update(OutboxRow)
-            .where(OutboxRow.action_id.in_(ids), OutboxRow.state.in_(WITHDRAWABLE))
-            .values(state="cancelled", finished_at=now, last_error="AUTO switched off")
-        )
-        cancelled = list(session.scalars(
-            select(OutboxRow.action_id).where(OutboxRow.action_id.in_(ids),
-                                              OutboxRow.state == "cancelled")
-        ))
-        session.execute(update(ActionRow).where(ActionRow.id.in_(cancelled))
-                        .values(status="cancelled"))
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
-
-    def unattended_today(self, account: str) -> int:
-        """Unattended sends counted against today's cap (UTC day), whatever their outcome."""
-        now = self.clock()
-        start = now.replace(hour=0, minute=0, second=0, microsecond=0)
-        with self.sessions() as session:
-            return int(session.scalar(
-                select(func.count()).select_from(ActionRow).where(
-                    ActionRow.account == account,
-                    ActionRow.action == ActionType.SEND_EMAIL.value,
-                    ActionRow.decided_by == policy_identity(account),
-                    ActionRow.decided_at >= start,
-                )
-            ) or 0)
-
-    def add_triage(self, account: str, message_id: int, reason: str) -> bool:
-        """Put a message in the triage list once; True when it was new."""
-        now = self.clock()
-        try:
-            with self.sessions.begin() as session:
-                if session.scalar(select(TriageRow.id).where(
-                        TriageRow.message_id == message_id)) is not None:
-                    return False
-                session.add(TriageRow(account=account, message_id=message_id, reason=reason,
-                                      created_at=now))
-        except IntegrityError:
-            return False
-        return True
-
-    def triage(self, account: str, include_resolved: bool = False) -> list[dict[str, Any]]:
-        with self.sessions() as session:
-            query = (select(TriageRow, MessageRow.from_addr, MessageRow.subject)
-                     .join(MessageRow, MessageRow.id == TriageRow.message_id)
-                     .where(TriageRow.account == account).order_by(TriageRow.id.desc()))
-            if not include_resolved:
-                query = query.where(TriageRow.resolved_at.is_(None))
-            return [
-                {"id": t.id, "message_id": t.message_id, "from": from_addr, "subject": subject,
-                 "reason": t.reason, "created_at": t.created_at.isoformat(),
-                 "resolved_by": t.resolved_by}
-                for t, from_addr, subject in session.execute(query)
-            ]
-
-    def resolve_triage(self, triage_id: int, by: str) -> None:
-        now = self.clock()
-        with self.sessions.begin() as session:
-            row = session.get(TriageRow, triage_id)
-            if row is None:
-                raise NotFound(f"no triage item {triage_id}")
-            row.resolved_by, row.resolved_at = by, now
 
     def audit_trail(self, action_id: int) -> list[dict[str, Any]]:
         with self.sessions() as session:

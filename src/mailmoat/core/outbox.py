@@ -10,6 +10,8 @@ from mailmoat.core.hashing import canonical_json
 from mailmoat.core.receipts import Receipt
 
 MAX_ATTEMPTS = 8
+# Outbox states in which a row has not started to run and can still be withdrawn.
+WITHDRAWABLE: tuple[str, ...] = ("queued",)
 BACKOFF_BASE_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 3600.0
 
