@@ -6,9 +6,12 @@ here; a small aiosmtpd server that defers the first delivery stands in for a bus
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import ipaddress
 import smtplib
+import ssl
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,7 @@ from mailmoat.mail.smtp import (
     ImapMailbox,
     ImapSettings,
     MailTransport,
+    OutcomeUnknown,
     PermanentError,
     SmtpSettings,
     SmtpTransport,
@@ -240,3 +244,80 @@ def test_forward_and_delete_through_the_executor(tmp_path: Path) -> None:
         assert not any(m["Message-ID"] == "<fwd-me@x>" for m in delivered(server))
     finally:
         server.stop()
+
+
+class DropDuringData:
+    """An MTA that takes the whole message and hangs up before answering: did it go out?"""
+
+    def __init__(self) -> None:
+        self.received: list[bytes] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.received.append(envelope.original_content)
+        server.transport.close()
+        return "250 2.0.0 queued"  # never reaches the client
+
+
+def test_a_connection_lost_during_data_is_outcome_unknown() -> None:
+    handler = DropDuringData()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        settings = SmtpSettings("127.0.0.1", controller.port, "me@example.org",
+                                security="plain", timeout=5)
+        with pytest.raises(OutcomeUnknown):
+            SmtpTransport(settings).submit(RAW, "ana@client.example")
+    finally:
+        controller.stop()
+    assert len(handler.received) == 1  # it did arrive: only reconciliation can tell
+
+
+class TlsProxy:
+    """Implicit TLS in front of mail-devel's plain IMAP port (it has no IMAPS of its own)."""
+
+    def __init__(self, target_port: int, cert: Path, key: Path) -> None:
+        self.port = free_port()
+        self.target_port = target_port
+        self.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        self.context.load_cert_chain(cert, key)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+
+    def __enter__(self) -> TlsProxy:
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._serve, "127.0.0.1", self.port, ssl=self.context),
+            self.loop,
+        ).result(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path]) -> None:
+    server, _, cert = tls_server
+    key = cert.with_name("key.pem")
+    with TlsProxy(server.imap_port, cert, key) as proxy:
+        box = ImapMailbox(_imap(server, cert, port=proxy.port, security="tls"))
+        box.append_sent(RAW.replace(b"<t1@x>", b"<tls-1@x>"))
+        assert box.in_sent("<tls-1@x>")
+        untrusted = ImapMailbox(_imap(server, cert, port=proxy.port, security="tls",
+                                      ca_file=None))
+        with pytest.raises(PermanentError, match="TLS failed"):
+            untrusted.in_sent("<tls-1@x>")
