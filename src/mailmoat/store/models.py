@@ -83,4 +83,7 @@ class LedgerRow(Base):
     trace: Mapped[dict[str, Any]] = mapped_column(JSON)
     actor: Mapped[str] = mapped_column(String(200))  # "system" or a person / policy identity
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-from mailmoat.store import act_models  # noqa: E402, F401  (authority tables)
+
+
+# Authority's tables live in their own module; importing it here lets Alembic see them.
+from mailmoat.store import act_models  # noqa: E402, F401
