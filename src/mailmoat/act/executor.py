@@ -323,7 +323,9 @@ class Executor:
                     return "auto_off"
             result = session.execute(
                 update(OutboxRow).where(self._mine(row))
-                .values(state="sending", raw=raw, message_id=message_id)
+                # The lease restarts here so it covers the whole hand-over.
+                .values(state="sending", raw=raw, message_id=message_id,
+                        lease_until=self.clock() + self.lease)
                 .execution_options(synchronize_session=False)
             )
             ok = bool(result.rowcount)  # type: ignore[attr-defined]
