@@ -7,6 +7,7 @@ here; a small aiosmtpd server that defers the first delivery stands in for a bus
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime as dt
 import ipaddress
 import smtplib
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -321,3 +323,42 @@ def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path]) -> Non
                                       ca_file=None))
         with pytest.raises(PermanentError, match="TLS failed"):
             untrusted.in_sent("<tls-1@x>")
+
+
+class OAuthMta:
+    """An MTA that accepts AUTH XOAUTH2 with one bearer token and nothing else."""
+
+    def __init__(self, user: str, token: str) -> None:
+        self.expected = f"user={user}\x01auth=Bearer {token}\x01\x01"
+        self.accepted: list[bytes] = []
+
+    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> AuthResult:
+        if len(args) < 2:
+            return AuthResult(success=False, handled=False)
+        given = base64.b64decode(args[1]).decode("utf-8", "replace")
+        return AuthResult(success=given == self.expected, handled=False, auth_data="oauth")
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.accepted.append(envelope.original_content)
+        return "250 2.0.0 queued"
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_xoauth2_submission() -> None:
+    handler = OAuthMta("me@example.org", "ya29.good-token")
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
+                            auth_required=True, auth_require_tls=False)
+    controller.start()
+    try:
+        def settings(token: str) -> SmtpSettings:
+            return SmtpSettings("127.0.0.1", controller.port, "me@example.org",
+                                security="plain", username="me@example.org",
+                                access_token=token, timeout=5)
+
+        SmtpTransport(settings("ya29.good-token")).submit(RAW, "ana@client.example")
+        assert handler.accepted == [RAW]
+        with pytest.raises(PermanentError, match="authentication failed") as info:
+            SmtpTransport(settings("ya29.stolen-token")).submit(RAW, "ana@client.example")
+        assert "stolen" not in str(info.value) and "stolen" not in repr(settings("x.stolen"))
+    finally:
+        controller.stop()
