@@ -283,7 +283,12 @@ class TlsProxy:
         self.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         self.context.load_cert_chain(cert, key)
         self.loop = asyncio.new_event_loop()
+        # A refused handshake (the untrusted-certificate case) is expected here. Formatting
+        # its traceback in this thread would race the main thread inside ast.parse, which
+        # Python 3.11 does not survive (shared AST recursion counter), so stay quiet.
+        self.loop.set_exception_handler(lambda loop, context: None)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server: asyncio.Server | None = None
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -296,20 +301,33 @@ class TlsProxy:
             writer.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.close()
+            return
         await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+
+    async def _start(self) -> None:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port,
+                                                 ssl=self.context)
+
+    async def _stop(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()
 
     def __enter__(self) -> TlsProxy:
         self.thread.start()
-        asyncio.run_coroutine_threadsafe(
-            asyncio.start_server(self._serve, "127.0.0.1", self.port, ssl=self.context),
-            self.loop,
-        ).result(10)
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        self.thread.join(10)
+        self.loop.close()
 
 
 def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path]) -> None:
