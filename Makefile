@@ -22,6 +22,9 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
+eval: $(STAMP)
+	$(BIN)/mailmoat report --out artifacts/eval
+
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -16,6 +17,8 @@ from mailmoat.judge.cascade import classify as classify_message
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 console = Console()
+# The public eval sets sit in ../shared beside a source checkout.
+DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
 
 
 @app.command()
@@ -70,6 +73,18 @@ def eval_command(
     context: bool = typer.Option(
         True, "--context/--no-context", help="use recorded sender history as facts"
     ),
+    floors: bool = typer.Option(
+        True, "--floors/--no-floors", help="check the committed ratchet floors for this set"
+    ),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="compare with a stored run: verdict flips, floor margins"
+    ),
+    save_baseline: Path | None = typer.Option(
+        None, "--save-baseline", help="store this run as a baseline"
+    ),
+    ratchet: bool = typer.Option(
+        False, "--ratchet", help="raise this set's committed floors to what this run achieves"
+    ),
 ) -> None:
     """Run an eval set through the cascade; exit non-zero on a missed floor or a violation."""
     from mailmoat.eval.runner import EvalSetError, evaluate, load_items
@@ -98,7 +113,8 @@ def eval_command(
         for v in report.violations:
             console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
                           f"got {v['predicted']}")
-    failed = bool(report.violations)
+    breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
+    failed = breached or bool(report.violations)
     if min_accuracy is not None and report.accuracy < min_accuracy:
         Console(stderr=True).print(
             f"[red]accuracy {report.accuracy:.3f} is below --min-accuracy {min_accuracy}[/red]"
@@ -106,6 +122,94 @@ def eval_command(
         failed = True
     if failed:
         raise typer.Exit(1)
+
+
+@app.command("eval-delta")
+def eval_delta_command(
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Delta eval: can sender history tell impersonators from the people they imitate?"""
+    from mailmoat.eval.delta import NotMatched, default_delta
+
+    try:
+        report = default_delta()
+    except NotMatched as exc:
+        console.print(f"[red]refused:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), indent=2))
+        return
+    console.print(f"{report.cooperative} cooperative, {report.adversarial} adversarial; "
+                  f"confidence matched (KS {report.ks:.2f}, mean gap {report.mean_gap:.2f})")
+    console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
+                  f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
+    console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
+@app.command("report")
+def report_command(
+    sets: Path = typer.Option(
+        DEFAULT_EVAL_SETS, "--sets", help="folder of eval sets in the Klorn JSON format"
+    ),
+    out: Path = typer.Option(Path("artifacts/eval"), "--out", help="where to write the report"),
+) -> None:
+    """Write every eval (public sets, floors, delta, adversarial) to report.md and .json."""
+    from mailmoat.eval.report import write_report
+
+    if not sets.is_dir():
+        console.print(f"[red]error:[/red] no eval sets folder at {sets}")
+        raise typer.Exit(2)
+    md, js = write_report(sets, out)
+    console.print(f"wrote {md} and {js}")
+    console.print(md.read_text(encoding="utf-8"))
+
+
+def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
+                         save_baseline: Path | None, ratchet: bool, quiet: bool) -> bool:
+    """Floors, baseline comparison and ratchet for one eval run; True when a floor is breached.
+
+    A safety violation fails the run whatever the floors say; the violations floor only keeps
+    a known one from becoming two.
+    """
+    from mailmoat.eval import baseline as baselines
+    from mailmoat.eval.baseline import BaselineError, compare, load_baseline
+    from mailmoat.eval.floors import FLOORS_FILE, check_floors, load_floors, ratcheted
+
+    err = Console(stderr=True)
+    committed = load_floors() if floors or ratchet else {}
+    bounds = committed.get(report.name)
+    failed = False
+    if floors and bounds is not None:
+        for check in check_floors(report, bounds):
+            if not check.ok:
+                failed = True
+            if not quiet:
+                mark = "ok" if check.ok else "[red]BREACHED[/red]"
+                value = "—" if check.value is None else f"{check.value:.3f}"
+                console.print(f"floor {check.metric}: {value} vs {check.bound} {mark}")
+    if baseline is not None:
+        try:
+            comparison = compare(load_baseline(baseline), report, bounds)
+        except BaselineError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        if quiet:
+            err.print(json.dumps(comparison.as_dict(), ensure_ascii=False))
+        else:
+            console.print(f"verdict flips vs baseline: {len(comparison.flips)}")
+            for flip in comparison.flips:
+                tag = "fixed" if flip["fixed"] else "broken" if flip["broken"] else "moved"
+                console.print(f"  {flip['id']}: {flip['was']} -> {flip['now']} "
+                              f"(expected {flip['expected']}, {tag})")
+            for m in comparison.floor_margins:
+                console.print(f"  margin {m['metric']}: {m['baseline_margin']} -> {m['margin']}")
+    if save_baseline is not None:
+        baselines.save_baseline(report, save_baseline)
+    if ratchet:
+        committed[report.name] = ratcheted(committed, report)
+        FLOORS_FILE.write_text(json.dumps(committed, indent=2) + "\n", encoding="utf-8")
+        console.print(f"floors for {report.name} now {committed[report.name]}")
+    return failed
 
 
 def _open_store():  # type: ignore[no-untyped-def]

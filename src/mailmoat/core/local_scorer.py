@@ -87,6 +87,9 @@ def _urgency(text: str, s: Signals) -> tuple[float, str]:
     if _NO_ACTION.search(text) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
     if explicit or incident:
+        if s.bulk and not (s.security_alert or s.personal or incident):
+            # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
+            return 0.5, "list mail with urgent wording"
         if s.automated_sender and not (s.security_alert or s.action_requested or incident):
             return 0.5, "automated notice with urgent wording"
         if s.security_alert and not s.action_requested and not explicit:

@@ -6,7 +6,7 @@ a wrapper tag is removed — by a model, which reads loosely — not only the ex
 upper/lower case, whitespace, `/` or `\\` or attributes inside the tag, HTML entities
 (`&lt;`, `&#60;`, `&#x3c;`, nested `&amp;lt;`), full-width and look-alike angle brackets,
 invisible characters (format characters, combining marks, Hangul fillers) inside the name,
-and `-`, any dash or space in place of `_`. What is left cannot open or close the wrapper
+and any punctuation, dash or space in place of `_`. What is left cannot open or close the wrapper
 because no bracket survives next to the tag name, in any of those spellings.
 """
 
@@ -21,16 +21,15 @@ TAG = "untrusted_content"
 # Characters a reader might take for "<" or ">".
 _LT = "<\uff1c\u2039\u3008\u27e8\u2329\u276e\u276c\u2770\u29fc\u02c2\u1438\u16b2\ufe64"
 _GT = ">\uff1e\u203a\u3009\u27e9\u232a\u276f\u276d\u2771\u29fd\u02c3\u1433\ufe65"
-# Whitespace, "_" and every dash a reader might take for "-" (Unicode Pd, minus, bullet).
-_SEP = (
-    r"[\s_\-\u058a\u05be\u1400\u1806\u2010-\u2015\u2043\u2212\u2e17\u2e1a\u2e3a\u2e3b"
-    r"\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\uff3f\U00010ead]*"
-)
-_NAME = rf"untrusted{_SEP}content\b"
-_NAME_RX = re.compile(rf"untrusted{_SEP}content", re.IGNORECASE)
+# Between the two words a reader may see any punctuation, space or dash ("untrusted-content",
+# "untrusted.content", "untrusted · content"): anything but a letter, digit or bracket.
+_SEP = rf"(?:[^\w{_LT}{_GT}]|_)*"
+_NAME = rf"untrusted{_SEP}content"
+_NAME_RX = re.compile(_NAME, re.IGNORECASE)
+# No word boundary after the name: "<untrusted_contentX" is close enough to fool a reader.
 _TAG_RX = re.compile(rf"[{_LT}][\s/\\]*{_NAME}[^{_LT}{_GT}]*[{_GT}]?", re.IGNORECASE)
 # A bare tag name with no bracket is harmless; one with a bracket on either side is not.
-_HALF_RX = re.compile(rf"[/\\]?\s*{_NAME}[\s/\\]*[{_GT}]", re.IGNORECASE)
+_HALF_RX = re.compile(rf"[/\\]?\s*{_NAME}\b[\s/\\]*[{_GT}]", re.IGNORECASE)
 # Last resort when removal does not settle: no bracket and no "&" means no tag at all.
 _BRACKET_RX = re.compile(rf"[{_LT}{_GT}&]")
 _MAX_PASSES = 8

@@ -1,0 +1,1 @@
+"""The adversarial corpus: hostile emails written for mailmoat, in families."""

@@ -1,0 +1,98 @@
+"""Canonical JSON and the scorer-input hash (S7): same logical input, same hash; any change
+to a field the scorer reads, a different hash."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mailmoat.core.hashing import (
+    BODY_EXCERPT_CHARS,
+    canonical_json,
+    input_hash,
+    is_stale,
+    scorer_input,
+    sha256_hex,
+)
+from mailmoat.core.message import parse_message
+
+
+def _mail(subject: str = "Lunch?", body: str = "Are you free at noon?",
+          extra_headers: str = "") -> bytes:
+    return (
+        "From: Ana <ana@example.com>\r\nTo: me@example.org\r\n"
+        f"Subject: {subject}\r\n{extra_headers}"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+        f"{body}\r\n"
+    ).encode()
+
+
+def test_key_order_and_normal_form_do_not_change_canonical_json() -> None:
+    nfc = unicodedata.normalize("NFC", "café")
+    nfd = unicodedata.normalize("NFD", "café")
+    assert nfc != nfd
+    assert canonical_json({"b": 1, "a": nfc}) == canonical_json({"a": nfd, "b": 1})
+    assert sha256_hex({"b": [nfd]}) == sha256_hex({"b": [nfc]})
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_non_finite_floats_cannot_be_hashed(bad: float) -> None:
+    with pytest.raises(ValueError):
+        canonical_json({"x": bad})
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text()
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner)
+                    | st.dictionaries(st.text(alphabet="abcdefgh"), inner),
+                    max_leaves=20))
+def test_canonical_json_is_stable_under_nfd(value: object) -> None:
+    def to_nfd(v: object) -> object:
+        if isinstance(v, str):
+            return unicodedata.normalize("NFD", v)
+        if isinstance(v, list):
+            return [to_nfd(x) for x in v]
+        if isinstance(v, dict):
+            return {to_nfd(k): to_nfd(x) for k, x in v.items()}
+        return v
+
+    try:
+        expected = canonical_json(value)
+    except ValueError:
+        return
+    assert canonical_json(to_nfd(value)) == expected
+
+
+def test_the_hash_covers_what_the_scorer_reads() -> None:
+    base = input_hash(parse_message(_mail()))
+    assert input_hash(parse_message(_mail())) == base  # deterministic
+    assert input_hash(parse_message(_mail(subject="Lunch!"))) != base
+    assert input_hash(parse_message(_mail(body="Are you free at one?"))) != base
+    bulk = "List-Unsubscribe: <mailto:u@example.com>\r\n"
+    assert input_hash(parse_message(_mail(extra_headers=bulk))) != base
+
+
+def test_the_hash_ignores_what_no_scorer_reads() -> None:
+    base = input_hash(parse_message(_mail()))
+    relay = "Received: from relay.example.net by mx.example.org\r\n"
+    assert input_hash(parse_message(_mail(extra_headers=relay))) == base
+
+
+def test_a_change_in_the_tail_of_a_long_body_is_seen() -> None:
+    # The signals read the footer (opt-out links), so the hash must cover it too.
+    long_body = "x" * (3 * BODY_EXCERPT_CHARS)
+    a = parse_message(_mail(body=long_body + " keep"))
+    b = parse_message(_mail(body=long_body + " unsubscribe"))
+    assert scorer_input(a)["body"] == scorer_input(b)["body"]
+    assert input_hash(a) != input_hash(b)
+
+
+def test_is_stale_flags_a_message_that_no_longer_matches() -> None:
+    original = parse_message(_mail())
+    stored = input_hash(original)
+    assert not is_stale(original, stored)
+    assert is_stale(parse_message(_mail(body="Wire the money now.")), stored)
