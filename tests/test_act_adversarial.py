@@ -83,3 +83,6 @@ def test_an_obedient_model_cannot_send_hostile_mail_anywhere_but_back(tmp_path: 
     assert all(str(m["To"]) == str(m["X-RcptTo"]) for m in inbox)
     refused_to_others = [why for _, why in report.refused if "original sender" in why]
     assert refused_to_others  # the obedient drafter did try to mail third parties
+    drafts_refused = {mid for mid, why in report.refused if why.startswith("draft refused")}
+    triaged = {t["message_id"] for t in r.service.triage(ACCOUNT)}
+    assert drafts_refused and drafts_refused <= triaged  # a person sees each one
