@@ -55,8 +55,10 @@ class FakeTransport:
 
 
 class Clock:
+    """The executor's clock, starting just after the (real-time) approvals it runs."""
+
     def __init__(self) -> None:
-        self.now = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+        self.now = datetime.now(UTC) + timedelta(seconds=1)
 
     def __call__(self) -> datetime:
         return self.now
