@@ -106,6 +106,8 @@ def test_bad_proposals_get_clear_errors_and_store_nothing(store_url: str) -> Non
         send_payload(to="a@x.example\r\nBcc: b@y.example"),
         send_payload(subject="hi\nBcc: b@y.example"),
         {"action": "launch_missiles"},
+        {"action": "archive", "message": 12345},  # no such stored message
+        {"action": "archive", "message": True},
         {"action": "send_email", "to": "a@x.example", "subject": "s", "body": "b", "cc": "z"},
     ]
     for payload in bad:

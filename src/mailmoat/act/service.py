@@ -100,7 +100,11 @@ class ActionService(AccountModes, TriageList):
         if not isinstance(payload, dict):
             raise PayloadError("payload must be an object")
         if not is_floor(str(payload.get("action"))):
-            return _reversible_payload(payload)
+            checked = _reversible_payload(payload)
+            target = session.get(MessageRow, checked["message"])
+            if target is None or target.account != account:
+                raise PayloadError(f"no message {checked['message']} in account {account!r}")
+            return checked
         payload = {**payload, "account": account}
         original = None
         if reply_to_message is not None:
