@@ -265,3 +265,31 @@ def test_the_drafter_sees_the_thread_wrapped_as_untrusted(
     assert len(newest) == 1
     [earlier] = newest[0].thread
     assert "First:" in earlier and earlier.count("</untrusted_content>") == 1
+
+
+def test_unattended_approval_rechecks_mode_and_cap_in_its_own_transaction(
+    tmp_path: Any
+) -> None:
+    from mailmoat.act.errors import PolicyRefused
+
+    r = rig(f"sqlite:///{tmp_path / 'm.db'}")
+    mids = [add_message(r, incoming(f"P{i} <p{i}@client.example>", message_id=f"<q{i}@c>"))
+            for i in range(3)]
+
+    def proposal(mid: int, source: str = "auto") -> int:
+        sender = r.store.get_message(mid, account=ACCOUNT)["from_addr"]  # type: ignore[index]
+        return int(r.service.propose(ACCOUNT, {"action": "send_email", "to": sender,
+                                               "subject": "Re", "body": "ok"},
+                                     f"auto:{ACCOUNT}", source, reply_to_message=mid)["id"])
+
+    first = proposal(mids[0])
+    with pytest.raises(PolicyRefused, match="SUGGEST"):
+        r.service.approve_unattended(first, ACCOUNT)
+    r.service.set_mode(ACCOUNT, Mode.AUTO, "sam", daily_cap=1)
+    human = proposal(mids[1], source="cli")
+    with pytest.raises(PolicyRefused, match="AUTO sweep"):
+        r.service.approve_unattended(human, ACCOUNT)  # a person's draft needs a person
+    r.service.approve_unattended(first, ACCOUNT)
+    with pytest.raises(PolicyRefused, match="daily cap"):
+        r.service.approve_unattended(proposal(mids[2]), ACCOUNT)
+    assert r.service.unattended_today(ACCOUNT) == 1

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from sqlalchemy import select
 
+from mailmoat.act.errors import PolicyRefused
 from mailmoat.act.service import ActionService
 from mailmoat.core.autonomy import (
     AutoReplyRequest,
@@ -206,7 +207,12 @@ class AutoSweep:
         except PayloadError as exc:
             self._refuse(account, item.message_id, f"draft refused: {exc}", report)
             return
-        self.service.approve(proposal["id"], identity)
+        try:
+            self.service.approve_unattended(proposal["id"], account)
+        except PolicyRefused as exc:  # switched off, or the cap filled up meanwhile
+            self.service.reject(proposal["id"], identity, note=str(exc))
+            report.refused.append((item.message_id, str(exc)))
+            return
         report.replies_queued.append(proposal["id"])
 
     def _thread(self, account: str, message_id: int, message: Message,

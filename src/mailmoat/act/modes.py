@@ -96,14 +96,17 @@ class AccountModes:
 
     def unattended_today(self, account: str) -> int:
         """Unattended sends counted against today's cap (UTC day), whatever their outcome."""
-        now = self.clock()
-        start = now.replace(hour=0, minute=0, second=0, microsecond=0)
         with self.sessions() as session:
-            return int(session.scalar(
-                select(func.count()).select_from(ActionRow).where(
-                    ActionRow.account == account,
-                    ActionRow.action == ActionType.SEND_EMAIL.value,
-                    ActionRow.decided_by == policy_identity(account),
-                    ActionRow.decided_at >= start,
-                )
-            ) or 0)
+            return self._unattended_count(session, account, self.clock())
+
+    @staticmethod
+    def _unattended_count(session: Session, account: str, now: datetime) -> int:
+        start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        return int(session.scalar(
+            select(func.count()).select_from(ActionRow).where(
+                ActionRow.account == account,
+                ActionRow.action == ActionType.SEND_EMAIL.value,
+                ActionRow.decided_by == policy_identity(account),
+                ActionRow.decided_at >= start,
+            )
+        ) or 0)

@@ -17,10 +17,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from mailmoat.act.audit import Clock, audit, utcnow
-from mailmoat.act.errors import InvalidState, NotFound, StaleApproval
+from mailmoat.act.errors import InvalidState, NotFound, PolicyRefused, StaleApproval
 from mailmoat.act.modes import AccountModes
 from mailmoat.act.triage import TriageList
 from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor
+from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
@@ -31,7 +32,13 @@ from mailmoat.core.receipts import (
     payload_hash,
 )
 from mailmoat.core.recipients import check_recipient
-from mailmoat.store.act_models import ActionRow, AttachmentBlobRow, AuditRow, OutboxRow
+from mailmoat.store.act_models import (
+    AccountModeRow,
+    ActionRow,
+    AttachmentBlobRow,
+    AuditRow,
+    OutboxRow,
+)
 from mailmoat.store.models import MessageRow
 
 SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
@@ -170,30 +177,50 @@ class ActionService(AccountModes, TriageList):
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
-            if row.status != "pending":
-                raise InvalidState(f"action {action_id} is {row.status}, not pending")
             if expected_sha256 is not None and expected_sha256 != _hash_of(row.payload):
                 raise StaleApproval("the payload changed since it was shown; review it again")
-            if not is_floor(row.action):
-                row.status, row.decided_by, row.decided_at = "approved", approved_by, now
-                audit(session, "approved", approved_by, now, action_id=row.id)
-                return self._view(session, row)
-            receipt = mint(row.payload, approved_by, now.isoformat())
-            row.receipt = receipt.as_dict()
+            return self._approve(session, row, approved_by, now)
+
+    def approve_unattended(self, action_id: int, account: str) -> dict[str, Any]:
+        """Approve under the policy identity `auto:<account>`, in one transaction with the
+        AUTO checks: the mode and the daily cap are read under the lock `set_mode` takes, so
+        neither a switch to SUGGEST nor a concurrent sweep can slip past them."""
+        now = self.clock()
+        with self.sessions.begin() as session:
+            mode = session.get(AccountModeRow, account, with_for_update=True)
+            if mode is None or mode.mode != Mode.AUTO.value:
+                raise PolicyRefused("account is in SUGGEST mode")
+            if self._unattended_count(session, account, now) >= mode.daily_cap:
+                raise PolicyRefused(f"daily cap of {mode.daily_cap} unattended replies reached")
+            row = self._row(session, action_id, lock=True)
+            if row.account != account or row.source != "auto":
+                raise PolicyRefused("only the AUTO sweep's own proposals are approved unattended")
+            return self._approve(session, row, policy_identity(account), now)
+
+    def _approve(self, session: Session, row: ActionRow, approved_by: str,
+                 now: datetime) -> dict[str, Any]:
+        if row.status != "pending":
+            raise InvalidState(f"action {row.id} is {row.status}, not pending")
+        if not is_floor(row.action):
             row.status, row.decided_by, row.decided_at = "approved", approved_by, now
-            key = idempotency_key(receipt, row.id)
-            session.add(OutboxRow(
-                action_id=row.id, idempotency_key=key, account=row.account, action=row.action,
-                payload=row.payload, receipt=receipt.as_dict(), message_id="", raw=None,
-                state="queued", attempts=0, next_attempt_at=now, last_error="", created_at=now,
-            ))
-            audit(session, "approved", approved_by, now, action_id=row.id,
-                  payload_sha256=receipt.payload_sha256, idempotency_key=key)
-            try:
-                session.flush()
-            except IntegrityError:
-                raise InvalidState(f"action {action_id} is already enqueued") from None
+            audit(session, "approved", approved_by, now, action_id=row.id)
             return self._view(session, row)
+        receipt = mint(row.payload, approved_by, now.isoformat())
+        row.receipt = receipt.as_dict()
+        row.status, row.decided_by, row.decided_at = "approved", approved_by, now
+        key = idempotency_key(receipt, row.id)
+        session.add(OutboxRow(
+            action_id=row.id, idempotency_key=key, account=row.account, action=row.action,
+            payload=row.payload, receipt=receipt.as_dict(), message_id="", raw=None,
+            state="queued", attempts=0, next_attempt_at=now, last_error="", created_at=now,
+        ))
+        audit(session, "approved", approved_by, now, action_id=row.id,
+              payload_sha256=receipt.payload_sha256, idempotency_key=key)
+        try:
+            session.flush()
+        except IntegrityError:
+            raise InvalidState(f"action {row.id} is already enqueued") from None
+        return self._view(session, row)
 
     def mark_done(self, action_id: int, by: str) -> None:
         """Record that an approved reversible action was applied (floor actions: executor)."""
