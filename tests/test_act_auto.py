@@ -293,3 +293,5 @@ def test_unattended_approval_rechecks_mode_and_cap_in_its_own_transaction(
     with pytest.raises(PolicyRefused, match="daily cap"):
         r.service.approve_unattended(proposal(mids[2]), ACCOUNT)
     assert r.service.unattended_today(ACCOUNT) == 1
+    with pytest.raises(PolicyRefused, match="policy identities"):
+        r.service.approve(human, f"auto:{ACCOUNT}")  # no entry point can borrow the name

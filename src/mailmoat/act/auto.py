@@ -158,8 +158,8 @@ class AutoSweep:
                       "lane": item.decision.lane.value}, identity, "auto",
             reply_to_message=item.message_id,
         )
+        self.service.approve_unattended(action["id"], account)  # refuses once AUTO is off
         self.lane_actions.apply(account, item.message_id, item.decision.lane.value)
-        self.service.approve(action["id"], identity)
         self.service.mark_done(action["id"], identity)
 
     def _reply(self, account: str, item: _Candidate, guidelines: str, cap: int,

@@ -174,6 +174,8 @@ class ActionService(AccountModes, TriageList):
         `expected_sha256` is the hash the approver was shown: if the payload changed since,
         the approval is refused rather than bound to bytes nobody looked at.
         """
+        if approved_by.startswith("auto:"):
+            raise PolicyRefused("policy identities approve only through approve_unattended")
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
@@ -190,11 +192,12 @@ class ActionService(AccountModes, TriageList):
             mode = session.get(AccountModeRow, account, with_for_update=True)
             if mode is None or mode.mode != Mode.AUTO.value:
                 raise PolicyRefused("account is in SUGGEST mode")
-            if self._unattended_count(session, account, now) >= mode.daily_cap:
-                raise PolicyRefused(f"daily cap of {mode.daily_cap} unattended replies reached")
             row = self._row(session, action_id, lock=True)
             if row.account != account or row.source != "auto":
                 raise PolicyRefused("only the AUTO sweep's own proposals are approved unattended")
+            if (is_floor(row.action)
+                    and self._unattended_count(session, account, now) >= mode.daily_cap):
+                raise PolicyRefused(f"daily cap of {mode.daily_cap} unattended replies reached")
             return self._approve(session, row, policy_identity(account), now)
 
     def _approve(self, session: Session, row: ActionRow, approved_by: str,
