@@ -158,7 +158,11 @@ class AutoSweep:
                       "lane": item.decision.lane.value}, identity, "auto",
             reply_to_message=item.message_id,
         )
-        self.service.approve_unattended(action["id"], account)  # refuses once AUTO is off
+        try:
+            self.service.approve_unattended(action["id"], account)
+        except PolicyRefused as exc:  # AUTO was switched off a moment ago
+            self.service.reject(action["id"], identity, note=str(exc))
+            return
         self.lane_actions.apply(account, item.message_id, item.decision.lane.value)
         self.service.mark_done(action["id"], identity)
 
