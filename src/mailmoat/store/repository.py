@@ -15,11 +15,13 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from mailmoat.core.facts import is_sent
 from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.core.trace import Trace
 from mailmoat.judge.cascade import Scorer, classify
+from mailmoat.learn.history import load_sender_facts, record_sent_recipients
 from mailmoat.store.db import make_engine, migrate
 from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
 
@@ -100,15 +102,27 @@ class Store:
         now = _now()
         with self.sessions.begin() as session:
             known = self._existing(session, account, hashes)
+            parsed = {
+                digest: parse_message(item.raw, labels=item.labels)
+                for item, digest in zip(items, hashes, strict=True)
+                if digest not in known
+            }
+            # Sender facts from what is already stored (history, pins, learned rules).
+            facts = load_sender_facts(session, account, [m.from_addr for m in parsed.values()], now)
             fresh: dict[str, tuple[MessageRow, Trace]] = {}
+            sent: list[tuple[MessageRow, Message]] = []
             for item, digest in zip(items, hashes, strict=True):
                 if digest in known or digest in fresh:
                     continue
-                message = parse_message(item.raw, labels=item.labels)
-                trace = classify(message, Facts(), self.scorers)
+                message = parsed[digest]
+                sender = facts.get(message.from_addr)
+                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers)
                 fresh[digest] = (self._message_row(item, message, digest, account, now), trace)
+                if is_sent(item.origin, item.folder, item.labels):
+                    sent.append((fresh[digest][0], message))
             session.add_all([row for row, _ in fresh.values()])
             session.flush()  # assigns ids
+            record_sent_recipients(session, account, [(row.id, m) for row, m in sent])
             for row, trace in fresh.values():
                 session.add(_decision_row(row.id, account, trace, now))
                 session.add(self._ledger(row.id, "decided", trace, SYSTEM, now))

