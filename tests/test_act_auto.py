@@ -129,6 +129,7 @@ def test_auto_replies_only_to_eligible_mail_and_only_to_the_original_sender(
     assert [(m["To"], m["In-Reply-To"]) for m in inbox] == [
         ("ana@client.example", "<e1@client.example>")]
     assert body_bytes(inbox[0]) == b"Thanks, I will send it tomorrow.\n"
+    assert inbox[0]["Auto-Submitted"] == "auto-replied"  # RFC 3834: says it is automatic
     action = r.service.show(report.replies_queued[0])
     assert action["receipt"]["approved_by"] == f"auto:{ACCOUNT}"
     # A second sweep does not reply again.
@@ -295,3 +296,25 @@ def test_unattended_approval_rechecks_mode_and_cap_in_its_own_transaction(
     assert r.service.unattended_today(ACCOUNT) == 1
     with pytest.raises(PolicyRefused, match="policy identities"):
         r.service.approve(human, f"auto:{ACCOUNT}")  # no entry point can borrow the name
+
+
+def test_automated_mail_is_never_answered_unattended(
+    mail_server: MailServer, tmp_path: Any
+) -> None:
+    from mailmoat.core.autonomy import is_automated_mail
+
+    r = rig(f"sqlite:///{tmp_path / 'm.db'}")
+    responder = incoming(body="I am out of office.").replace(
+        b"Subject:", b"Auto-Submitted: auto-replied\nSubject:")
+    listmail = incoming("L <list@client.example>", message_id="<l1@c>").replace(
+        b"Subject:", b"Precedence: list\nSubject:")
+    for raw in (responder, listmail):
+        add_message(r, raw)
+    r.service.set_mode(ACCOUNT, Mode.AUTO, "sam")
+    drafter = ScriptedDrafter()
+    report, outcomes = run_all(r, mail_server, drafter)
+    assert drafter.requests == [] and outcomes == []
+    assert len(report.refused) == 2
+    assert all("RFC 3834" in why for _, why in report.refused)
+    assert is_automated_mail("auto-generated", "") and not is_automated_mail("no", "")
+    assert delivered(mail_server) == []

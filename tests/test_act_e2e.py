@@ -48,6 +48,7 @@ def test_approve_delivers_exactly_one_byte_identical_message(
     assert msg["X-RcptTo"] == "ana@client.example"  # the envelope recipient the server saw
     assert msg["To"] == "ana@client.example"
     assert msg["Subject"] == "Zahlen für Q3"
+    assert msg["Auto-Submitted"] is None  # a person approved it
     assert body_bytes(msg) == body.encode("utf-8")
     shown = r.service.show(proposal["id"])
     assert shown["status"] == "done"

@@ -28,6 +28,7 @@ from mailmoat.core.autonomy import (
     AutoReplyRequest,
     Mode,
     canary,
+    is_automated_mail,
     may_auto_reply,
     may_run_unattended,
     policy_identity,
@@ -180,6 +181,8 @@ class AutoSweep:
             model_available=True,
         )
         allowed, why = may_auto_reply(gate)
+        if allowed and is_automated_mail(message.auto_submitted, message.precedence):
+            allowed, why = False, "automated mail is never answered unattended (RFC 3834)"
         if not allowed:  # not eligible at all: no draft is even asked for
             report.refused.append((item.message_id, why))
             return

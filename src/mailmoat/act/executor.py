@@ -279,7 +279,7 @@ class Executor:
         date = datetime.fromisoformat(receipt.approved_at)
         if row.action == FloorAction.SEND_EMAIL:
             return render_send(payload, transport.from_addr, message_id, date,
-                               self._attachments(payload))
+                               self._attachments(payload), auto_replied=_unattended(row))
         original = transport.fetch(payload["message_id"])
         if original is None:
             raise PermanentError("the message to forward is no longer on the server")

@@ -143,10 +143,15 @@ def render_send(
     message_id: str,
     date: datetime,
     attachments: Mapping[str, bytes] = {},
+    auto_replied: bool = False,
 ) -> bytes:
-    """RFC 822 bytes for a canonical send_email payload."""
+    """RFC 822 bytes for a canonical send_email payload. An unattended reply says so
+    (`Auto-Submitted: auto-replied`, RFC 3834): other responders will not answer it, and
+    sync can tell it from a reply the user wrote."""
     msg = EmailMessage(policy=SMTP_POLICY)
     _headers(msg, from_addr, payload["to"], payload["subject"], message_id, date)
+    if auto_replied:
+        msg["Auto-Submitted"] = "auto-replied"
     if payload.get("in_reply_to"):
         msg["In-Reply-To"] = payload["in_reply_to"]
     if payload.get("references"):
