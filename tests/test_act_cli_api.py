@@ -64,6 +64,8 @@ def test_cli_propose_show_approve_run_delivers_once(
         "smtp": {k: getattr(t.smtp, k) for k in t.smtp.__slots__},  # type: ignore[attr-defined]
         "imap": {k: getattr(t.imap, k) for k in t.imap.__slots__},  # type: ignore[attr-defined]
     }}}))
+    assert cli("run", str(config)).exit_code == 2  # readable by others: refused
+    config.chmod(0o600)
     ran = cli("run", str(config))
     assert ran.exit_code == 0, ran.output
     inbox = delivered(server)
@@ -185,5 +187,6 @@ def test_cli_run_with_a_bad_config_is_a_clear_error(db_url: str, tmp_path: Path)
     assert missing.exit_code == 2
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"accounts": {"acct": {"smtp": {"host": "x"}, "imap": {}}}}))
+    bad.chmod(0o600)
     result = cli("run", str(bad))
     assert result.exit_code == 2

@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,13 @@ class ConfigError(ValueError):
 
 
 def load_config(path: Path) -> dict[str, Any]:
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError as exc:
+        raise ConfigError(f"cannot read worker config {path}: {type(exc).__name__}") from None
+    if mode & 0o077:
+        raise ConfigError(f"worker config {path} holds credentials but is readable by others "
+                          f"(mode {mode:o}); run: chmod 600 {path}")
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
