@@ -159,3 +159,26 @@ def test_parallel_worker_processes_deliver_each_message_once(
     assert len(ran) == 9 and set(ran.values()) == {1}  # every row run by exactly one worker
     inbox = Counter(str(m["Subject"]) for m in delivered(server))
     assert inbox == Counter({f"crash test {i}": 1 for i in range(9)})
+
+
+def test_a_polling_worker_sends_what_is_approved_while_it_runs(
+    server: MailServer, tmp_path: Path
+) -> None:
+    wipe(server)
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    r = rig(url)
+    config = _config(tmp_path / "worker.json", url, server, server_files_sent=False)
+    worker = subprocess.Popen([sys.executable, "-m", "mailmoat.act.worker", str(config),
+                               "--poll", "0.2"], stdout=subprocess.PIPE)
+    try:
+        time.sleep(1.0)
+        assert worker.poll() is None  # still running, idle
+        _approve(r, 2)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(delivered(server)) < 2:
+            time.sleep(0.3)
+    finally:
+        worker.terminate()
+        worker.wait(10)
+    assert Counter(str(m["Subject"]) for m in delivered(server)) == Counter(
+        {"crash test 0": 1, "crash test 1": 1})

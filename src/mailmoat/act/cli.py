@@ -209,9 +209,11 @@ def triage(account: str = typer.Option("local"), as_json: bool = typer.Option(Fa
 
 @actions_app.command()
 def run(config: Path = typer.Argument(..., help="worker config JSON (see act/worker.py)"),
-        once: bool = typer.Option(False, help="run at most one outbox row")) -> None:
-    """Run the guarded executor over the outbox until it is idle."""
+        once: bool = typer.Option(False, help="run at most one outbox row"),
+        poll: float = typer.Option(0.0, help="keep running, checking every POLL seconds")
+        ) -> None:
+    """Run the guarded executor over the outbox until it is idle (or keep polling)."""
     from mailmoat.act import worker
 
-    code = worker.main([str(config), *(["--once"] if once else [])])
+    code = worker.main([str(config), *(["--once"] if once else []), "--poll", str(poll)])
     raise typer.Exit(code)

@@ -18,6 +18,7 @@ import os
 import signal
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +89,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("config", type=Path)
     parser.add_argument("--once", action="store_true", help="run at most one outbox row")
     parser.add_argument("--worker", default=f"worker-{os.getpid()}")
+    parser.add_argument("--poll", type=float, default=0.0,
+                        help="keep running: look for due rows every POLL seconds")
     args = parser.parse_args(argv)
     try:
         executor = build_executor(load_config(args.config), args.worker)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    outcomes = [executor.run_once()] if args.once else executor.run_until_idle()
-    for outcome in outcomes:
-        if outcome is not None:
-            print(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
-    return 0
+    while True:
+        outcomes = [executor.run_once()] if args.once else executor.run_until_idle()
+        for outcome in outcomes:
+            if outcome is not None:
+                print(f"{outcome.outbox_id} {outcome.state} {outcome.detail}", flush=True)
+        if args.once or args.poll <= 0:
+            return 0
+        time.sleep(args.poll)
 
 
 if __name__ == "__main__":  # pragma: no cover - process entry point
