@@ -303,6 +303,11 @@ app.add_typer(users_app, name="user")
 app.add_typer(notify_app, name="notify")
 
 
+from mailmoat.act.cli import actions_app  # noqa: E402 - registered after the core commands
+
+app.add_typer(actions_app, name="actions")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -53,6 +53,14 @@ def may_auto_reply(req: AutoReplyRequest) -> tuple[bool, str]:
     return True, "eligible"
 
 
+def is_automated_mail(auto_submitted: str, precedence: str) -> bool:
+    """Mail a machine sent (RFC 3834 Auto-Submitted, bulk/list/junk Precedence). An unattended
+    reply to it could start a loop between two responders, so AUTO never answers it."""
+    marked = auto_submitted.strip().lower()
+    return bool(marked and marked != "no") or precedence.strip().lower() in {
+        "bulk", "list", "junk", "auto_reply"}
+
+
 def may_run_unattended(mode: Mode, action_is_floor: bool) -> bool:
     """Reversible lane actions may run unattended in AUTO; floor actions never do this way."""
     return mode is Mode.AUTO and not action_is_floor

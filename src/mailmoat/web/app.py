@@ -16,12 +16,15 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mailmoat.act.service import ActionService
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
-from mailmoat.web.approvals import Approvals, NoApprovals, NoTriage, Triage
+from mailmoat.web.act_adapter import ActApprovals, ActTriage
+from mailmoat.web.approvals import Approvals, Triage
 from mailmoat.web.auth import LoginRequired, csrf_guard
 from mailmoat.web.csp import CSP
+from mailmoat.web.routes_actions import actions_router
 from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
 
@@ -50,8 +53,10 @@ def create_app(
     )
     app.state.store = store
     app.state.web = WebStore(store)
-    app.state.approvals = approvals or NoApprovals()
-    app.state.triage = triage or NoTriage()
+    service = ActionService(store.engine)
+    app.state.actions = service
+    app.state.approvals = approvals or ActApprovals(service)
+    app.state.triage = triage or ActTriage(service)
     app.state.setup_token = setup_token or secrets.token_urlsafe(24)
     app.state.base_url = base_url
     # First run makes the keys (link signing, VAPID pair); later runs read them back.
@@ -62,6 +67,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(judge_router(store))
     app.include_router(learn_router(store))
+    app.include_router(actions_router(store))
 
     @app.exception_handler(LoginRequired)
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:

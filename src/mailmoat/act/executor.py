@@ -1,0 +1,395 @@
+"""The one guarded executor. Every floor action — send_email, forward_external,
+delete_permanent — runs here and nowhere else, whatever proposed it (CLI, API, web, the AUTO
+sweep, a job queue). A test scans the source tree for any other path to SMTP or EXPUNGE.
+
+For each outbox row:
+
+1. Claim it: a single UPDATE on the row picked by `SELECT ... FOR UPDATE SKIP LOCKED` (on
+   PostgreSQL several executors run at once; on SQLite the UPDATE itself is the lock). A claim
+   is a lease: a worker that dies leaves the row to be picked up when the lease runs out.
+2. A row found in `sending` was mid-flight when its worker died: reconcile by our Message-ID
+   in the Sent folder before anything else (core.outbox.recover_unknown).
+3. Guard: no receipt -> NoReceipt; the receipt must verify against the stored payload
+   (schema, action type, sha256), the action must still be approved with that very receipt,
+   and the bytes rendered from the payload must equal the stored bytes. Any mismatch is
+   terminal: dead-lettered and audited, never retried.
+4. Mark `sending` (durably) with the exact bytes, then hand them over. Transient failures
+   requeue with backoff and replay the same stored bytes; no model is consulted, ever.
+5. Append the Sent copy (unless the server files it itself), record `done`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import Engine, and_, case, or_, select, update
+from sqlalchemy.orm import sessionmaker
+
+from mailmoat.act.audit import audit, utcnow
+from mailmoat.act.errors import NoReceipt
+from mailmoat.core.autonomy import Mode, policy_identity
+from mailmoat.core.message import parse_message
+from mailmoat.core.outbox import (
+    BACKOFF_BASE_SECONDS,
+    MAX_ATTEMPTS,
+    Recovery,
+    backoff_seconds,
+    recover_unknown,
+)
+from mailmoat.core.receipts import (
+    ActionMismatch,
+    FloorAction,
+    PayloadError,
+    PayloadMismatch,
+    Receipt,
+    ReceiptError,
+    normalize_recipient,
+    verify,
+)
+from mailmoat.mail.smtp import (
+    AttachmentMissing,
+    OutcomeUnknown,
+    PermanentError,
+    TransientError,
+    TransportError,
+    message_id_for,
+    render_forward,
+    render_send,
+)
+from mailmoat.store.act_models import AccountModeRow, ActionRow, AttachmentBlobRow, OutboxRow
+from mailmoat.store.models import MessageRow
+
+CrashHook = Callable[[str], None]
+DEFAULT_LEASE_SECONDS = 120.0
+
+
+class FloorTransport(Protocol):
+    """What the executor needs from one account's mail servers (mail.smtp.MailTransport)."""
+
+    @property
+    def from_addr(self) -> str: ...
+
+    @property
+    def server_files_sent(self) -> bool: ...
+
+    def submit(self, raw: bytes, recipient: str) -> str: ...
+
+    def append_sent(self, raw: bytes) -> None: ...
+
+    def in_sent(self, message_id: str) -> bool: ...
+
+    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None: ...
+
+    def expunge(self, message_id: str, folder: str) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    outbox_id: int
+    action_id: int
+    state: str  # done | dead | queued (retry later) | sending (outcome unknown) | cancelled
+    detail: str
+
+
+def _no_crash(_point: str) -> None:
+    return None
+
+
+class Executor:
+    def __init__(
+        self,
+        engine: Engine,
+        transports: Mapping[str, FloorTransport],
+        worker: str = "executor",
+        clock: Callable[[], datetime] = utcnow,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        crash_hook: CrashHook = _no_crash,
+        max_attempts: int = MAX_ATTEMPTS,
+        backoff_base: float = BACKOFF_BASE_SECONDS,
+    ) -> None:
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.transports = transports
+        self.worker = worker
+        self.clock = clock
+        self.lease = timedelta(seconds=lease_seconds)
+        self.crash = crash_hook
+        self.max_attempts = max_attempts
+        self.backoff_base = backoff_base
+
+    # -- claiming -------------------------------------------------------------------------
+
+    def claim(self) -> tuple[int, str] | None:
+        """Take one due row; returns (outbox id, state after the claim) or None."""
+        if not self.transports:
+            return None
+        now = self.clock()
+        due = or_(
+            and_(OutboxRow.state == "queued", OutboxRow.next_attempt_at <= now),
+            and_(OutboxRow.state.in_(("claimed", "sending")), OutboxRow.lease_until < now),
+        )
+        pick = (
+            select(OutboxRow.id)
+            .where(OutboxRow.account.in_(list(self.transports)), due)
+            .order_by(OutboxRow.next_attempt_at, OutboxRow.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+        with self.sessions.begin() as session:
+            row = session.execute(
+                update(OutboxRow)
+                .where(OutboxRow.id == pick, due)
+                .values(
+                    # A row left in `sending` stays there: its outcome must be reconciled.
+                    state=_keep_sending(),
+                    claimed_by=self.worker,
+                    lease_until=now + self.lease,
+                    attempts=OutboxRow.attempts + 1,
+                )
+                .returning(OutboxRow.id, OutboxRow.state)
+                .execution_options(synchronize_session=False)
+            ).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def run_once(self) -> Outcome | None:
+        claimed = self.claim()
+        if claimed is None:
+            return None
+        outbox_id, state = claimed
+        self.crash("after_claim")
+        return self._run(outbox_id, recovering=state == "sending")
+
+    def run_until_idle(self, limit: int = 1000) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        for _ in range(limit):
+            outcome = self.run_once()
+            if outcome is None:
+                break
+            outcomes.append(outcome)
+        return outcomes
+
+    # -- one row --------------------------------------------------------------------------
+
+    def _run(self, outbox_id: int, recovering: bool) -> Outcome:
+        with self.sessions() as session:
+            row = session.get(OutboxRow, outbox_id)
+            assert row is not None  # we hold its claim
+            action = session.get(ActionRow, row.action_id)
+            mode_row = session.get(AccountModeRow, row.account)
+        transport = self.transports[row.account]
+        if recovering:
+            outcome = self._reconcile(row, transport)
+            if outcome is not None:
+                return outcome
+        if _unattended(row) and (mode_row is None or mode_row.mode != Mode.AUTO.value):
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        try:
+            raw, message_id = self._guard(row, action, transport)
+        except (ReceiptError, AttachmentMissing, ValueError, KeyError, TypeError) as exc:
+            # A malformed row (a field missing, a date that does not parse) is as terminal
+            # as a mismatch: nothing in it can be trusted to run.
+            return self._finish(row, "dead", f"refused: {type(exc).__name__}: {exc}",
+                                event="refused")
+        except TransientError as exc:  # fetching the original to forward
+            return self._retry(row, str(exc))
+        except PermanentError as exc:
+            return self._finish(row, "dead", str(exc))
+        marked = self._mark_sending(row, raw, message_id)
+        if marked == "auto_off":
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        if marked == "lost":
+            return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
+        self.crash("before_send")
+        try:
+            detail = self._perform(row, raw, transport)
+        except TransientError as exc:
+            return self._retry(row, str(exc))
+        except PermanentError as exc:
+            return self._finish(row, "dead", str(exc))
+        except OutcomeUnknown as exc:
+            return self._unknown(row, str(exc))
+        self.crash("after_send")
+        if raw is not None and not transport.server_files_sent:
+            try:
+                transport.append_sent(raw)
+            except TransportError as exc:  # the mail went out; only the copy is missing
+                self._audit(row, "sent_copy_failed", error=str(exc))
+        self.crash("after_append")
+        return self._finish(row, "done", detail)
+
+    def _reconcile(self, row: OutboxRow, transport: FloorTransport) -> Outcome | None:
+        """A row its worker left in `sending`: find out whether it went out. None: rerun."""
+        if row.action == FloorAction.DELETE_PERMANENT:
+            return None  # expunging by Message-ID twice removes nothing the second time
+        try:
+            found = transport.in_sent(row.message_id)
+        except TransientError as exc:
+            return self._unknown(row, f"cannot reconcile yet: {exc}")
+        except PermanentError as exc:  # never guess: a person decides
+            return self._finish(row, "dead", f"outcome unknown, cannot reconcile: {exc}")
+        verdict = recover_unknown(found, transport.server_files_sent)
+        self._audit(row, "reconciled", found_in_sent=found, verdict=verdict.value)
+        if verdict is Recovery.DONE:
+            return self._finish(row, "done", "reconciled: our Message-ID is in the Sent folder")
+        if verdict is Recovery.HOLD:
+            return self._finish(row, "dead", "outcome unknown: not in Sent; a person decides")
+        return None
+
+    def _guard(self, row: OutboxRow, action: ActionRow | None,
+               transport: FloorTransport) -> tuple[bytes | None, str]:
+        """Raise unless the stored bytes are exactly what a valid receipt approved."""
+        if not row.receipt:
+            raise NoReceipt("no receipt: a floor action needs an approval")
+        try:
+            receipt = Receipt(**row.receipt)
+        except TypeError:
+            raise PayloadError("the stored receipt is malformed") from None
+        if action is None or action.status != "approved" or action.receipt != row.receipt:
+            raise NoReceipt("the approval was withdrawn or voided after this row was queued")
+        if row.action != receipt.action or row.payload.get("action") != row.action:
+            raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
+        verify(receipt, row.payload)
+        verify(receipt, action.payload)  # what the approver was shown is what runs
+        if _unattended(row):
+            self._guard_unattended(row, action)
+        message_id = row.message_id or message_id_for(row.idempotency_key, transport.from_addr)
+        raw = self._render(row, receipt, transport, message_id)
+        if row.raw is not None and raw != row.raw:
+            raise PayloadMismatch("the stored bytes are not the approved payload")
+        return raw, message_id if raw is not None else ""
+
+    def _guard_unattended(self, row: OutboxRow, action: ActionRow) -> None:
+        """A receipt under a policy identity covers one thing: a reply to the original sender."""
+        if row.action != FloorAction.SEND_EMAIL or action.reply_to_message is None:
+            raise ActionMismatch("unattended receipts cover replies only")
+        with self.sessions() as session:
+            original = session.get(MessageRow, action.reply_to_message)
+        sender = parse_message(original.raw).from_addr if original is not None else ""
+        if not sender or normalize_recipient(sender) != row.payload.get("to"):
+            raise PayloadMismatch("an unattended reply may go only to the original sender")
+
+    def _render(self, row: OutboxRow, receipt: Receipt, transport: FloorTransport,
+                message_id: str) -> bytes | None:
+        payload = row.payload
+        if row.action == FloorAction.DELETE_PERMANENT:
+            return None
+        date = datetime.fromisoformat(receipt.approved_at)
+        if row.action == FloorAction.SEND_EMAIL:
+            return render_send(payload, transport.from_addr, message_id, date,
+                               self._attachments(payload), auto_replied=_unattended(row))
+        original = transport.fetch(payload["message_id"])
+        if original is None:
+            raise PermanentError("the message to forward is no longer on the server")
+        return render_forward(payload, transport.from_addr, message_id, date, original)
+
+    def _attachments(self, payload: dict[str, Any]) -> dict[str, bytes]:
+        wanted = [a["sha256"] for a in payload.get("attachments") or []]
+        if not wanted:
+            return {}
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(AttachmentBlobRow).where(AttachmentBlobRow.sha256.in_(wanted))
+            )
+            return {r.sha256: bytes(r.content) for r in rows}
+
+    def _perform(self, row: OutboxRow, raw: bytes | None, transport: FloorTransport) -> str:
+        if row.action == FloorAction.DELETE_PERMANENT:
+            removed = transport.expunge(row.payload["message_id"], row.payload["folder"])
+            return f"expunged {removed} message(s)"
+        assert raw is not None
+        answer = transport.submit(raw, row.payload["to"])
+        return f"accepted: {answer[:200]}"
+
+    # -- state changes --------------------------------------------------------------------
+
+    def _mine(self, row: OutboxRow) -> Any:
+        return and_(OutboxRow.id == row.id, OutboxRow.claimed_by == self.worker,
+                    OutboxRow.state.in_(("claimed", "sending")))
+
+    def _mark_sending(self, row: OutboxRow, raw: bytes | None, message_id: str) -> str:
+        """Durably record the exact bytes and that they are about to leave.
+
+        For unattended work the account's mode is read in the same transaction, under the
+        lock `set_mode` takes: either the switch to SUGGEST comes first and this row is
+        cancelled, or the row is already on its way and the switch can no longer stop it.
+        """
+        with self.sessions.begin() as session:
+            if _unattended(row):
+                mode = session.get(AccountModeRow, row.account, with_for_update=True)
+                if mode is None or mode.mode != Mode.AUTO.value:
+                    return "auto_off"
+            result = session.execute(
+                update(OutboxRow).where(self._mine(row))
+                # The lease restarts here so it covers the whole hand-over.
+                .values(state="sending", raw=raw, message_id=message_id,
+                        lease_until=self.clock() + self.lease)
+                .execution_options(synchronize_session=False)
+            )
+            ok = bool(result.rowcount)  # type: ignore[attr-defined]
+        row.raw, row.message_id = raw, message_id
+        return "ok" if ok else "lost"
+
+    def _retry(self, row: OutboxRow, error: str) -> Outcome:
+        if row.attempts >= self.max_attempts:
+            return self._finish(row, "dead", f"gave up after {row.attempts} attempts: {error}")
+        now = self.clock()
+        delay = timedelta(seconds=backoff_seconds(row.attempts, self.backoff_base))
+        with self.sessions.begin() as session:
+            session.execute(
+                update(OutboxRow).where(self._mine(row))
+                .values(state="queued", next_attempt_at=now + delay, lease_until=None,
+                        claimed_by=None, last_error=error)
+                .execution_options(synchronize_session=False)
+            )
+            audit(session, "retry_scheduled", self.worker, now, action_id=row.action_id,
+                  outbox_id=row.id, error=error, attempts=row.attempts,
+                  delay_seconds=delay.total_seconds())
+        return Outcome(row.id, row.action_id, "queued", error)
+
+    def _unknown(self, row: OutboxRow, error: str) -> Outcome:
+        """Leave the row in `sending` with an expired lease: the next claim reconciles it."""
+        now = self.clock()
+        with self.sessions.begin() as session:
+            session.execute(
+                update(OutboxRow).where(self._mine(row))
+                .values(state="sending", lease_until=now, last_error=error)
+                .execution_options(synchronize_session=False)
+            )
+            audit(session, "outcome_unknown", self.worker, now, action_id=row.action_id,
+                  outbox_id=row.id, error=error)
+        return Outcome(row.id, row.action_id, "sending", error)
+
+    def _finish(self, row: OutboxRow, state: str, detail: str, event: str | None = None) -> Outcome:
+        now = self.clock()
+        action_status = {"done": "done", "dead": "failed", "cancelled": "cancelled"}[state]
+        with self.sessions.begin() as session:
+            session.execute(
+                update(OutboxRow).where(self._mine(row))
+                .values(state=state, finished_at=now, lease_until=None,
+                        last_error="" if state == "done" else detail)
+                .execution_options(synchronize_session=False)
+            )
+            session.execute(update(ActionRow).where(ActionRow.id == row.action_id)
+                            .values(status=action_status))
+            audit(session, event or {"done": "executed", "dead": "dead_letter",
+                                     "cancelled": "cancelled"}[state],
+                  self.worker, now, action_id=row.action_id, outbox_id=row.id, detail=detail,
+                  idempotency_key=row.idempotency_key, message_id=row.message_id)
+        return Outcome(row.id, row.action_id, state, detail)
+
+    def _audit(self, row: OutboxRow, event: str, **detail: Any) -> None:
+        with self.sessions.begin() as session:
+            audit(session, event, self.worker, self.clock(), action_id=row.action_id,
+                  outbox_id=row.id, **detail)
+
+
+def _unattended(row: OutboxRow) -> bool:
+    return str((row.receipt or {}).get("approved_by", "")) == policy_identity(row.account)
+
+
+def _keep_sending() -> Any:
+    return case((OutboxRow.state == "sending", "sending"), else_="claimed")
+

@@ -1,0 +1,413 @@
+"""The transport for floor actions: SMTP submission, the Sent copy, and the IMAP side of
+permanent deletes and forwards.
+
+Only the guarded executor (`mailmoat.act.executor`) may call into this module; a test scans
+the source tree for any other caller. Sending is gated there; this module only moves bytes.
+
+* Submission: implicit TLS (port 465) or STARTTLS (587), AUTH when a username is set.
+  Plain SMTP only on a loopback host, and only when asked for explicitly.
+* Rendering is deterministic: the same payload, sender, Message-ID and date always give the
+  same bytes, so the executor can re-render and compare with the stored bytes before sending.
+  The body travels base64-encoded so no hop rewrites its line endings or bytes.
+* Errors say which side of the DATA command they happened on: before it nothing was sent
+  (`TransientError` / `PermanentError`); during or after it the outcome is unknown
+  (`OutcomeUnknown`) and the executor reconciles by Message-ID before any retry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import ipaddress
+import smtplib
+import ssl
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import SMTP as SMTP_POLICY
+from email.utils import format_datetime
+from typing import Any, Literal
+
+from imapclient import IMAPClient
+from imapclient.exceptions import CapabilityError, IMAPClientError, LoginError
+
+Security = Literal["tls", "starttls", "plain"]
+
+
+class TransportError(Exception):
+    """Base class. Messages never contain a password."""
+
+
+class ConfigError(TransportError):
+    """Settings that must not be used (plain text off loopback, unknown security)."""
+
+
+class TransientError(TransportError):
+    """Nothing was sent; trying again later may work (4xx, timeout, connection refused)."""
+
+
+class PermanentError(TransportError):
+    """Nothing was sent; the server refused for good (5xx)."""
+
+
+class OutcomeUnknown(TransportError):
+    """The connection failed during or right after DATA: the message may have gone out."""
+
+
+class AttachmentMissing(TransportError):
+    """An attachment named by hash is not stored, or its bytes no longer hash to that name."""
+
+
+@dataclass(frozen=True, slots=True)
+class SmtpSettings:
+    host: str
+    port: int
+    from_addr: str
+    security: Security = "starttls"
+    username: str = ""
+    password: str = field(default="", repr=False)
+    # An OAuth2 access token (Gmail, Outlook): AUTH XOAUTH2 instead of a password. Getting
+    # and refreshing it is the accounts store's job; it hands over a fresh one.
+    access_token: str = field(default="", repr=False)
+    timeout: float = 30.0
+    ca_file: str | None = None  # an extra trust anchor (a private CA, a test server)
+
+
+@dataclass(frozen=True, slots=True)
+class ImapSettings:
+    host: str
+    port: int
+    username: str
+    password: str = field(default="", repr=False)
+    security: Security = "tls"
+    sent_folder: str = "Sent"
+    # True when the server itself files every accepted submission in `sent_folder` (Gmail,
+    # Outlook, Sieve copies): then we never APPEND, and "not in Sent" means "not sent".
+    server_files_sent: bool = False
+    timeout: float = 30.0
+    ca_file: str | None = None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@functools.lru_cache(maxsize=16)
+def _tls_context(ca_file: str | None) -> ssl.SSLContext:
+    # Loading the system trust store costs ~80 ms: once per CA file, not once per message.
+    context = ssl.create_default_context()
+    if ca_file:
+        context.load_verify_locations(cafile=ca_file)
+    return context
+
+
+def _check_security(security: str, host: str) -> None:
+    if security not in ("tls", "starttls", "plain"):
+        raise ConfigError(f"unknown security {security!r}: use tls, starttls or plain")
+    if security == "plain" and not _is_loopback(host):
+        raise ConfigError(f"plain text is allowed only on a loopback host, not {host!r}")
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def message_id_for(key: str, from_addr: str) -> str:
+    """Our Message-ID, derived from the outbox idempotency key: one action, one id."""
+    domain = from_addr.rpartition("@")[2] or "mailmoat.invalid"
+    return f"<mailmoat.{key[:40]}@{domain}>"
+
+
+def _boundary(message_id: str) -> str:
+    return "mm-" + hashlib.sha256(message_id.encode()).hexdigest()[:32]
+
+
+def _headers(msg: EmailMessage, from_addr: str, to: str, subject: str, message_id: str,
+             date: datetime) -> None:
+    msg["From"] = from_addr
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date)
+    msg["Message-ID"] = message_id
+
+
+def render_send(
+    payload: Mapping[str, Any],
+    from_addr: str,
+    message_id: str,
+    date: datetime,
+    attachments: Mapping[str, bytes] = {},
+    auto_replied: bool = False,
+) -> bytes:
+    """RFC 822 bytes for a canonical send_email payload. An unattended reply says so
+    (`Auto-Submitted: auto-replied`, RFC 3834): other responders will not answer it, and
+    sync can tell it from a reply the user wrote."""
+    msg = EmailMessage(policy=SMTP_POLICY)
+    _headers(msg, from_addr, payload["to"], payload["subject"], message_id, date)
+    if auto_replied:
+        msg["Auto-Submitted"] = "auto-replied"
+    if payload.get("in_reply_to"):
+        msg["In-Reply-To"] = payload["in_reply_to"]
+    if payload.get("references"):
+        msg["References"] = " ".join(payload["references"])
+    _set_text(msg, payload["body"])
+    for item in payload.get("attachments") or []:
+        content = attachments.get(item["sha256"])
+        if content is None or hashlib.sha256(content).hexdigest() != item["sha256"]:
+            raise AttachmentMissing(f"attachment {item['filename']!r} is missing or changed")
+        maintype, _, subtype = item["content_type"].partition("/")
+        msg.add_attachment(
+            content, maintype=maintype or "application",
+            subtype=subtype or "octet-stream", filename=item["filename"],
+        )
+    if msg.is_multipart():
+        msg.set_boundary(_boundary(message_id))
+    return msg.as_bytes()
+
+
+def render_forward(
+    payload: Mapping[str, Any], from_addr: str, message_id: str, date: datetime, original: bytes
+) -> bytes:
+    """The original message attached whole (message/rfc822) under the user's note."""
+    msg = EmailMessage(policy=SMTP_POLICY)
+    _headers(msg, from_addr, payload["to"], "Fwd: " + _subject_of(original), message_id, date)
+    _set_text(msg, payload.get("note") or "")
+    msg.add_attachment(original, maintype="message", subtype="rfc822", filename="forwarded.eml")
+    msg.set_boundary(_boundary(message_id))
+    return msg.as_bytes()
+
+
+def _set_text(msg: EmailMessage, text: str) -> None:
+    # As bytes, so the email package cannot rewrite line endings: the body arrives exactly.
+    msg.set_content(text.encode("utf-8"), maintype="text", subtype="plain", cte="base64")
+    msg.set_param("charset", "utf-8")
+
+
+def _subject_of(raw: bytes) -> str:
+    from mailmoat.core.message import parse_message
+
+    return parse_message(raw).subject
+
+
+# -- SMTP -----------------------------------------------------------------------------------
+
+_CONNECT_ERRORS = (OSError, smtplib.SMTPConnectError, smtplib.SMTPServerDisconnected)
+
+
+class SmtpTransport:
+    def __init__(self, settings: SmtpSettings) -> None:
+        _check_security(settings.security, settings.host)
+        self.settings = settings
+
+    def _connect(self) -> smtplib.SMTP:
+        s = self.settings
+        context = None if s.security == "plain" else _tls_context(s.ca_file)
+        if s.security == "tls":
+            client: smtplib.SMTP = smtplib.SMTP_SSL(
+                s.host, s.port, timeout=s.timeout, context=context
+            )
+        else:
+            client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+        client.ehlo()
+        if s.security == "starttls":
+            if not client.has_extn("starttls"):
+                client.close()
+                raise PermanentError(f"{s.host}:{s.port} does not offer STARTTLS")
+            client.starttls(context=context)
+            client.ehlo()
+        if s.access_token:
+            client.auth("XOAUTH2", _xoauth2(s.username, s.access_token))
+        elif s.username:
+            client.login(s.username, s.password)
+        return client
+
+    def submit(self, raw: bytes, recipient: str) -> str:
+        """Hand one message to the server; return its answer to DATA."""
+        try:
+            client = self._connect()
+        except smtplib.SMTPAuthenticationError as exc:
+            raise PermanentError(f"SMTP authentication failed ({exc.smtp_code})") from None
+        except smtplib.SMTPNotSupportedError:
+            raise PermanentError("the SMTP server does not offer AUTH here") from None
+        except smtplib.SMTPResponseException as exc:
+            raise _refused("connect", exc.smtp_code) from None
+        except ssl.SSLError as exc:
+            raise PermanentError(f"TLS failed: {exc.reason}") from None
+        except (TimeoutError, *_CONNECT_ERRORS) as exc:
+            raise TransientError(f"cannot reach SMTP server: {type(exc).__name__}") from None
+        try:
+            try:
+                code, _ = client.mail(self.settings.from_addr)
+                if code != 250:
+                    raise _refused("MAIL FROM", code)
+                code, _ = client.rcpt(recipient)
+                if code not in (250, 251):
+                    raise _refused("RCPT TO", code)
+            except smtplib.SMTPServerDisconnected:
+                raise TransientError("SMTP server hung up before DATA") from None
+            except (TimeoutError, OSError) as exc:
+                raise TransientError(f"SMTP failed before DATA: {type(exc).__name__}") from None
+            try:
+                code, answer = client.data(raw)
+            except smtplib.SMTPDataError as exc:  # the server answered: it refused the data
+                raise _refused("DATA", exc.smtp_code) from None
+            except (OSError, smtplib.SMTPServerDisconnected) as exc:
+                raise OutcomeUnknown(f"connection lost during DATA: {type(exc).__name__}") from None
+            if code != 250:
+                raise _refused("DATA", code)
+            return answer.decode("utf-8", "replace")
+        finally:
+            try:
+                client.quit()
+            except (OSError, smtplib.SMTPException):
+                client.close()
+
+
+def _xoauth2(user: str, token: str) -> Callable[..., str]:
+    def respond(challenge: bytes | None = None) -> str:
+        # The initial response carries the token; to an error challenge the client answers
+        # empty so the server sends its final (failure) reply.
+        return f"user={user}\x01auth=Bearer {token}\x01\x01" if challenge is None else ""
+
+    return respond
+
+
+def _refused(stage: str, code: int) -> TransportError:
+    if 400 <= code < 500:
+        return TransientError(f"server deferred {stage} ({code})")
+    return PermanentError(f"server refused {stage} ({code})")
+
+
+# -- IMAP -----------------------------------------------------------------------------------
+
+
+class ImapMailbox:
+    """The IMAP operations the executor needs: Sent copies, reconciliation, delete, fetch."""
+
+    def __init__(self, settings: ImapSettings) -> None:
+        _check_security(settings.security, settings.host)
+        self.settings = settings
+
+    def _connect(self) -> IMAPClient:
+        s = self.settings
+        context = None if s.security == "plain" else _tls_context(s.ca_file)
+        try:
+            client = IMAPClient(
+                s.host, port=s.port, ssl=s.security == "tls", ssl_context=context,
+                timeout=s.timeout,
+            )
+        except ssl.SSLError as exc:
+            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
+        except OSError as exc:
+            raise TransientError(f"cannot reach IMAP server: {type(exc).__name__}") from None
+        try:
+            if s.security == "starttls":
+                client.starttls(context)
+            client.login(s.username, s.password)
+        except ssl.SSLError as exc:
+            _logout(client)
+            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
+        except (CapabilityError, LoginError) as exc:
+            _logout(client)
+            what = "login failed" if isinstance(exc, LoginError) else "STARTTLS not offered"
+            raise PermanentError(f"IMAP {what}") from None
+        except (OSError, IMAPClientError) as exc:
+            _logout(client)
+            raise TransientError(f"IMAP connection failed: {type(exc).__name__}") from None
+        return client
+
+    def _uids(self, client: IMAPClient, folder: str, message_id: str) -> list[int]:
+        if not client.folder_exists(folder):
+            return []
+        client.select_folder(folder)
+        return list(client.search(["HEADER", "Message-ID", message_id]))
+
+    def append_sent(self, raw: bytes) -> None:
+        client = self._connect()
+        try:
+            folder = self.settings.sent_folder
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+            client.append(folder, raw, flags=(b"\\Seen",))
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP APPEND failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
+    def in_sent(self, message_id: str) -> bool:
+        client = self._connect()
+        try:
+            return bool(self._uids(client, self.settings.sent_folder, message_id))
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP search failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
+    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
+        client = self._connect()
+        try:
+            uids = self._uids(client, folder, message_id)
+            if not uids:
+                return None
+            data = client.fetch(uids[:1], ["BODY.PEEK[]"])
+            return bytes(data[uids[0]][b"BODY[]"])
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP fetch failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
+    def expunge(self, message_id: str, folder: str) -> int:
+        """Permanently remove the message(s) with this Message-ID from `folder`."""
+        client = self._connect()
+        try:
+            uids = self._uids(client, folder, message_id)
+            if uids:
+                client.add_flags(uids, [b"\\Deleted"])
+                client.uid_expunge(uids)
+            return len(uids)
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP expunge failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
+
+def _logout(client: IMAPClient) -> None:
+    with contextlib.suppress(OSError, IMAPClientError):
+        client.logout()
+
+
+@dataclass(frozen=True, slots=True)
+class MailTransport:
+    """SMTP plus IMAP for one account, in the shape the executor's `FloorTransport` wants."""
+
+    smtp: SmtpSettings
+    imap: ImapSettings
+
+    @property
+    def from_addr(self) -> str:
+        return self.smtp.from_addr
+
+    @property
+    def server_files_sent(self) -> bool:
+        return self.imap.server_files_sent
+
+    def submit(self, raw: bytes, recipient: str) -> str:
+        return SmtpTransport(self.smtp).submit(raw, recipient)
+
+    def append_sent(self, raw: bytes) -> None:
+        ImapMailbox(self.imap).append_sent(raw)
+
+    def in_sent(self, message_id: str) -> bool:
+        return ImapMailbox(self.imap).in_sent(message_id)
+
+    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
+        return ImapMailbox(self.imap).fetch(message_id, folder)
+
+    def expunge(self, message_id: str, folder: str) -> int:
+        return ImapMailbox(self.imap).expunge(message_id, folder)

@@ -1,0 +1,98 @@
+"""Shared pieces for the authority tests: a store, the service, a transport to mail-devel."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Any
+
+from mailmoat.act.service import ActionService
+from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
+from mailmoat.store import Store, open_store
+from mailserver import MailServer
+
+
+@dataclass
+class Rig:
+    store: Store
+    service: ActionService
+    url: str
+
+
+def rig(url: str) -> Rig:
+    store = open_store(url)
+    return Rig(store, ActionService(store.engine), url)
+
+
+def transport(server: MailServer, *, server_files_sent: bool = False,
+              sent_folder: str = "Sent") -> MailTransport:
+    """Plain text on loopback, asked for explicitly: the test server has no certificate."""
+    return MailTransport(
+        smtp=SmtpSettings(host=server.host, port=server.smtp_port, from_addr=server.user,
+                          security="plain", username=server.user, password=server.password,
+                          timeout=10),
+        imap=ImapSettings(host=server.host, port=server.imap_port, username=server.user,
+                          password=server.password, security="plain", timeout=10,
+                          sent_folder=sent_folder, server_files_sent=server_files_sent),
+    )
+
+
+def send_payload(to: str = "ana@client.example", subject: str = "Quarterly numbers",
+                 body: str = "Hi Ana,\nthe numbers are attached.\n— Sam\n") -> dict[str, Any]:
+    return {"action": "send_email", "to": to, "subject": subject, "body": body}
+
+
+def delivered(server: MailServer, folder: str = "INBOX") -> list[EmailMessage]:
+    """Every message in `folder`, parsed, as a separate mail client sees them."""
+    client = server.imap()
+    try:
+        if not client.folder_exists(folder):
+            return []
+        client.select_folder(folder)
+        uids = client.search(["ALL"])
+        if not uids:
+            return []
+        data = client.fetch(uids, ["BODY.PEEK[]"])
+        return [
+            email.message_from_bytes(data[u][b"BODY[]"], policy=email.policy.default)  # type: ignore[misc]
+            for u in uids
+        ]
+    finally:
+        client.logout()
+
+
+def body_bytes(msg: EmailMessage) -> bytes:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return part.get_payload(decode=True)  # type: ignore[return-value]
+
+
+def incoming(sender: str = "Ana <ana@client.example>", subject: str = "Can we meet?",
+             body: str = "Could you send me the deck?", message_id: str = "<orig-1@client.example>"
+             ) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "test@example.org"
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id
+    msg["Date"] = "Thu, 03 Dec 2026 08:00:00 +0000"
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def wipe(server: MailServer) -> MailServer:
+    """Empty INBOX and Sent so one server can serve a whole test module."""
+    client = server.imap()
+    try:
+        for folder in ("INBOX", "Sent"):
+            if client.folder_exists(folder):
+                client.select_folder(folder)
+                uids = client.search(["ALL"])
+                if uids:
+                    client.delete_messages(uids)
+                    client.expunge()
+    finally:
+        client.logout()
+    return server
