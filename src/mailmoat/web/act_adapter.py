@@ -13,6 +13,21 @@ from mailmoat.web.approvals import Outcome, PendingAction, TriageItem
 from mailmoat.web.views import MAX_ID
 
 
+def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
+    if not flags:
+        return ()
+    out = []
+    if flags.get("lookalike_of"):
+        out.append(f"the recipient's domain imitates {flags['lookalike_of']}")
+    if flags.get("mixed_script"):
+        out.append("the recipient's domain mixes alphabets")
+    if flags.get("non_ascii_domain"):
+        out.append("the recipient's domain is internationalised (IDN): check each letter")
+    if flags.get("display_name_mismatch"):
+        out.append("the original sender's display name shows a different address")
+    return tuple(out)
+
+
 def _pending(view: dict[str, Any]) -> PendingAction:
     payload = view.get("payload")
     target = view.get("to") or ""
@@ -26,6 +41,7 @@ def _pending(view: dict[str, Any]) -> PendingAction:
         if payload is not None else "",
         payload_sha256=str(view.get("payload_sha256", "")),
         created_at=str(view.get("proposed_at", "")),
+        warnings=_warnings(view.get("flags")),
     )
 
 

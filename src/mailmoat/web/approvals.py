@@ -20,6 +20,7 @@ class PendingAction:
     payload_sha256: str
     draft_diff: str = ""  # unified diff when a person edited the proposed draft
     created_at: str = ""
+    warnings: tuple[str, ...] = ()  # recipient risks for a person to look at (look-alikes...)
 
 
 @dataclass(frozen=True, slots=True)
