@@ -22,6 +22,49 @@ import pytest
 
 HOST = "127.0.0.1"
 
+# mail-devel runs SMTP in its own thread and event loop, so a delivery sets the IMAP side's
+# asyncio event from the wrong thread and a client in IDLE is not told until something else
+# wakes the IMAP loop. This boot line hands each delivery to the IMAP loop, as a real
+# server's local delivery would notify its IDLE clients.
+_IDLE_BOOT = (
+    "import asyncio; from mail_devel import smtp as _s; "
+    "_init = _s.MemoryHandler.__init__; _handle = _s.MemoryHandler.handle_message\n"
+    "def _patched_init(self, *a, **k):\n"
+    "    _init(self, *a, **k); self._imap_loop = asyncio.get_running_loop()\n"
+    "async def _patched_handle(self, message):\n"
+    "    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe("
+    "_handle(self, message), self._imap_loop))\n"
+    "_s.MemoryHandler.__init__ = _patched_init; _s.MemoryHandler.handle_message = _patched_handle\n"
+)
+# mail-devel's in-memory backend keeps only the system flags. Real servers (Dovecot, Gmail,
+# Fastmail) also keep keywords, announced by `\\*` in PERMANENTFLAGS; this boot line lets the
+# test server do the same, so keyword-per-lane behaviour can be seen by a second client.
+_KEYWORD_BOOT = (
+    "from pymap.backend import mailbox as _m\n"
+    "from pymap.parsing.specials.flag import Recent, Wildcard, get_system_flags\n"
+    "_m.MailboxDataInterface.permanent_flags = property("
+    "lambda self: (get_system_flags() - {Recent}) | {Wildcard})\n"
+)
+# mail-devel offers only PLAIN and LOGIN over IMAP. This boot line adds SASL XOAUTH2 the way
+# Gmail and Outlook use it, checking the bearer token against the account's password, so a
+# test can hand out that password as the access token from its own token endpoint.
+_XOAUTH2_BOOT = (
+    "from pymap import config as _c; from pysasl import SASLAuth\n"
+    "from pysasl.mechanism.oauth import OAuth2Mechanism\n"
+    "from pysasl.creds.external import ExternalCredentials\n"
+    "from pysasl.creds.plain import PlainCredentials\n"
+    "from mail_devel import auth as _a\n"
+    "_c.IMAPConfig.tls_auth = property("
+    "lambda self: SASLAuth([*SASLAuth.defaults().server_mechanisms, OAuth2Mechanism()]))\n"
+    "_authenticate = _a.IMAPAuthenticator.authenticate\n"
+    "async def _xoauth2(self, creds):\n"
+    "    if isinstance(creds, ExternalCredentials):\n"
+    "        creds = PlainCredentials(creds.authzid, creds._token or '')\n"
+    "    return await _authenticate(self, creds)\n"
+    "_a.IMAPAuthenticator.authenticate = _xoauth2\n"
+)
+_RUN = "import runpy; runpy.run_module('mail_devel', run_name='__main__')\n"
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -49,6 +92,8 @@ class MailServer:
     imap_port: int = field(default_factory=free_port)
     smtp_port: int = field(default_factory=free_port)
     extra_args: tuple[str, ...] = ()
+    keywords: bool = False  # True: the server keeps custom keywords (PERMANENTFLAGS \\*)
+    xoauth2: bool = False  # True: IMAP also offers AUTH=XOAUTH2 (bearer token = password)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -56,8 +101,10 @@ class MailServer:
         return HOST
 
     def start(self) -> MailServer:
+        boot = (_IDLE_BOOT + (_KEYWORD_BOOT if self.keywords else "")
+                + (_XOAUTH2_BOOT if self.xoauth2 else "") + _RUN)
         args = [
-            sys.executable, "-m", "mail_devel",
+            sys.executable, "-c", boot,
             "--host", HOST,
             "--user", self.user,
             "--password", self.password,

@@ -93,24 +93,34 @@ def test_cli_reject_and_mode(db_url: str) -> None:
     assert cli("mode", "acct", "YOLO").exit_code == 1
 
 
+def signed_in(r: Any, accounts: list[str] | None = None, name: str = "sam") -> TestClient:
+    """A client signed in through the JSON session API, carrying its CSRF token."""
+    from webhelpers import PASSWORD, make_user
+
+    make_user(r.store, name, accounts or ["acct"])
+    client = TestClient(create_app(r.store))
+    reply = client.post("/api/session", json={"username": name, "password": PASSWORD})
+    assert reply.status_code == 200, reply.text
+    client.headers["X-CSRF-Token"] = reply.json()["csrf_token"]
+    return client
+
+
 def test_api_round_trip(server: MailServer, tmp_path: Path) -> None:
     wipe(server)
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    client = TestClient(create_app(r.store))
-    headers = {"X-Mailmoat-Actor": "sam"}
-    created = client.post("/api/actions", json={"account": "acct", "payload": send_payload()},
-                          headers=headers)
+    client = signed_in(r)
+    created = client.post("/api/actions", json={"payload": send_payload()})
     assert created.status_code == 201, created.text
     view = created.json()
-    assert view["proposed_by"] == "api:sam"
+    assert view["proposed_by"] == "web:sam" and view["account"] == "acct"
     assert client.get(f"/api/actions/{view['id']}").json()["payload"] == view["payload"]
     stale = client.post(f"/api/actions/{view['id']}/approve",
-                        json={"expected_sha256": "f" * 64}, headers=headers)
+                        json={"expected_sha256": "f" * 64})
     assert stale.status_code == 409
     ok = client.post(f"/api/actions/{view['id']}/approve",
-                     json={"expected_sha256": view["payload_sha256"]}, headers=headers)
-    assert ok.status_code == 200 and ok.json()["receipt"]["approved_by"] == "api:sam"
-    again = client.post(f"/api/actions/{view['id']}/approve", json={}, headers=headers)
+                     json={"expected_sha256": view["payload_sha256"]})
+    assert ok.status_code == 200 and ok.json()["receipt"]["approved_by"] == "web:sam"
+    again = client.post(f"/api/actions/{view['id']}/approve", json={})
     assert again.status_code == 409
     assert [o.state for o in Executor(r.store.engine, {"acct": transport(server)})
             .run_until_idle()] == ["done"]
@@ -121,16 +131,15 @@ def test_api_round_trip(server: MailServer, tmp_path: Path) -> None:
 
 def test_api_errors_are_clear(tmp_path: Path) -> None:
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    client = TestClient(create_app(r.store))
-    client.headers["X-Mailmoat-Actor"] = "sam"
+    client = signed_in(r)
     bad = client.post("/api/actions", json={"payload": send_payload(subject="a\r\nBcc: x@y")})
-    assert bad.status_code == 422 and "CR or LF" in bad.json()["detail"]
+    assert bad.status_code == 409 and "CR or LF" in bad.json()["detail"]
     assert client.get("/api/actions/42").status_code == 404
     assert client.get("/api/actions").json() == []
-    mode = client.put("/api/accounts/acct/mode", json={"mode": "AUTO", "daily_cap": 2})
+    mode = client.put("/api/actions/mode", json={"mode": "AUTO", "daily_cap": 2})
     assert mode.json() == {"account": "acct", "mode": "AUTO", "daily_cap": 2, "guidelines": ""}
-    assert client.put("/api/accounts/acct/mode", json={"mode": "ON"}).status_code == 422
-    assert client.get("/api/triage?account=acct").json() == []
+    assert r.service.mode("acct").mode.value == "AUTO"
+    assert client.put("/api/actions/mode", json={"mode": "ON"}).status_code == 422
 
 
 def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
@@ -138,9 +147,9 @@ def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
 
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     r.store.ingest(incoming("Pay <billing@paypal.com>"), "imap", account="acct")
-    client = TestClient(create_app(r.store), headers={"X-Mailmoat-Actor": "sam"})
+    client = signed_in(r)
     view = client.post("/api/actions", json={
-        "account": "acct", "payload": send_payload(to="billing@pаypal.com")}).json()
+        "payload": send_payload(to="billing@pаypal.com")}).json()
     assert view["flags"]["lookalike_of"] == "paypal.com"
     assert view["flags"]["mixed_script"] is True
     assert view["payload"]["to"].startswith("billing@xn--")  # what is hashed and sent
@@ -152,34 +161,54 @@ def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Pa
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     mid = r.store.ingest(incoming('"ceo@company.example" <mallory@evil.example>'), "imap",
                          account="acct").message_id
-    client = TestClient(create_app(r.store), headers={"X-Mailmoat-Actor": "sam"})
+    client = signed_in(r)
     view = client.post("/api/actions", json={
-        "account": "acct", "reply_to_message": mid,
+        "reply_to_message": mid,
         "payload": {"action": "send_email", "subject": "Re: hi", "body": "ok"}}).json()
     assert view["payload"]["to"] == "mallory@evil.example"  # the real sender, shown as such
     assert view["flags"]["display_name_mismatch"] is True
     assert view["replying_to"]["message_id"] == "<orig-1@client.example>"
     assert view["payload"]["in_reply_to"] == "<orig-1@client.example>"
     other = client.post("/api/actions", json={
-        "account": "acct", "reply_to_message": mid,
+        "reply_to_message": mid,
         "payload": {"action": "send_email", "to": "ceo@company.example", "subject": "Re: hi",
                     "body": "ok"}})
-    assert other.status_code == 422 and "original sender" in other.json()["detail"]
+    assert other.status_code == 409 and "original sender" in other.json()["detail"]
 
 
-def test_api_changes_need_the_actor_header(tmp_path: Path) -> None:
+def test_api_needs_a_session_a_csrf_token_and_the_right_account(tmp_path: Path) -> None:
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    client = TestClient(create_app(r.store))
-    assert client.post("/api/actions", json={"payload": send_payload()}).status_code == 422
-    view = client.post("/api/actions", json={"payload": send_payload()},
-                       headers={"X-Mailmoat-Actor": "sam"}).json()
-    # A cross-site page can send a form or a text/plain POST, never a custom header.
-    forged = client.post(f"/api/actions/{view['id']}/approve", content="{}",
-                         headers={"Content-Type": "text/plain"})
-    assert forged.status_code == 422
-    assert client.put("/api/accounts/local/mode", json={"mode": "AUTO"}).status_code == 422
-    assert r.service.show(view["id"])["status"] == "pending"
-    assert r.service.mode("local").mode.value == "SUGGEST"
+    theirs = r.service.propose("other", send_payload(), "cli:bob", "cli")
+    anonymous = TestClient(create_app(r.store))
+    assert anonymous.get("/api/actions").status_code == 401
+    client = signed_in(r)
+    assert client.get(f"/api/actions/{theirs['id']}").status_code == 404  # not your account
+    assert client.post(f"/api/actions/{theirs['id']}/approve", json={}).status_code == 404
+    token = client.headers.pop("X-CSRF-Token")
+    assert client.post("/api/actions", json={"payload": send_payload()}).status_code == 403
+    assert client.put("/api/actions/mode", json={"mode": "AUTO"}).status_code == 403
+    client.headers["X-CSRF-Token"] = token
+    assert r.service.show(theirs["id"])["status"] == "pending"
+    assert r.service.mode("acct").mode.value == "SUGGEST"
+    assert r.service.list("acct") == []
+
+
+def test_web_approvals_and_triage_pages_read_the_real_store(tmp_path: Path) -> None:
+    """The web layer's /api/approvals and /api/triage run on ActApprovals and ActTriage."""
+    r = rig(f"sqlite:///{tmp_path / 'api.db'}")
+    view = r.service.propose("acct", send_payload(), "cli:bob", "cli")
+    r.service.propose("other", send_payload(), "cli:bob", "cli")
+    client = signed_in(r)
+    listed = client.get("/api/approvals").json()
+    assert [(a["id"], a["payload_sha256"]) for a in listed] == [
+        (str(view["id"]), view["payload_sha256"])]
+    assert '"to":"ana@client.example"' in listed[0]["payload"]  # the exact canonical bytes
+    assert client.post(f"/api/approvals/{view['id']}/approve").status_code == 200
+    shown = r.service.show(view["id"])
+    assert shown["status"] == "approved" and shown["receipt"]["approved_by"] == "web:sam"
+    assert shown["outbox"]["state"] == "queued"
+    assert client.get("/api/approvals").json() == []
+    assert client.get("/api/triage").json() == []
 
 
 def test_cli_run_with_a_bad_config_is_a_clear_error(db_url: str, tmp_path: Path) -> None:

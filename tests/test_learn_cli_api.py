@@ -13,6 +13,7 @@ from learn_mail import QUESTION, eml
 from mailmoat.cli import app
 from mailmoat.store import Store, open_store
 from mailmoat.web.app import create_app
+from webhelpers import make_user, sign_in
 
 runner = CliRunner()
 
@@ -69,13 +70,15 @@ def test_api_corrections_rules_pins_facts_examples(db: str) -> None:
     store = open_store(db)
     client = TestClient(create_app(store))
     ids = _two_from(store, "ann@gmail.com")
+    assert client.get("/api/rules").status_code == 401  # nothing without signing in
+    make_user(store, "owner", ["local"])
+    client.headers["X-CSRF-Token"] = sign_in(client, "owner")
     for mid in ids:
-        made = client.post(f"/api/messages/{mid}/corrections",
-                           json={"lane": "MEETING", "actor": "web-user"})
+        made = client.post(f"/api/messages/{mid}/corrections", json={"lane": "MEETING"})
         assert made.status_code == 201, made.text
     assert client.post(f"/api/messages/{ids[0]}/corrections",
                        json={"kind": "dismissal"}).status_code == 201
-    assert client.post(f"/api/messages/{ids[0]}/corrections", json={}).status_code == 400
+    assert client.post(f"/api/messages/{ids[0]}/corrections", json={}).status_code == 422
     assert client.post("/api/messages/999/corrections", json={"lane": "PUSH"}).status_code \
         == 404
     page = client.get(f"/message/{ids[0]}")
@@ -85,7 +88,7 @@ def test_api_corrections_rules_pins_facts_examples(db: str) -> None:
         ("ann@gmail.com", "MEETING", [1, 2])]
     one = client.get("/api/rules/ANN@gmail.com").json()
     assert one["rule"]["lane"] == "MEETING" and one["pin"] is None
-    assert client.get("/api/rules/gmail.com").status_code == 400
+    assert client.get("/api/rules/gmail.com").status_code == 409  # a public domain: no rule
 
     facts = client.get("/api/senders/ann@gmail.com/facts").json()
     assert facts["messages_received"] == 2 and facts["human_corrections"] == 3
@@ -103,5 +106,15 @@ def test_api_corrections_rules_pins_facts_examples(db: str) -> None:
     assert client.delete("/api/pins/ann@gmail.com").status_code == 404
     assert client.delete("/api/rules/ann@gmail.com").json()["removed"]["cites"] == [1, 2]
     assert client.get("/api/rules").json() == {"rules": [], "pins": []}
-    kinds = [c["kind"] for c in client.get("/api/corrections?sender=ann@gmail.com").json()]
+    history = client.get("/api/corrections?sender=ann@gmail.com").json()
+    kinds = [c["kind"] for c in history]
     assert kinds == ["lane_change", "lane_change", "dismissal", "pin", "unpin", "rule_removed"]
+    assert {c["actor"] for c in history} == {"owner"}  # the session names the actor
+
+    # Another person, another account: none of this is theirs to read or change.
+    make_user(store, "other", ["elsewhere"])
+    stranger = TestClient(create_app(store))
+    stranger.headers["X-CSRF-Token"] = sign_in(stranger, "other")
+    assert stranger.get("/api/corrections").json() == []
+    assert stranger.post(f"/api/messages/{ids[0]}/corrections",
+                         json={"lane": "PUSH"}).status_code == 404

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mailmoat import cli_mail
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge import commands as judge_commands
@@ -18,6 +19,7 @@ from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.learn import cli as learn_cli
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+cli_mail.register(app)  # account, sync, worker
 console = Console()
 app.add_typer(learn_cli.rules_app, name="rules")
 app.command("correct")(learn_cli.correct)
@@ -270,6 +272,7 @@ def up(
 
     from mailmoat.demo import import_demo
     from mailmoat.web.app import create_app
+    from mailmoat.web.cli_users import setup_link
 
     store = _open_store()
     if store.count() == 0 and not _accounts_configured():
@@ -278,13 +281,26 @@ def up(
     judge_commands.start_heal_thread(store)
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    token = setup_link(store, host, port)
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    uvicorn.run(create_app(store), host=host, port=port, log_level="warning")
+    stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
+    try:
+        app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+        uvicorn.run(app_, host=host, port=port, log_level="warning")
+    finally:
+        if stop_sync is not None:
+            stop_sync()
 
 
 def _accounts_configured() -> bool:
-    # Mail accounts arrive with the live-mailbox work; until then nothing is configured.
-    return False
+    return cli_mail.accounts_configured()
+
+
+from mailmoat.notify.cli import notify_app  # noqa: E402
+from mailmoat.web.cli_users import users_app  # noqa: E402
+
+app.add_typer(users_app, name="user")
+app.add_typer(notify_app, name="notify")
 
 
 from mailmoat.act.cli import actions_app  # noqa: E402 - registered after the core commands

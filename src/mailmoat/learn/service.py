@@ -18,9 +18,11 @@ from mailmoat.core.facts import (
     SenderHistory,
     sender_facts,
 )
+from mailmoat.core.features import Features
 from mailmoat.core.fewshot import MAX_EXAMPLES, Example, select_examples
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
+from mailmoat.core.policy import Facts, decide
 from mailmoat.core.rules import (
     RULE_MIN_CORRECTIONS,
     CorrectionKind,
@@ -34,7 +36,7 @@ from mailmoat.core.rules import (
     normalize_address,
     parse_key,
 )
-from mailmoat.core.signals import detect_signals
+from mailmoat.core.signals import Signals, detect_signals
 from mailmoat.learn import ledger
 from mailmoat.learn.history import load_sender_facts
 from mailmoat.learn.model import Labelled, LinearModel, featurize
@@ -100,19 +102,28 @@ def _apply_human_lane(
     session: Session, decision: DecisionRow, lane: Lane, actor: str, correction_id: int,
     now: datetime,
 ) -> None:
-    """The message now sits where the person put it; the trace keeps the scorer's numbers
-    and says the lane came from a person (branch "human"), citing the correction."""
+    """The message now sits where the person put it — through the policy, with their choice as
+    a pin for this one message, so urgent mail asked into a hidden lane stays visible (QUEUE,
+    invariant 3). The trace keeps the scorer's numbers and cites the correction."""
+    stored = decision.trace
+    try:
+        got = decide(Features.from_raw(stored["features"]),
+                     Signals(**stored["signals"]), Facts(pinned_lane=lane)).lane
+    except (KeyError, TypeError, ValueError):  # a trace from before features were stored
+        got = lane
     reason = f"moved to {lane.value} by {actor}"
-    trace = {**decision.trace, "lane": lane.value, "branch": "human", "reason": reason,
+    if got != lane:
+        reason += f"; urgent, so kept visible in {got.value}"
+    trace = {**stored, "lane": got.value, "branch": "human", "reason": reason,
              "auto_eligible": False, "correction": correction_id}
-    decision.lane = lane.value
+    decision.lane = got.value
     decision.reason = reason
     decision.branch = "human"
     decision.auto_eligible = False
     decision.trace = trace
     decision.actor = actor
     decision.updated_at = now
-    session.add(LedgerRow(message_id=decision.message_id, event="corrected", lane=lane.value,
+    session.add(LedgerRow(message_id=decision.message_id, event="corrected", lane=got.value,
                           trace=trace, actor=actor, created_at=now))
 
 

@@ -1,1 +1,1 @@
-"""mailmoat.notify"""
+"""Notifications: pure rules (rules.py), signed links (signing.py), channels and dispatch."""

@@ -85,5 +85,5 @@ class LedgerRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-# Authority's tables live in their own module; importing it here lets Alembic see them.
-from mailmoat.store import act_models  # noqa: E402, F401
+# Feature tables live in their own modules; importing them here lets Alembic see them.
+from mailmoat.store import act_models, web_models  # noqa: E402, F401

@@ -1,117 +1,102 @@
-"""The small firewall page: lanes with counts, messages per lane with reason and features.
+"""The FastAPI app: server-rendered pages (web/pages.py) and the JSON API (web/api.py) over
+one store, behind sign-in, a CSRF guard and a strict Content-Security-Policy.
 
-Server-rendered, no JavaScript. Everything the page shows is also in the JSON API.
+Pages work without JavaScript: every action is a plain form POST.
 """
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mailmoat.core.lanes import Lane
-from mailmoat.core.policy import describe_policy
-from mailmoat.web.routes_actions import actions_router
+from mailmoat.act.service import ActionService
+from mailmoat.notify.keys import link_key, vapid_public_key
+from mailmoat.store.repository import Store
+from mailmoat.store.web_store import WebStore
+from mailmoat.web.approvals import Approvals, Triage
+from mailmoat.web.auth import LoginRequired, csrf_guard
+from mailmoat.web.csp import CSP
+from mailmoat.web.routes_actions import ActApprovals, ActTriage, actions_router
 from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
 
 HERE = Path(__file__).parent
-# Display order: what may interrupt first, the hidden lanes last and out of the way.
-LANE_ORDER: tuple[Lane, ...] = (Lane.PUSH, Lane.MEETING, Lane.QUEUE, Lane.INFO, Lane.SILENT)
-LANE_BLURB = {
-    Lane.PUSH: "worth interrupting now",
-    Lane.MEETING: "scheduling",
-    Lane.QUEUE: "review on your own time",
-    Lane.INFO: "records: receipts, confirmations, status",
-    Lane.SILENT: "noise: recorded, never shown unless you look",
-}
-PAGE_SIZE = 50
 
 
-def _lane(value: str) -> Lane:
-    try:
-        return Lane(value.upper())
-    except ValueError as exc:
-        raise HTTPException(404, f"no such lane: {value}") from exc
+def create_app(
+    store: Store,
+    *,
+    approvals: Approvals | None = None,
+    triage: Triage | None = None,
+    setup_token: str | None = None,
+    base_url: str = "http://127.0.0.1:8025",
+) -> FastAPI:
+    """`setup_token`: while no user exists, /setup?token=… creates the first one."""
+    from mailmoat.web import api, pages
 
-
-def create_app(store: Any, account: str = "local") -> FastAPI:
-    app = FastAPI(title="mailmoat", version="0.1.0")
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app = FastAPI(
+        title="mailmoat",
+        version="0.2.0",
+        description="Attention firewall for email. Sign in with POST /api/session; send the "
+        "returned csrf token as X-CSRF-Token on every state-changing request.",
+        dependencies=[Depends(csrf_guard)],
+        docs_url=None,  # the interactive docs load remote scripts, which our CSP forbids
+        redoc_url=None,
+    )
+    app.state.store = store
+    app.state.web = WebStore(store)
+    actions = ActionService(store.engine)  # authority: pending actions and the triage list
+    app.state.approvals = approvals or ActApprovals(actions)
+    app.state.triage = triage or ActTriage(actions)
+    app.state.setup_token = setup_token or secrets.token_urlsafe(24)
+    app.state.base_url = base_url
+    # First run makes the keys (link signing, VAPID pair); later runs read them back.
+    link_key(app.state.web)
+    vapid_public_key(app.state.web)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(pages.router)
+    app.include_router(api.router)
     app.include_router(judge_router(store))
+    app.include_router(learn_router(store))
+    app.include_router(actions_router(store))
 
-    def counts() -> dict[str, int]:
-        raw = store.lane_counts(account)
-        return {lane.value: int(raw.get(lane.value, 0)) for lane in LANE_ORDER}
+    @app.exception_handler(LoginRequired)
+    async def _to_login(request: Request, _exc: LoginRequired) -> Response:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/login?next={target}" if target != "/" else "/login", 303)
 
-    @app.get("/", response_class=HTMLResponse)
-    def firewall(request: Request) -> HTMLResponse:
-        lanes = [
-            {
-                "lane": lane.value,
-                "blurb": LANE_BLURB[lane],
-                "count": counts()[lane.value],
-                "hidden": lane in (Lane.INFO, Lane.SILENT),
-                "messages": []
-                if lane in (Lane.INFO, Lane.SILENT)
-                else store.list_messages(lane.value, account=account, limit=10),
-            }
-            for lane in LANE_ORDER
-        ]
-        return templates.TemplateResponse(request, "firewall.html", {"lanes": lanes})
+    @app.exception_handler(StarletteHTTPException)
+    async def _error_page(request: Request, exc: StarletteHTTPException) -> Response:
+        # The API answers JSON; a person in a browser gets a page with a way back.
+        if request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        from mailmoat.web.pages import render
 
-    @app.get("/lane/{lane}", response_class=HTMLResponse)
-    def lane_page(request: Request, lane: str, page: int = Query(0, ge=0)) -> HTMLResponse:
-        chosen = _lane(lane)
-        rows = store.list_messages(
-            chosen.value, account=account, limit=PAGE_SIZE, offset=page * PAGE_SIZE
-        )
-        return templates.TemplateResponse(
-            request,
-            "lane.html",
-            {
-                "lane": chosen.value,
-                "blurb": LANE_BLURB[chosen],
-                "count": counts()[chosen.value],
-                "messages": rows,
-                "page": page,
-                "has_next": len(rows) == PAGE_SIZE,
-            },
-        )
+        return render(request, "error.html", {"status": exc.status_code, "detail": exc.detail},
+                      status=exc.status_code, headers=getattr(exc, "headers", None))
 
-    @app.get("/message/{message_id}", response_class=HTMLResponse)
-    def message_page(request: Request, message_id: int) -> HTMLResponse:
-        item = store.get_message(message_id)
-        if item is None:
-            raise HTTPException(404, "no such message")
-        return templates.TemplateResponse(request, "message.html", {"m": item})
+    @app.middleware("http")
+    async def _security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        # same-origin, not no-referrer: with no-referrer Chromium sends "Origin: null" on our own
+        # form posts, which the origin check must refuse. Mail links carry rel=noreferrer.
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        if not request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
-    @app.get("/api/lanes")
-    def api_lanes() -> dict[str, Any]:
-        return {"counts": counts(), "policy": describe_policy()["version"]}
-
-    @app.get("/api/messages")
-    def api_messages(
-        lane: str, limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)
-    ) -> list[dict[str, Any]]:
-        return store.list_messages(_lane(lane).value, account=account, limit=limit, offset=offset)
-
-    @app.get("/api/messages/{message_id}")
-    def api_message(message_id: int) -> dict[str, Any]:
-        item = store.get_message(message_id)
-        if item is None:
-            raise HTTPException(404, "no such message")
-        return item
-
-    app.include_router(learn_router(store, account))
-    app.include_router(actions_router(store))  # authority: proposals, approvals, modes
-
-    @app.get("/healthz")
+    @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import PlainTextResponse
 
 from mailmoat.config import ConfigError, load_llm_config
 from mailmoat.judge.status import judge_status, prometheus
+from mailmoat.web.auth import api_user
 
 
 def judge_router(store: Any) -> APIRouter:
-    router = APIRouter()
+    # Signed-in users only: status names providers and budgets, never keys.
+    router = APIRouter(dependencies=[Depends(api_user)])
 
     def current(check: bool) -> dict[str, Any]:
         try:

@@ -4,27 +4,34 @@ sender facts and few-shot examples. The same operations as `mailmoat rules` / `c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
+from mailmoat.core.lanes import Lane
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning, LearningError, NotFound, pin_dict
+from mailmoat.store.web_store import SessionInfo
+from mailmoat.web.auth import api_user
 
 T = TypeVar("T")
 
 
-class CorrectionIn(BaseModel):
-    kind: Literal["lane_change", "approval", "rejection", "dismissal"] = "lane_change"
-    lane: str | None = Field(None, description="the lane chosen; required for lane_change")
-    actor: str = Field("web", max_length=200)
+class LaneChangeIn(BaseModel):
+    kind: Literal["lane_change"] = "lane_change"
+    lane: Lane = Field(description="the lane the person chose")
+    note: str = Field("", max_length=2000)
+
+
+class FeedbackIn(BaseModel):
+    kind: Literal["approval", "rejection", "dismissal"]
     note: str = Field("", max_length=2000)
 
 
 class PinIn(BaseModel):
-    lane: str
-    actor: str = Field("web", max_length=200)
+    lane: Lane
     note: str = Field("", max_length=2000)
 
 
@@ -33,41 +40,57 @@ def _run(call: Callable[[], T]) -> T:
         return call()
     except NotFound as exc:
         raise HTTPException(404, str(exc)) from exc
-    except LearningError as exc:
-        raise HTTPException(400, str(exc)) from exc
+    except LearningError as exc:  # valid request, but not possible in the current state
+        raise HTTPException(409, str(exc)) from exc
 
 
-def learn_router(store: Any, account: str = "local") -> APIRouter:
-    learning = Learning(store, account=account)
-    router = APIRouter(prefix="/api", tags=["learning"])
+def _learning(request: Request, user: Annotated[SessionInfo, Depends(api_user)]) -> Learning:
+    return Learning(request.app.state.store, account=user.account)
+
+
+def _actor(user: Annotated[SessionInfo, Depends(api_user)]) -> str:
+    return user.username
+
+
+# Module level, so FastAPI can resolve them from the (postponed) annotations.
+Learn = Annotated[Learning, Depends(_learning)]
+Actor = Annotated[str, Depends(_actor)]
+
+
+def learn_router(store: Any) -> APIRouter:
+    """Every route acts for the signed-in person, on their own account only."""
+    router = APIRouter(prefix="/api", tags=["learning"], responses={
+        401: {"description": "not signed in"},
+        404: {"description": "no such message, rule or pin on this account"},
+        409: {"description": "not possible now (already in that lane, a public domain, ...)"},
+    })
 
     @router.post("/messages/{message_id}/corrections", status_code=201)
-    def add_correction(message_id: int, body: CorrectionIn) -> dict[str, Any]:
-        if body.kind == "lane_change":
-            if not body.lane:
-                raise HTTPException(400, "a lane change needs a lane")
+    def add_correction(message_id: int, body: LaneChangeIn | FeedbackIn, learning: Learn,
+                       actor: Actor) -> dict[str, Any]:
+        if isinstance(body, LaneChangeIn):
             lane = body.lane
-            cid = _run(lambda: learning.correct(message_id, lane, body.actor, body.note))
+            cid = _run(lambda: learning.correct(message_id, lane, actor, body.note))
         else:
             kind = CorrectionKind(body.kind)
-            cid = _run(lambda: learning.record(message_id, kind, body.actor, body.note))
+            cid = _run(lambda: learning.record(message_id, kind, actor, body.note))
         return {"id": cid}
 
     @router.get("/corrections")
     def corrections(
-        sender: str | None = None, limit: int = Query(100, ge=1, le=1000)
+        learning: Learn, sender: str | None = None, limit: int = Query(100, ge=1, le=1000)
     ) -> list[dict[str, Any]]:
         return learning.corrections(sender, limit)
 
     @router.get("/rules")
-    def rules() -> dict[str, Any]:
+    def rules(learning: Learn) -> dict[str, Any]:
         return {
             "rules": [view.as_dict() for view in learning.rules()],
             "pins": [pin_dict(p) for p in learning.pins()],
         }
 
     @router.get("/rules/{key}")
-    def rule(key: str) -> dict[str, Any]:
+    def rule(key: str, learning: Learn) -> dict[str, Any]:
         view, pin = _run(lambda: learning.rule(key))
         return {
             "key": key.strip().lower(),
@@ -76,28 +99,27 @@ def learn_router(store: Any, account: str = "local") -> APIRouter:
         }
 
     @router.delete("/rules/{key}")
-    def remove_rule(key: str, actor: str = "web") -> dict[str, Any]:
+    def remove_rule(key: str, learning: Learn, actor: Actor) -> dict[str, Any]:
         removed = _run(lambda: learning.remove_rule(key, actor))
         return {"removed": {"key": removed.key.value, "lane": removed.lane.value,
                             "cites": list(removed.correction_ids)}}
 
     @router.put("/pins/{key}")
-    def pin(key: str, body: PinIn) -> dict[str, Any]:
-        return pin_dict(_run(lambda: learning.pin(key, body.lane, body.actor, body.note)))
+    def pin(key: str, body: PinIn, learning: Learn, actor: Actor) -> dict[str, Any]:
+        return pin_dict(_run(lambda: learning.pin(key, body.lane, actor, body.note)))
 
     @router.delete("/pins/{key}")
-    def unpin(key: str, actor: str = "web") -> dict[str, Any]:
+    def unpin(key: str, learning: Learn, actor: Actor) -> dict[str, Any]:
         return {"unpinned": pin_dict(_run(lambda: learning.unpin(key, actor)))}
 
     @router.get("/senders/{address}/facts")
-    def facts(address: str) -> dict[str, Any]:
-        if "@" not in address:
-            raise HTTPException(400, "facts are kept per address")
+    def facts(address: Annotated[str, PathParam(pattern=r"^[^@]+@[^@]+$", max_length=320)],
+              learning: Learn) -> dict[str, Any]:
         return learning.facts(address).as_dict()
 
     @router.get("/messages/{message_id}/examples")
-    def examples(message_id: int) -> list[dict[str, Any]]:
-        item = store.get_message(message_id, account=account)
+    def examples(message_id: int, learning: Learn) -> list[dict[str, Any]]:
+        item = store.get_message(message_id, account=learning.account)
         if item is None:
             raise HTTPException(404, "no such message")
         chosen = learning.examples(item["from_addr"], f"{item['subject']} {item['body_text']}")

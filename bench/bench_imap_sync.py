@@ -1,0 +1,191 @@
+"""Live-mailbox benchmarks against the mail-devel test server on loopback.
+
+1. Sync + classify + store of the SpamAssassin corpus (repeated with distinct Message-IDs
+   up to --count messages), next to a bare imapclient fetch of the same messages in the
+   same run. Each side runs in its own fresh process so peak RSS is its own.
+   Goals: mailmoat time <= 2x the bare fetch; peak RSS < 300 MB.
+2. Arrival latency: SMTP delivery -> decision stored, with IDLE. Goal: p95 <= 2 s.
+
+Run: .venv/bin/python bench/bench_imap_sync.py [--count 10000] [--arrivals 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+CORPUS = ROOT.parent / "shared" / "corpora" / "spamassassin"
+BATCH = 100
+
+
+def corpus_messages(count: int) -> list[bytes]:
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file())
+    raws = [p.read_bytes() for p in files]
+    out: list[bytes] = []
+    round_ = 0
+    while len(out) < count:
+        for raw in raws:
+            if len(out) >= count:
+                break
+            # Distinct bytes and Message-ID per copy, so every copy is a new message.
+            head = f"Message-ID: <bench-{round_}-{len(out)}@mailmoat.bench>\r\n".encode()
+            body = re.sub(rb"(?im)^message-id:", b"X-Original-Message-ID:", raw, count=1)
+            out.append(head + body)
+        round_ += 1
+    return out
+
+
+def load(server, raws: list[bytes]) -> float:  # type: ignore[no-untyped-def]
+    client = server.imap()
+    start = time.perf_counter()
+    for i in range(0, len(raws), 200):
+        client.multiappend("INBOX", raws[i : i + 200])
+    client.logout()
+    return time.perf_counter() - start
+
+
+def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
+    from imapclient import IMAPClient
+
+    start = time.perf_counter()
+    client = IMAPClient("127.0.0.1", port=port, ssl=False)
+    client.login(user, password)
+    client.select_folder("INBOX")
+    uids = sorted(client.search(["ALL"]), reverse=True)
+    size = 0
+    for i in range(0, len(uids), BATCH):
+        data = client.fetch(uids[i : i + BATCH], ["FLAGS", "BODY.PEEK[]<0.2097152>"])
+        size += sum(len(v.get(b"BODY[]<0>", b"")) for v in data.values())
+    client.logout()
+    return {"seconds": time.perf_counter() - start, "messages": len(uids),
+            "mb": size / 2**20, "rss_mb": _rss()}
+
+
+def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, float]:
+    from mailmoat.accounts.registry import AccountSettings, add_account, get_account
+    from mailmoat.accounts.secrets import load_key_ring
+    from mailmoat.mail.runner import sync_once
+    from mailmoat.store import open_store
+
+    store = open_store(f"sqlite:///{db}")
+    ring = load_key_ring(Path(db).with_suffix(".key"))
+    add_account(store, ring, AccountSettings(name="bench", host="127.0.0.1", port=port,
+                                             username=user, tls="plain", backfill_days=0),
+                password)
+    start = time.perf_counter()
+    report = sync_once(store, ring, get_account(store, "bench"))
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "messages": report.fetched, "created": report.created,
+            "rss_mb": _rss(), "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
+
+
+def _rss() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_phase(*args: str) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--phase", *args], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def latency(server, arrivals: int, tmp: str) -> list[float]:  # type: ignore[no-untyped-def]
+    from sqlalchemy import select
+
+    from imap_fixtures import make_message, make_setup
+    from mailmoat.mail.runner import run_forever
+    from mailmoat.store.models import DecisionRow, MessageRow
+
+    setup = make_setup(Path(tmp), server, name="latency")
+    stop = threading.Event()
+    worker = threading.Thread(target=run_forever, args=(setup.store, setup.ring, setup.account,
+                                                        stop), kwargs={"poll_seconds": 600})
+    worker.start()
+    time.sleep(2.0)
+    took: list[float] = []
+    try:
+        for i in range(arrivals):
+            subject = f"latency probe {i}"
+            start = time.perf_counter()
+            server.deliver(make_message(i, subject=subject))
+            while time.perf_counter() - start < 30:
+                with setup.store.sessions() as session:
+                    found = session.scalar(
+                        select(DecisionRow.lane).join(MessageRow,
+                                                      MessageRow.id == DecisionRow.message_id)
+                        .where(MessageRow.subject == subject, MessageRow.account == "latency"))
+                if found:
+                    break
+                time.sleep(0.01)
+            took.append(time.perf_counter() - start)
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--arrivals", type=int, default=40)
+    parser.add_argument("--phase", nargs="*")
+    args = parser.parse_args()
+    if args.phase:
+        name, port, user, password, *rest = args.phase
+        result = (phase_bare(int(port), user, password) if name == "bare"
+                  else phase_mailmoat(int(port), user, password, rest[0]))
+        print(json.dumps(result))
+        return
+
+    from mailserver import MailServer
+
+    raws = corpus_messages(args.count)
+    server = MailServer().start()
+    try:
+        loaded = load(server, raws)
+        print(f"loaded {len(raws)} messages ({sum(map(len, raws)) / 2**20:.0f} MB) "
+              f"into mail-devel in {loaded:.1f}s")
+        creds = (str(server.imap_port), server.user, server.password)
+        with tempfile.TemporaryDirectory() as tmp:
+            bare = run_phase("bare", *creds)
+            moat = run_phase("mailmoat", *creds, f"{tmp}/bench.db")
+            bare2 = run_phase("bare", *creds)  # again, so server warm-up is not charged to one side
+        best_bare = min(bare["seconds"], bare2["seconds"])
+        print(f"bare imapclient fetch: {bare['messages']:.0f} msgs in {best_bare:.1f}s = "
+              f"{bare['messages'] / best_bare:,.0f} msgs/s (runs: {bare['seconds']:.1f}s, "
+              f"{bare2['seconds']:.1f}s), peak RSS {bare['rss_mb']:.0f} MB")
+        print(f"mailmoat sync+classify+store: {moat['created']:.0f} msgs in "
+              f"{moat['seconds']:.1f}s = {moat['messages'] / moat['seconds']:,.0f} msgs/s, "
+              f"peak RSS {moat['rss_mb']:.0f} MB (goal < 300 MB)")
+        print(f"ratio mailmoat/bare: {moat['seconds'] / best_bare:.2f}x (goal <= 2x); "
+              f"lanes {moat['lanes']}")
+    finally:
+        server.stop()
+    if args.arrivals:
+        server = MailServer().start()
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                took = latency(server, args.arrivals, tmp)
+        finally:
+            server.stop()
+        took.sort()
+        p95 = took[max(0, round(0.95 * len(took)) - 1)]
+        print(f"arrival latency SMTP -> decision stored (IDLE), {len(took)} deliveries: "
+              f"p50 {statistics.median(took) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+              f"max {took[-1] * 1000:.0f} ms (goal p95 <= 2000 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Mail accounts: settings, secrets sealed at rest, OAuth token exchange."""

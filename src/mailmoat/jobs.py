@@ -1,0 +1,100 @@
+"""Background jobs on huey: SQLite storage in the embedded default, Redis when configured.
+
+A sync job is one pass over one account (fetch, classify, store, lane actions). Jobs for
+different accounts run on as many workers as there are; a per-account lock keeps two
+workers off the same mailbox (the database would keep them correct anyway: messages are
+unique per content hash and locations per UID, so the lock only saves work).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from huey import Huey, RedisHuey, SqliteHuey
+from huey.consumer import Consumer
+from huey.exceptions import TaskLockedException
+from platformdirs import user_data_dir
+
+log = logging.getLogger(__name__)
+
+ENV_REDIS = "MAILMOAT_REDIS_URL"
+ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
+
+
+def make_huey(name: str | None = None, redis_url: str | None = None,
+              sqlite_path: Path | None = None) -> Huey:
+    name = name or os.environ.get(ENV_QUEUE, "mailmoat")
+    redis_url = redis_url if redis_url is not None else os.environ.get(ENV_REDIS)
+    if redis_url:
+        return RedisHuey(name, url=redis_url)
+    if sqlite_path is None:
+        data = Path(user_data_dir("mailmoat", appauthor=False))
+        data.mkdir(parents=True, exist_ok=True)
+        sqlite_path = data / "jobs.db"
+    return SqliteHuey(name, filename=str(sqlite_path))
+
+
+@dataclass(frozen=True)
+class Jobs:
+    huey: Huey
+    sync_account: Any  # huey TaskWrapper: sync_account(account_name, database_url) -> dict
+
+
+_stores: dict[str, Any] = {}
+_stores_lock = threading.Lock()
+
+
+def _store(url: str | None) -> Any:
+    """One store per database per worker process: opening migrates, and Alembic's
+    migration context is process-global, so it must not run in several threads at once."""
+    from mailmoat.store import open_store
+
+    with _stores_lock:
+        key = url or ""
+        if key not in _stores:
+            _stores[key] = open_store(url)
+        return _stores[key]
+
+
+def register(huey: Huey) -> Jobs:
+    """Declare mailmoat's tasks on `huey` (one set per queue, so tests can run both)."""
+
+    @huey.task(retries=2, retry_delay=5)
+    def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
+        from mailmoat.accounts.registry import get_account
+        from mailmoat.accounts.secrets import load_key_ring
+        from mailmoat.mail.runner import sync_once
+        from mailmoat.notify.hook import NotifyOnArrival
+
+        try:
+            with huey.lock_task(f"sync:{account}"):
+                store = _store(database_url)
+                report = sync_once(store, load_key_ring(), get_account(store, account),
+                                   hook=NotifyOnArrival(store))
+                return {"account": account, "worker_pid": os.getpid(), "created": report.created,
+                        "fetched": report.fetched, "corrections": report.corrections}
+        except TaskLockedException:
+            # Another worker is syncing this account right now; it will see the same mail.
+            return {"account": account, "skipped": "locked"}
+
+    return Jobs(huey, sync_account)
+
+
+class EmbeddedConsumer(Consumer):  # type: ignore[misc]
+    """A huey consumer run inside another process (`mailmoat up`, tests): worker threads
+    only, and the host process keeps its own signal handlers."""
+
+    def _set_signal_handlers(self) -> None:
+        return None
+
+
+def start_workers(huey: Huey, workers: int = 2) -> EmbeddedConsumer:
+    consumer = EmbeddedConsumer(huey, workers=workers, worker_type="thread", periodic=False,
+                                check_worker_health=False)
+    consumer.start()
+    return consumer

@@ -1,0 +1,309 @@
+"""One sync pass over one account: new mail, backfill, flags, lane actions.
+
+sync -> parse -> decide -> store (message and trace) -> plan lane actions -> notify -> apply.
+A pass can stop anywhere (crash, dropped connection) and the next pass picks up exactly
+what is missing: see `core.mailbox_sync` for why that holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+
+from imapclient import IMAPClient
+from sqlalchemy import select
+
+from mailmoat.accounts.registry import AccountSettings
+from mailmoat.core.lane_actions import (
+    ActionKind,
+    LaneAction,
+    LaneActions,
+    correction_from_move,
+    expected_folder,
+    plan_lane_change,
+)
+from mailmoat.core.lanes import Lane
+from mailmoat.core.mailbox_sync import (
+    FolderStart,
+    FolderState,
+    backfill_order,
+    batches,
+    folder_start,
+    new_uids,
+    start_state,
+)
+from mailmoat.core.message import parse_message
+from mailmoat.core.policy import Facts
+from mailmoat.judge.cascade import classify
+from mailmoat.mail.imap import ServerFeatures
+from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
+from mailmoat.mail.server_actions import ActionRunner
+from mailmoat.store.accounts_sync import Location, Plan, SyncBook
+from mailmoat.store.models import MessageRow
+from mailmoat.store.repository import Incoming, Store
+
+log = logging.getLogger(__name__)
+
+BATCH = 100
+FLAG_CHUNK = 1000  # UIDs per FLAGS fetch: keeps the command line short
+USER_MOVE = "imap:user-move"
+Progress = Callable[[str, int, int], None]  # (folder, done, total)
+Fetched = dict[int, dict[bytes, object]]
+
+
+@dataclass
+class PassReport:
+    fetched: int = 0
+    created: int = 0
+    already_known: int = 0
+    resynced: list[str] = field(default_factory=list)
+    flag_changes: int = 0
+    corrections: int = 0
+    actions_planned: int = 0
+    actions_done: int = 0
+    skipped_folders: list[str] = field(default_factory=list)
+
+
+def _body_key(item: dict[bytes, object]) -> bytes | None:
+    for key, value in item.items():
+        if key.startswith(b"BODY[") and isinstance(value, bytes):
+            return value
+    return None
+
+
+def _flags(item: dict[bytes, object]) -> tuple[str, ...]:
+    raw = item.get(b"FLAGS", ())
+    out = []
+    for flag in raw:  # type: ignore[union-attr]
+        text = flag.decode("utf-8", "replace") if isinstance(flag, bytes) else str(flag)
+        if text != "\\Recent":  # a session flag, different for every connection
+            out.append(text)
+    return tuple(sorted(out))
+
+
+class MailboxSync:
+    def __init__(
+        self,
+        store: Store,
+        account: AccountSettings,
+        hook: NotificationHook | None = None,
+        batch: int = BATCH,
+        today: Callable[[], date] = lambda: datetime.now(UTC).date(),
+        flag_interval: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if account.id is None:
+            raise ValueError("the account must be stored before it is synced")
+        self.store = store
+        self.account = account
+        self.book = SyncBook(store, account.id)
+        self.hook = hook or NoNotifications()
+        self.batch = batch
+        self.today = today
+        self.config: LaneActions = account.lane_actions
+        self.flag_interval = flag_interval
+        self.clock = clock
+        self._last_sweep: dict[str, float] = {}
+
+    # -- the pass -------------------------------------------------------------------------
+
+    def run_pass(self, client: IMAPClient, progress: Progress | None = None) -> PassReport:
+        report = PassReport()
+        features = ServerFeatures.of(client)
+        if features.qresync:
+            client.enable("QRESYNC")
+        elif features.condstore:
+            client.enable("CONDSTORE")
+        folders = list(dict.fromkeys([*self.account.folders, *self.config.lane_folders()]))
+        for folder in folders:
+            if folder not in self.account.folders and not client.folder_exists(folder):
+                report.skipped_folders.append(folder)  # a lane folder not created yet
+                continue
+            self._sync_folder(client, folder, features, report, progress)
+        self._plan_lane_changes(report)
+        report.actions_done = ActionRunner(client, self.book, features).run_pending()
+        return report
+
+    def _sync_folder(self, client: IMAPClient, folder: str, features: ServerFeatures,
+                     report: PassReport, progress: Progress | None) -> None:
+        info = client.select_folder(folder)
+        uidvalidity = int(info[b"UIDVALIDITY"])
+        uidnext = int(info.get(b"UIDNEXT", 0)) or (max(client.search(["ALL"]) or [0]) + 1)
+        stored = self.book.folder_state(folder)
+        start = folder_start(stored, uidvalidity)
+        if start is FolderStart.CONTINUE and stored is not None:
+            state = stored
+        else:
+            state = start_state(uidvalidity, uidnext)
+            if start is FolderStart.RESYNC:
+                log.warning("%s/%s: UIDVALIDITY changed; resyncing", self.account.name, folder)
+                report.resynced.append(folder)
+                self.book.reset_folder(folder, state)
+            else:
+                self.book.save_state(folder, state)
+        # New mail first: it is what a person is waiting for.
+        arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
+        for chunk in batches(arrived, self.batch):
+            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report,
+                         incremental=True)
+            state = replace(state, high_uid=max(chunk))
+            self.book.save_state(folder, state)
+        if not state.backfill_done:
+            state = self._backfill(client, folder, state, report, progress)
+        self._sync_flags(client, folder, state, features, info, report)
+
+    def _backfill(self, client: IMAPClient, folder: str, state: FolderState,
+                  report: PassReport, progress: Progress | None) -> FolderState:
+        if state.high_uid > 0:
+            criteria: list[object] = ["UID", f"1:{state.high_uid}"]
+            if self.account.backfill_days > 0:
+                criteria += ["SINCE", self.today() - timedelta(days=self.account.backfill_days)]
+            on_server = client.search(criteria)
+            known = self.book.locations(folder, state.uidvalidity)
+            todo = backfill_order(on_server, known, state.high_uid)
+        else:
+            todo = []
+        total = len(todo)
+        done = 0
+        for chunk in batches(todo, self.batch):
+            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report,
+                         incremental=False)
+            done += len(chunk)
+            if progress:
+                progress(folder, done, total)
+        state = replace(state, backfill_done=True)
+        self.book.save_state(folder, state)
+        return state
+
+    # -- fetch, decide, store -------------------------------------------------------------
+
+    def _fetch(self, client: IMAPClient, uids: list[int]) -> Fetched:
+        # BODY.PEEK never sets \Seen; the partial fetch bounds what one message can cost.
+        return client.fetch(uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
+
+    def _ingest(self, fetched: Fetched, folder: str, uidvalidity: int, uids: list[int],
+                report: PassReport, incremental: bool) -> None:
+        order = [u for u in uids if u in fetched]
+        raws: list[bytes] = []
+        flags: list[tuple[str, ...]] = []
+        for uid in order:
+            body = _body_key(fetched[uid])
+            raws.append(body if body is not None else b"")
+            flags.append(_flags(fetched[uid]))
+        report.fetched += len(order)
+        results = self.store.ingest_many(
+            [Incoming(raw, "imap", folder) for raw in raws], self.account.name)
+        self.book.record_locations(
+            Location(folder, uidvalidity, uid, r.message_id, f)
+            for uid, r, f in zip(order, results, flags, strict=True))
+        plans: list[Plan] = []
+        arrivals: list[tuple[int, Lane]] = []
+        for uid, result, raw in zip(order, results, raws, strict=True):
+            lane = Lane(result.lane)
+            epoch = f"loc:{folder}:{uidvalidity}:{uid}"
+            if result.created:
+                report.created += 1
+                plans.append(self._planned(result.message_id, None, lane, epoch))
+                arrivals.append((result.message_id, lane))
+                continue
+            report.already_known += 1
+            if (incremental and not self.book.has_pending(result.message_id)
+                    and self._correction(result.message_id, lane, folder, raw, report)):
+                continue
+            if not incremental:
+                # Found again by a backfill (after a UIDVALIDITY change, say): the server
+                # may have lost our marks, so plan them for this location; planning is
+                # idempotent per location and each action checks before it changes.
+                plans.append(self._planned(result.message_id, None, lane, epoch))
+        report.actions_planned += self.book.plan_many(plans)
+        self._notify(arrivals, folder)
+
+    def _planned(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
+                 move: bool = True, marked_read_by_us: bool = False,
+                 applied: LaneAction | None = None) -> Plan:
+        actions = plan_lane_change(self.config, old, new, applied=applied,
+                                   marked_read_by_us=marked_read_by_us)
+        if not move:
+            actions = [a for a in actions if a.kind is not ActionKind.MOVE]
+        return Plan(message_id, new.value, tuple(actions), epoch, self.config.for_lane(new))
+
+    def _plan(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
+              report: PassReport, move: bool = True, marked_read_by_us: bool = False,
+              applied: LaneAction | None = None) -> None:
+        report.actions_planned += self.book.plan_many(
+            [self._planned(message_id, old, new, epoch, move, marked_read_by_us, applied)])
+
+    def _correction(self, message_id: int, lane: Lane, folder: str, raw: bytes,
+                    report: PassReport) -> bool:
+        """The person moved this message in their own client: record it, do not fight it."""
+        if self.book.applied_lane(message_id) is None:
+            return False
+        corrected = correction_from_move(self.config, lane, folder)
+        if corrected is None:
+            return False
+        trace = classify(parse_message(raw), Facts(pinned_lane=corrected))
+        self.store.record_decision(message_id, trace, "corrected", USER_MOVE)
+        final = trace.decision.lane
+        self._plan(message_id, lane, final, f"user-move:{folder}:{lane}->{final}", report,
+                   move=expected_folder(self.config, final) != folder)
+        report.corrections += 1
+        log.info("%s: message %s moved to %s by the user: %s -> %s",
+                 self.account.name, message_id, folder, lane, final)
+        return True
+
+    def _plan_lane_changes(self, report: PassReport) -> None:
+        """Decisions changed in mailmoat (a person, a re-judge): reverse the old server
+        actions and apply the new lane's."""
+        for drift in self.book.drift(self.account.name):
+            self._plan(drift.message_id, Lane(drift.applied), Lane(drift.current),
+                       f"change:{drift.applied}->{drift.current}:{self._ledger_size(drift.message_id)}",
+                       report, marked_read_by_us=drift.marked_read_by_us,
+                       applied=drift.applied_action)
+
+    def _ledger_size(self, message_id: int) -> int:
+        return len(self.store.ledger(message_id))
+
+    def _notify(self, arrivals: list[tuple[int, Lane]], folder: str) -> None:
+        if not arrivals:
+            return
+        with self.store.sessions() as session:
+            rows = session.execute(select(MessageRow.id, MessageRow.subject, MessageRow.from_addr)
+                                   .where(MessageRow.id.in_([m for m, _ in arrivals])))
+            about = {mid: (subject, sender) for mid, subject, sender in rows}
+        for message_id, lane in arrivals:
+            subject, sender = about.get(message_id, ("", ""))
+            notify_safely(self.hook, Arrival(self.account.name, message_id, lane.value, folder,
+                                             subject, sender))
+
+    # -- flags and vanished messages ------------------------------------------------------
+
+    def _sync_flags(self, client: IMAPClient, folder: str, state: FolderState,
+                    features: ServerFeatures, info: dict[bytes, object],
+                    report: PassReport) -> None:
+        # Without CONDSTORE a sweep asks for every message's flags: on a long-running
+        # sync (IDLE wakes often) at most one sweep per folder per `flag_interval`.
+        now = self.clock()
+        last = self._last_sweep.get(folder)
+        if not features.condstore and last is not None and now - last < self.flag_interval:
+            return
+        self._last_sweep[folder] = now
+        known = self.book.locations(folder, state.uidvalidity)
+        if not known:
+            return
+        modseq = info.get(b"HIGHESTMODSEQ")
+        use_modseq = features.condstore and state.highest_modseq is not None and modseq is not None
+        modifiers = [f"CHANGEDSINCE {state.highest_modseq}"] if use_modseq else None
+        changed: dict[int, dict[bytes, object]] = {}
+        for chunk in batches(sorted(known), FLAG_CHUNK):
+            changed.update(client.fetch(chunk, ["FLAGS"], modifiers=modifiers))
+        # Without CHANGEDSINCE every present message answers, so absence means gone.
+        on_server = set(client.search(["ALL"])) if use_modseq else set(changed)
+        flags = {uid: _flags(item) for uid, item in changed.items() if uid in known}
+        report.flag_changes += self.book.update_flags(folder, state.uidvalidity, flags)
+        # Gone from this folder: expunged, or moved by the person (found again elsewhere).
+        self.book.forget(folder, state.uidvalidity, [u for u in known if u not in on_server])
+        if modseq is not None:
+            self.book.save_state(folder, replace(state, highest_modseq=int(modseq)))  # type: ignore[call-overload]

@@ -1,0 +1,322 @@
+"""Sync bookkeeping in the database: folder state, message locations, server actions and
+the lane each message's server actions were planned for."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from mailmoat.core.lane_actions import LaneAction, PlannedAction
+from mailmoat.core.mailbox_sync import FolderState
+from mailmoat.store.accounts_models import (
+    AppliedLaneRow,
+    FolderStateRow,
+    LocationRow,
+    ServerActionRow,
+)
+from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.repository import Store
+
+SEEN = "\\Seen"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    folder: str
+    uidvalidity: int
+    uid: int
+    message_id: int
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    id: int
+    message_id: int
+    lane: str
+    kind: str
+    argument: str
+
+
+@dataclass(frozen=True, slots=True)
+class LaneDrift:
+    message_id: int
+    applied: str
+    current: str
+    marked_read_by_us: bool
+    applied_action: LaneAction
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    message_id: int
+    lane: str
+    actions: tuple[PlannedAction, ...]
+    epoch: str  # why these actions: the same epoch and action twice is one action
+    applied: LaneAction  # the lane's configuration these actions carry out
+    marked_read: bool | None = None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+T = TypeVar("T")
+
+
+def _chunks(items: list[T], size: int = 500) -> list[list[T]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+class SyncBook:
+    def __init__(self, store: Store, account_id: int) -> None:
+        self.store = store
+        self.account_id = account_id
+
+    # -- folder state ---------------------------------------------------------------------
+
+    def folder_state(self, folder: str) -> FolderState | None:
+        with self.store.sessions() as session:
+            row = session.get(FolderStateRow, (self.account_id, folder))
+            if row is None:
+                return None
+            return FolderState(row.uidvalidity, row.high_uid, row.backfill_done,
+                               row.highest_modseq)
+
+    def save_state(self, folder: str, state: FolderState) -> None:
+        with self.store.sessions.begin() as session:
+            session.merge(FolderStateRow(
+                account_id=self.account_id, folder=folder, uidvalidity=state.uidvalidity,
+                high_uid=state.high_uid, backfill_done=state.backfill_done,
+                highest_modseq=state.highest_modseq, updated_at=_now(),
+            ))
+
+    def reset_folder(self, folder: str, state: FolderState) -> None:
+        """UIDVALIDITY changed: every stored UID of the folder is meaningless now."""
+        with self.store.sessions.begin() as session:
+            session.execute(delete(LocationRow).where(
+                LocationRow.account_id == self.account_id, LocationRow.folder == folder))
+        self.save_state(folder, state)
+
+    # -- locations ------------------------------------------------------------------------
+
+    def locations(self, folder: str, uidvalidity: int) -> dict[int, Location]:
+        with self.store.sessions() as session:
+            rows = session.scalars(select(LocationRow).where(
+                LocationRow.account_id == self.account_id, LocationRow.folder == folder,
+                LocationRow.uidvalidity == uidvalidity))
+            return {r.uid: Location(r.folder, r.uidvalidity, r.uid, r.message_id,
+                                    tuple(r.flags or ())) for r in rows}
+
+    def current_locations(self, message_ids: Iterable[int]) -> dict[int, Location]:
+        """Where each message sits now (under its folder's current UIDVALIDITY)."""
+        out: dict[int, Location] = {}
+        with self.store.sessions() as session:
+            for chunk in _chunks(list(set(message_ids))):
+                rows = session.scalars(
+                    select(LocationRow)
+                    .join(FolderStateRow, (FolderStateRow.account_id == LocationRow.account_id)
+                          & (FolderStateRow.folder == LocationRow.folder)
+                          & (FolderStateRow.uidvalidity == LocationRow.uidvalidity))
+                    .where(LocationRow.account_id == self.account_id,
+                           LocationRow.message_id.in_(chunk))
+                    .order_by(LocationRow.id))
+                for r in rows:  # the newest location wins
+                    out[r.message_id] = Location(r.folder, r.uidvalidity, r.uid, r.message_id,
+                                                 tuple(r.flags or ()))
+        return out
+
+    def record_locations(self, found: Iterable[Location]) -> None:
+        """Store where messages sit and keep messages.seen in step. Idempotent."""
+        items = list(found)
+        try:
+            self._record_locations(items)
+        except IntegrityError:  # another worker stored some meanwhile: the row-by-row path
+            for item in items:
+                with contextlib.suppress(IntegrityError):
+                    self._record_locations([item])
+
+    def _record_locations(self, items: list[Location]) -> None:
+        with self.store.sessions.begin() as session:
+            known: set[tuple[str, int, int]] = set()
+            for folder, uidvalidity in {(i.folder, i.uidvalidity) for i in items}:
+                uids = [i.uid for i in items if i.folder == folder and i.uidvalidity == uidvalidity]
+                for chunk in _chunks(uids):
+                    known.update((folder, uidvalidity, u) for u in session.scalars(
+                        select(LocationRow.uid).where(
+                            LocationRow.account_id == self.account_id,
+                            LocationRow.folder == folder, LocationRow.uidvalidity == uidvalidity,
+                            LocationRow.uid.in_(chunk))))
+            for loc in items:
+                key = (loc.folder, loc.uidvalidity, loc.uid)
+                if key not in known:
+                    known.add(key)
+                    session.add(LocationRow(
+                        account_id=self.account_id, folder=loc.folder,
+                        uidvalidity=loc.uidvalidity, uid=loc.uid, message_id=loc.message_id,
+                        flags=list(loc.flags)))
+            for seen in (True, False):
+                ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
+                for chunk in _chunks(ids):
+                    session.execute(update(MessageRow).where(
+                        MessageRow.id.in_(chunk), MessageRow.seen.is_not(seen)).values(seen=seen))
+
+    def update_flags(self, folder: str, uidvalidity: int,
+                     flags: dict[int, tuple[str, ...]]) -> int:
+        changed = 0
+        with self.store.sessions.begin() as session:
+            for chunk in _chunks(list(flags)):
+                rows = session.scalars(select(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == folder,
+                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
+                for row in rows:
+                    new = sorted(flags[row.uid])
+                    if sorted(row.flags or ()) != new:
+                        row.flags = new
+                        self._set_seen(session, row.message_id, SEEN in new)
+                        changed += 1
+        return changed
+
+    def set_seen(self, locations: list[Location], seen: bool) -> None:
+        """After mailmoat itself marked messages (un)read: the stored flags follow at once."""
+        with self.store.sessions.begin() as session:
+            for loc in locations:
+                row = session.scalar(select(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == loc.folder,
+                    LocationRow.uidvalidity == loc.uidvalidity, LocationRow.uid == loc.uid))
+                if row is not None:
+                    flags = set(row.flags or ()) - {SEEN}
+                    row.flags = sorted(flags | {SEEN}) if seen else sorted(flags)
+                self._set_seen(session, loc.message_id, seen)
+
+    def forget(self, folder: str, uidvalidity: int, uids: Iterable[int]) -> None:
+        gone = list(uids)
+        if not gone:
+            return
+        with self.store.sessions.begin() as session:
+            for chunk in _chunks(gone):
+                session.execute(delete(LocationRow).where(
+                    LocationRow.account_id == self.account_id, LocationRow.folder == folder,
+                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
+
+    @staticmethod
+    def _set_seen(session: Session, message_id: int, seen: bool) -> None:
+        session.execute(update(MessageRow).where(MessageRow.id == message_id,
+                                                 MessageRow.seen.is_not(seen)).values(seen=seen))
+
+    # -- server actions -------------------------------------------------------------------
+
+    def plan_many(self, plans: list[Plan]) -> int:
+        """Record planned actions, each under its epoch; the same plan twice adds nothing."""
+        if not plans:
+            return 0
+        try:
+            return self._plan_many(plans)
+        except IntegrityError:  # another worker planned some of these meanwhile: once more
+            return self._plan_many(plans)
+
+    def _plan_many(self, plans: list[Plan]) -> int:
+        keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
+                 for p in plans for a in p.actions]
+        added = 0
+        with self.store.sessions.begin() as session:
+            existing: set[str] = set()
+            for chunk in _chunks([k for _, _, k in keyed]):
+                existing.update(session.scalars(
+                    select(ServerActionRow.key).where(ServerActionRow.key.in_(chunk))))
+            now = _now()
+            for plan, action, key in keyed:
+                if key in existing:
+                    continue
+                existing.add(key)
+                session.add(ServerActionRow(
+                    key=key, account_id=self.account_id, message_id=plan.message_id,
+                    lane=plan.lane, kind=action.kind.value, argument=action.argument,
+                    status="pending", detail="", created_at=now))
+                added += 1
+            ids = list({p.message_id for p in plans})
+            applied: dict[int, AppliedLaneRow] = {}
+            for chunk in _chunks(ids):
+                applied.update((r.message_id, r) for r in session.scalars(
+                    select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
+                                                 AppliedLaneRow.message_id.in_(chunk))))
+            for plan in plans:
+                row = applied.get(plan.message_id)
+                if row is None:
+                    row = AppliedLaneRow(account_id=self.account_id, message_id=plan.message_id,
+                                         marked_read_by_us=bool(plan.marked_read))
+                    session.add(row)
+                    applied[plan.message_id] = row
+                elif plan.marked_read is not None:
+                    row.marked_read_by_us = plan.marked_read
+                row.lane = plan.lane
+                row.keyword = plan.applied.keyword
+                row.folder = plan.applied.folder
+                row.mark_read = plan.applied.mark_read
+        return added
+
+    def pending(self) -> list[PendingAction]:
+        with self.store.sessions() as session:
+            rows = session.scalars(select(ServerActionRow).where(
+                ServerActionRow.account_id == self.account_id,
+                ServerActionRow.status == "pending").order_by(ServerActionRow.id))
+            return [PendingAction(r.id, r.message_id, r.lane, r.kind, r.argument) for r in rows]
+
+    def has_pending(self, message_id: int) -> bool:
+        with self.store.sessions() as session:
+            return session.scalar(select(ServerActionRow.id).where(
+                ServerActionRow.account_id == self.account_id,
+                ServerActionRow.message_id == message_id,
+                ServerActionRow.status == "pending").limit(1)) is not None
+
+    def finish_many(self, outcomes: list[tuple[int, str, str]]) -> None:
+        with self.store.sessions.begin() as session:
+            now = _now()
+            for chunk in _chunks(outcomes):
+                rows = {r.id: r for r in session.scalars(select(ServerActionRow).where(
+                    ServerActionRow.id.in_([o[0] for o in chunk])))}
+                for action_id, status, detail in chunk:
+                    row = rows.get(action_id)
+                    if row is not None:
+                        row.status, row.detail, row.done_at = status, detail[:2000], now
+
+    def set_marked_read_many(self, values: dict[int, bool]) -> None:
+        with self.store.sessions.begin() as session:
+            for chunk in _chunks(list(values)):
+                for row in session.scalars(select(AppliedLaneRow).where(
+                        AppliedLaneRow.account_id == self.account_id,
+                        AppliedLaneRow.message_id.in_(chunk))):
+                    row.marked_read_by_us = values[row.message_id]
+
+    def applied_lane(self, message_id: int) -> str | None:
+        with self.store.sessions() as session:
+            row = session.get(AppliedLaneRow, (self.account_id, message_id))
+            return row.lane if row else None
+
+    def drift(self, account: str) -> list[LaneDrift]:
+        """Messages whose decision moved away from the lane their server actions carry."""
+        with self.store.sessions() as session:
+            rows = session.execute(
+                select(AppliedLaneRow.message_id, AppliedLaneRow.lane, DecisionRow.lane,
+                       AppliedLaneRow.marked_read_by_us, AppliedLaneRow.keyword,
+                       AppliedLaneRow.folder, AppliedLaneRow.mark_read)
+                .join(DecisionRow, DecisionRow.message_id == AppliedLaneRow.message_id)
+                .where(AppliedLaneRow.account_id == self.account_id,
+                       DecisionRow.account == account, AppliedLaneRow.lane != DecisionRow.lane))
+            return [LaneDrift(m, a, c, bool(r), LaneAction(k, f, bool(mr)))
+                    for m, a, c, r, k, f, mr in rows]
+
+    def actions(self, message_id: int) -> list[dict[str, str]]:
+        with self.store.sessions() as session:
+            rows = session.scalars(select(ServerActionRow).where(
+                ServerActionRow.account_id == self.account_id,
+                ServerActionRow.message_id == message_id).order_by(ServerActionRow.id))
+            return [{"lane": r.lane, "kind": r.kind, "argument": r.argument,
+                     "status": r.status, "detail": r.detail} for r in rows]

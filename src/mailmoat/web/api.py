@@ -1,0 +1,307 @@
+"""The JSON API: one endpoint for every action a page offers, described in /openapi.json.
+
+Authentication: POST /api/session with a JSON body sets the session cookie and returns the
+CSRF token; send it as `X-CSRF-Token` on every POST/PUT/DELETE.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from mailmoat.core.lanes import Lane
+from mailmoat.core.policy import describe_policy
+from mailmoat.notify.keys import vapid_public_key
+from mailmoat.notify.settings import AccountSettings, NotifyIn, mask_url
+from mailmoat.notify.signing import BadLink
+from mailmoat.store.web_store import SessionInfo
+from mailmoat.web import views
+from mailmoat.web.actions import ActionResult, apply_link, move, pin, set_images, undo
+from mailmoat.web.auth import (
+    SESSION_COOKIE,
+    api_user,
+    attempt_login,
+    login_wait,
+    web,
+)
+from mailmoat.web.views import MessageId
+
+LaneName = Literal["PUSH", "MEETING", "QUEUE", "INFO", "SILENT"]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "not signed in"},
+    403: {"description": "missing or wrong CSRF token, or cross-origin"},
+    404: {"description": "no such item in your account"},
+}
+router = APIRouter(prefix="/api", responses=ERRORS)
+Me = Depends(api_user)
+
+
+class Credentials(BaseModel):
+    username: str = Field(..., min_length=1, max_length=100)
+    password: str = Field(..., min_length=1, max_length=1000)
+
+
+class SessionOut(BaseModel):
+    username: str
+    account: str
+    accounts: list[str]
+    csrf_token: str
+
+
+class LaneIn(BaseModel):
+    lane: LaneName
+
+
+class ImagesIn(BaseModel):
+    allow: bool
+
+
+class RejectIn(BaseModel):
+    reason: str = Field("", max_length=2000)
+
+
+class ModeIn(BaseModel):
+    mode: Literal["SUGGEST", "AUTO"]
+
+
+class AccountIn(BaseModel):
+    account: str = Field(..., min_length=1, max_length=200)
+
+
+class PushSubscriptionIn(BaseModel):
+    endpoint: str = Field(..., pattern=r"^https?://", max_length=2000)
+    keys: dict[Literal["p256dh", "auth"], str]
+
+
+class ActionOut(BaseModel):
+    message_id: int
+    lane: str | None
+    note: str
+
+
+class DoneOut(BaseModel):
+    done: str
+
+
+def _out(result: ActionResult) -> ActionOut:
+    return ActionOut(message_id=result.message_id, lane=result.lane, note=result.note)
+
+
+def _session_out(me: SessionInfo) -> SessionOut:
+    return SessionOut(username=me.username, account=me.account, accounts=list(me.accounts),
+                      csrf_token=me.csrf_token)
+
+
+# -- session ----------------------------------------------------------------------------
+
+@router.post("/session", response_model=SessionOut,
+             responses={429: {"description": "too many failed sign-ins"}})
+def api_login(request: Request, body: Credentials) -> Response:
+    from mailmoat.web.pages import set_session_cookie
+
+    wait = login_wait(request, body.username)
+    if wait > 0:
+        return JSONResponse({"detail": "too many failed sign-ins"}, 429,
+                            headers={"Retry-After": str(int(wait) + 1)})
+    user = attempt_login(request, body.username, body.password)
+    if user is None:
+        raise HTTPException(401, "wrong user name or password")
+    token, csrf = web(request).create_session(user)
+    me = SessionInfo(user.id, user.username, user.accounts[0] if user.accounts else "", csrf,
+                     user.accounts)
+    response = JSONResponse(_session_out(me).model_dump())
+    set_session_cookie(request, response, token)
+    return response
+
+
+@router.get("/session", response_model=SessionOut)
+def api_whoami(me: SessionInfo = Me) -> SessionOut:
+    return _session_out(me)
+
+
+@router.delete("/session", status_code=204)
+def api_logout(request: Request, me: SessionInfo = Me) -> Response:
+    web(request).end_session(request.cookies.get(SESSION_COOKIE, ""))
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.post("/account", response_model=SessionOut)
+def api_switch_account(request: Request, body: AccountIn, me: SessionInfo = Me) -> SessionOut:
+    if not web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), body.account):
+        raise HTTPException(404, "no such account")
+    found = web(request).get_session(request.cookies.get(SESSION_COOKIE, ""))
+    assert found is not None
+    return _session_out(found)
+
+
+# -- mail -------------------------------------------------------------------------------
+
+@router.get("/lanes")
+def api_lanes(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
+    return {"counts": views.counts(request.app.state.store, me.account),
+            "policy": describe_policy()["version"]}
+
+
+@router.get("/firewall")
+def api_firewall(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
+    return views.firewall(request.app.state.store, me.account)
+
+
+@router.get("/messages")
+def api_messages(
+    request: Request,
+    lane: LaneName,
+    limit: int = Query(50, ge=1, le=500),
+    offset: int = Query(0, ge=0, le=10_000_000),
+    me: SessionInfo = Me,
+) -> list[dict[str, Any]]:
+    return request.app.state.store.list_messages(lane, account=me.account, limit=limit,
+                                                 offset=offset)
+
+
+@router.get("/messages/{message_id}")
+def api_message(request: Request, message_id: MessageId, html: bool = False,
+                me: SessionInfo = Me) -> dict[str, Any]:
+    """The message; with `html=true` also its sanitized HTML, blocked images and link targets."""
+    return views.message(request.app.state.store, web(request), me.account, message_id,
+                         want_html=html)
+
+
+@router.get("/messages/{message_id}/trace")
+def api_trace(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    return views.trace(request.app.state.store, me.account, message_id)
+
+
+@router.post("/messages/{message_id}/move", response_model=ActionOut)
+def api_move(request: Request, message_id: MessageId, body: LaneIn,
+             me: SessionInfo = Me) -> ActionOut:
+    return _out(move(request, me, message_id, Lane(body.lane)))
+
+
+@router.post("/messages/{message_id}/pin", response_model=ActionOut)
+def api_pin(request: Request, message_id: MessageId, body: LaneIn,
+            me: SessionInfo = Me) -> ActionOut:
+    """Pin the message's sender to a lane (a human pin: the only way a sender is silenced)."""
+    return _out(pin(request, me, message_id, Lane(body.lane)))
+
+
+@router.post("/messages/{message_id}/undo", response_model=ActionOut)
+def api_undo(request: Request, message_id: MessageId, me: SessionInfo = Me) -> ActionOut:
+    return _out(undo(request, me, message_id))
+
+
+@router.post("/messages/{message_id}/images", response_model=ActionOut)
+def api_images(request: Request, message_id: MessageId, body: ImagesIn,
+               me: SessionInfo = Me) -> ActionOut:
+    """Allow or block remote images for this message's sender."""
+    return _out(set_images(request, me, message_id, body.allow))
+
+
+# -- approvals and triage ---------------------------------------------------------------
+
+def _action(item: Any) -> dict[str, Any]:
+    return {k: getattr(item, k) for k in item.__slots__}
+
+
+@router.get("/approvals")
+def api_approvals(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
+    return [_action(a) for a in request.app.state.approvals.list(me.account)]
+
+
+@router.get("/approvals/{action_id}")
+def api_approval(request: Request, action_id: str, me: SessionInfo = Me) -> dict[str, Any]:
+    item = request.app.state.approvals.show(me.account, action_id)
+    if item is None:
+        raise HTTPException(404, "no such pending action")
+    return _action(item)
+
+
+@router.post("/approvals/{action_id}/approve", response_model=DoneOut)
+def api_approve(request: Request, action_id: str, me: SessionInfo = Me) -> DoneOut:
+    outcome = request.app.state.approvals.approve(me.account, action_id, me.username)
+    if not outcome.ok:
+        raise HTTPException(404, outcome.detail or "no such pending action")
+    return DoneOut(done="approved")
+
+
+@router.post("/approvals/{action_id}/reject", response_model=DoneOut)
+def api_reject(request: Request, action_id: str, body: RejectIn,
+               me: SessionInfo = Me) -> DoneOut:
+    outcome = request.app.state.approvals.reject(me.account, action_id, me.username,
+                                                 body.reason)
+    if not outcome.ok:
+        raise HTTPException(404, outcome.detail or "no such pending action")
+    return DoneOut(done="rejected")
+
+
+@router.get("/triage")
+def api_triage(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
+    return [_action(t) for t in request.app.state.triage.list(me.account)]
+
+
+# -- settings, status, push, links ------------------------------------------------------
+
+def _settings_out(settings: AccountSettings) -> dict[str, Any]:
+    data = settings.model_dump(mode="json")
+    data["notify"]["apprise_urls"] = [mask_url(u) for u in settings.notify.apprise_urls]
+    return data
+
+
+@router.get("/settings")
+def api_settings(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
+    """Settings of the current account. Apprise URLs carry tokens and are shown masked."""
+    return _settings_out(AccountSettings.load(web(request).settings(me.account)))
+
+
+@router.put("/settings/mode")
+def api_mode(request: Request, body: ModeIn, me: SessionInfo = Me) -> dict[str, Any]:
+    store = web(request)
+    settings = AccountSettings.load(store.settings(me.account)).model_copy(
+        update={"mode": body.mode})
+    store.save_settings(me.account, settings.model_dump(mode="json"))
+    return _settings_out(settings)
+
+
+@router.put("/settings/notify")
+def api_notify(request: Request, body: NotifyIn, me: SessionInfo = Me) -> dict[str, Any]:
+    """Replace the notification settings (channels, quiet hours, focus windows, rate limit)."""
+    store = web(request)
+    settings = AccountSettings.load(store.settings(me.account)).model_copy(
+        update={"notify": body})
+    store.save_settings(me.account, settings.model_dump(mode="json"))
+    return _settings_out(settings)
+
+
+@router.get("/status")
+def api_status(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
+    pending = len(request.app.state.approvals.list(me.account))
+    return views.status(request.app.state.store, web(request), me.account, pending)
+
+
+@router.get("/push/key")
+def api_push_key(request: Request, me: SessionInfo = Me) -> dict[str, str]:
+    """The VAPID application server key for PushManager.subscribe()."""
+    return {"key": vapid_public_key(web(request))}
+
+
+@router.post("/push/subscriptions", status_code=201, response_model=DoneOut)
+def api_push_subscribe(request: Request, body: PushSubscriptionIn,
+                       me: SessionInfo = Me) -> DoneOut:
+    web(request).add_push_subscription(me.user_id, me.account, body.endpoint,
+                                       body.keys.get("p256dh", ""), body.keys.get("auth", ""))
+    return DoneOut(done="subscribed")
+
+
+@router.post("/links/{token}", response_model=DoneOut,
+             responses={404: {"description": "forged, malformed or expired link"}})
+def api_link(request: Request, token: str) -> Response:
+    """Carry out a signed notification link ("later" or "mute sender"); no session needed."""
+    try:
+        return JSONResponse({"done": apply_link(request, token)})
+    except BadLink as exc:
+        return JSONResponse({"detail": str(exc)}, 404)  # a bad link names nothing

@@ -1,0 +1,123 @@
+"""What each page shows, as plain data: the HTML pages and the JSON API both call these, so
+the API offers exactly what the pages do. Every function takes the account it may read."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import HTTPException, Path
+
+from mailmoat.core.lanes import Lane
+from mailmoat.core.policy import describe_policy
+from mailmoat.learn.service import Learning
+from mailmoat.store.repository import Store
+from mailmoat.store.web_store import WebStore
+from mailmoat.web.sanitize import html_parts, sanitize_html
+
+# Display order: what may interrupt first, the hidden lanes last and out of the way.
+LANE_ORDER: tuple[Lane, ...] = (Lane.PUSH, Lane.MEETING, Lane.QUEUE, Lane.INFO, Lane.SILENT)
+LANE_BLURB = {
+    Lane.PUSH: "worth interrupting now",
+    Lane.MEETING: "scheduling",
+    Lane.QUEUE: "review on your own time",
+    Lane.INFO: "records: receipts, confirmations, status",
+    Lane.SILENT: "noise: recorded, never shown unless you look",
+}
+FRONT_PAGE_ROWS = {Lane.PUSH: 20, Lane.MEETING: 20, Lane.QUEUE: 30}
+PAGE_SIZE = 50
+# Ids fit the database's integer column; anything larger is a 422, not a driver overflow.
+MessageId = Annotated[int, Path(ge=1, le=2_147_483_647)]
+
+
+def parse_lane(value: str) -> Lane:
+    try:
+        return Lane(value.upper())
+    except ValueError as exc:
+        raise HTTPException(404, f"no such lane: {value}") from exc
+
+
+def counts(store: Store, account: str) -> dict[str, int]:
+    raw = store.lane_counts(account)
+    return {lane.value: int(raw.get(lane.value, 0)) for lane in LANE_ORDER}
+
+
+def firewall(store: Store, account: str) -> list[dict[str, Any]]:
+    numbers = counts(store, account)
+    return [
+        {
+            "lane": lane.value,
+            "blurb": LANE_BLURB[lane],
+            "count": numbers[lane.value],
+            "hidden": lane not in FRONT_PAGE_ROWS,
+            "messages": store.list_messages(lane.value, account=account,
+                                            limit=FRONT_PAGE_ROWS[lane])
+            if lane in FRONT_PAGE_ROWS and numbers[lane.value] else [],
+        }
+        for lane in LANE_ORDER
+    ]
+
+
+def message(store: Store, web: WebStore, account: str, message_id: int,
+            want_html: bool = False) -> dict[str, Any]:
+    """One message for display. 404 (never 403) for another account's id: no probing."""
+    item = store.get_message(message_id, account=account)
+    if item is None:
+        raise HTTPException(404, "no such message")
+    prefs = web.sender_prefs(account, item["from_addr"])
+    raw = web.raw_message(message_id, account)
+    parts = html_parts(raw) if raw else []
+    safe = sanitize_html("\n<hr>\n".join(parts), prefs.allow_images) if parts else None
+    pinned = None
+    if "@" in item["from_addr"]:  # pins are learn/'s (sender facts), not a web preference
+        found = Learning(store, account=account).facts(item["from_addr"]).pinned_lane
+        pinned = found.value if found is not None else None
+    item["sender_prefs"] = {"pinned_lane": pinned, "allow_images": prefs.allow_images,
+                            "muted": prefs.muted}
+    item["has_html"] = bool(parts)
+    # The plain-text view drops hrefs, so the real targets are listed in both views.
+    item["links"] = safe.links if safe else []
+    item["html"] = None if safe is None or not want_html else {
+        "html": safe.html, "blocked_images": safe.blocked_images}
+    return item
+
+
+def trace(store: Store, account: str, message_id: int) -> dict[str, Any]:
+    item = store.get_message(message_id, account=account)
+    if item is None:
+        raise HTTPException(404, "no such message")
+    return {
+        "id": item["id"],
+        "subject": item["subject"],
+        "from_addr": item["from_addr"],
+        "lane": item["lane"],
+        "stale": item["stale"],
+        "trace": item["trace"],
+        "current_policy_version": describe_policy()["version"],
+        "history": [{k: v for k, v in entry.items() if k != "trace"}
+                    | {"reason": entry["trace"].get("reason", ""),
+                       "source": entry["trace"].get("source", "")}
+                    for entry in store.ledger(message_id)],
+    }
+
+
+def status(store: Store, web: WebStore, account: str, approvals_pending: int) -> dict[str, Any]:
+    health = web.decision_health(account)
+    total = health["total"]
+    scorers = [getattr(s, "name", type(s).__name__) for s in store.scorers]
+    return {
+        "scorers": scorers or ["local"],
+        "scorer_health": "model configured" if scorers else "local scorer only (no model)",
+        "decisions": total,
+        "degraded": health["degraded"],
+        "degraded_share": (health["degraded"] / total) if total else 0.0,
+        "sources": {k.removeprefix("source:"): v for k, v in health.items()
+                    if k.startswith("source:")},
+        "policy_version": describe_policy()["version"],
+        "lanes": counts(store, account),
+        "approvals_pending": approvals_pending,
+        # TODO(lead): budget use, metering ratio and task-queue depth come from judge/ and the
+        # worker queue, which are other branches; shown as "not available" until wired.
+        "budget": None,
+        "metering_ratio": None,
+        "queue_depth": None,
+    }
