@@ -93,34 +93,36 @@ def test_cli_reject_and_mode(db_url: str) -> None:
     assert cli("mode", "acct", "YOLO").exit_code == 1
 
 
-def signed_in(r: Any, accounts: list[str] | None = None, name: str = "sam") -> TestClient:
-    """A client signed in through the JSON session API, carrying its CSRF token."""
-    from webhelpers import PASSWORD, make_user
+def signed_in(store: Any, name: str = "sam", accounts: tuple[str, ...] = ("acct",)
+              ) -> TestClient:
+    """A browser-like client of a person who may read `accounts` (the first is current)."""
+    from webhelpers import make_user, sign_in
 
-    make_user(r.store, name, accounts or ["acct"])
-    client = TestClient(create_app(r.store))
-    reply = client.post("/api/session", json={"username": name, "password": PASSWORD})
-    assert reply.status_code == 200, reply.text
-    client.headers["X-CSRF-Token"] = reply.json()["csrf_token"]
+    make_user(store, name, list(accounts))
+    client = TestClient(create_app(store))
+    client.headers["X-CSRF-Token"] = sign_in(client, name)
     return client
 
 
 def test_api_round_trip(server: MailServer, tmp_path: Path) -> None:
     wipe(server)
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    client = signed_in(r)
+    client = signed_in(r.store)
     created = client.post("/api/actions", json={"payload": send_payload()})
     assert created.status_code == 201, created.text
     view = created.json()
-    assert view["proposed_by"] == "web:sam" and view["account"] == "acct"
+    assert view["proposed_by"] == "sam" and view["account"] == "acct"
     assert client.get(f"/api/actions/{view['id']}").json()["payload"] == view["payload"]
-    stale = client.post(f"/api/actions/{view['id']}/approve",
+    pending = client.get("/api/approvals").json()
+    assert [p["payload_sha256"] for p in pending] == [view["payload_sha256"]]
+    stale = client.post(f"/api/approvals/{view['id']}/approve",
                         json={"expected_sha256": "f" * 64})
     assert stale.status_code == 409
-    ok = client.post(f"/api/actions/{view['id']}/approve",
+    ok = client.post(f"/api/approvals/{view['id']}/approve",
                      json={"expected_sha256": view["payload_sha256"]})
-    assert ok.status_code == 200 and ok.json()["receipt"]["approved_by"] == "web:sam"
-    again = client.post(f"/api/actions/{view['id']}/approve", json={})
+    assert ok.status_code == 200, ok.text
+    assert client.get(f"/api/actions/{view['id']}").json()["receipt"]["approved_by"] == "sam"
+    again = client.post(f"/api/approvals/{view['id']}/approve", json={})
     assert again.status_code == 409
     assert [o.state for o in Executor(r.store.engine, {"acct": transport(server)})
             .run_until_idle()] == ["done"]
@@ -131,15 +133,16 @@ def test_api_round_trip(server: MailServer, tmp_path: Path) -> None:
 
 def test_api_errors_are_clear(tmp_path: Path) -> None:
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    client = signed_in(r)
+    client = signed_in(r.store)
     bad = client.post("/api/actions", json={"payload": send_payload(subject="a\r\nBcc: x@y")})
-    assert bad.status_code == 409 and "CR or LF" in bad.json()["detail"]
+    assert bad.status_code == 400 and "CR or LF" in bad.json()["detail"]
     assert client.get("/api/actions/42").status_code == 404
     assert client.get("/api/actions").json() == []
-    mode = client.put("/api/actions/mode", json={"mode": "AUTO", "daily_cap": 2})
-    assert mode.json() == {"account": "acct", "mode": "AUTO", "daily_cap": 2, "guidelines": ""}
-    assert r.service.mode("acct").mode.value == "AUTO"
-    assert client.put("/api/actions/mode", json={"mode": "ON"}).status_code == 422
+    mode = client.put("/api/settings/mode", json={"mode": "AUTO", "daily_cap": 2})
+    assert mode.status_code == 200 and mode.json()["mode"] == "AUTO"
+    assert r.service.mode("acct").daily_cap == 2  # the switch act/ enforces, not a copy
+    assert client.put("/api/settings/mode", json={"mode": "ON"}).status_code == 422
+    assert client.get("/api/triage").json() == []
 
 
 def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
@@ -147,7 +150,7 @@ def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
 
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     r.store.ingest(incoming("Pay <billing@paypal.com>"), "imap", account="acct")
-    client = signed_in(r)
+    client = signed_in(r.store)
     view = client.post("/api/actions", json={
         "payload": send_payload(to="billing@pаypal.com")}).json()
     assert view["flags"]["lookalike_of"] == "paypal.com"
@@ -161,7 +164,7 @@ def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Pa
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     mid = r.store.ingest(incoming('"ceo@company.example" <mallory@evil.example>'), "imap",
                          account="acct").message_id
-    client = signed_in(r)
+    client = signed_in(r.store)
     view = client.post("/api/actions", json={
         "reply_to_message": mid,
         "payload": {"action": "send_email", "subject": "Re: hi", "body": "ok"}}).json()
@@ -173,42 +176,27 @@ def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Pa
         "reply_to_message": mid,
         "payload": {"action": "send_email", "to": "ceo@company.example", "subject": "Re: hi",
                     "body": "ok"}})
-    assert other.status_code == 409 and "original sender" in other.json()["detail"]
+    assert other.status_code == 400 and "original sender" in other.json()["detail"]
 
 
-def test_api_needs_a_session_a_csrf_token_and_the_right_account(tmp_path: Path) -> None:
+def test_api_needs_a_session_csrf_and_the_right_account(tmp_path: Path) -> None:
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    theirs = r.service.propose("other", send_payload(), "cli:bob", "cli")
     anonymous = TestClient(create_app(r.store))
     assert anonymous.get("/api/actions").status_code == 401
-    client = signed_in(r)
-    assert client.get(f"/api/actions/{theirs['id']}").status_code == 404  # not your account
-    assert client.post(f"/api/actions/{theirs['id']}/approve", json={}).status_code == 404
-    token = client.headers.pop("X-CSRF-Token")
-    assert client.post("/api/actions", json={"payload": send_payload()}).status_code == 403
-    assert client.put("/api/actions/mode", json={"mode": "AUTO"}).status_code == 403
-    client.headers["X-CSRF-Token"] = token
-    assert r.service.show(theirs["id"])["status"] == "pending"
+    owner = signed_in(r.store)
+    view = owner.post("/api/actions", json={"payload": send_payload()}).json()
+    # A cross-site page can post a form, but it cannot read or send our CSRF token.
+    forged = TestClient(create_app(r.store))
+    forged.cookies = owner.cookies
+    assert forged.post(f"/api/approvals/{view['id']}/approve", json={}).status_code == 403
+    assert forged.put("/api/settings/mode", json={"mode": "AUTO"}).status_code == 403
+    # Someone signed in on another account sees nothing of this one.
+    other = signed_in(r.store, "eve", ("elsewhere",))
+    assert other.get(f"/api/actions/{view['id']}").status_code == 404
+    assert other.post(f"/api/approvals/{view['id']}/approve", json={}).status_code == 404
+    assert other.get("/api/approvals").json() == []
+    assert r.service.show(view["id"])["status"] == "pending"
     assert r.service.mode("acct").mode.value == "SUGGEST"
-    assert r.service.list("acct") == []
-
-
-def test_web_approvals_and_triage_pages_read_the_real_store(tmp_path: Path) -> None:
-    """The web layer's /api/approvals and /api/triage run on ActApprovals and ActTriage."""
-    r = rig(f"sqlite:///{tmp_path / 'api.db'}")
-    view = r.service.propose("acct", send_payload(), "cli:bob", "cli")
-    r.service.propose("other", send_payload(), "cli:bob", "cli")
-    client = signed_in(r)
-    listed = client.get("/api/approvals").json()
-    assert [(a["id"], a["payload_sha256"]) for a in listed] == [
-        (str(view["id"]), view["payload_sha256"])]
-    assert '"to":"ana@client.example"' in listed[0]["payload"]  # the exact canonical bytes
-    assert client.post(f"/api/approvals/{view['id']}/approve").status_code == 200
-    shown = r.service.show(view["id"])
-    assert shown["status"] == "approved" and shown["receipt"]["approved_by"] == "web:sam"
-    assert shown["outbox"]["state"] == "queued"
-    assert client.get("/api/approvals").json() == []
-    assert client.get("/api/triage").json() == []
 
 
 def test_cli_run_with_a_bad_config_is_a_clear_error(db_url: str, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import positive_data_acceptance
 
 from mailmoat.demo import import_demo
 from mailmoat.store import open_store
@@ -32,6 +33,24 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         yield {"url": server.url, "session": session}
 
 
+# Proposals carry a floor-action payload that core.receipts validates (one bare recipient,
+# no line breaks in headers, an uploaded attachment, a message of this account): rules JSON
+# Schema cannot state, so a schema-valid payload may be refused there with a 400. Every other
+# check still runs on these operations, including the response schema.
+DOMAIN_VALIDATED = {("POST", "/api/actions"), ("PUT", "/api/actions/{action_id}")}
+
+
+def _property(operation: Any, session: Any, excluded: list[Any]) -> Any:
+    @given(case=operation.as_strategy())
+    # Derandomized so CI is repeatable; raise max_examples / drop derandomize to explore.
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck),
+              database=None, derandomize=True)
+    def check(case: Any) -> None:
+        case.call_and_validate(session=session, excluded_checks=excluded)
+
+    return check
+
+
 def test_api_matches_its_openapi_contract(running: dict[str, Any]) -> None:
     schema = schemathesis.openapi.from_url(f"{running['url']}/openapi.json")
     failures: list[str] = []
@@ -41,13 +60,9 @@ def test_api_matches_its_openapi_contract(running: dict[str, Any]) -> None:
         if operation.path == "/api/session" and operation.method.upper() == "DELETE":
             continue  # signing out mid-run would make every later case a 401; tested elsewhere
 
-        @given(case=operation.as_strategy())
-        # Derandomized so CI is repeatable; raise max_examples / drop derandomize to explore.
-        @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck),
-                  database=None, derandomize=True)
-        def check(case: Any) -> None:
-            case.call_and_validate(session=running["session"])
-
+        excluded = ([positive_data_acceptance]
+                    if (operation.method.upper(), operation.path) in DOMAIN_VALIDATED else [])
+        check = _property(operation, running["session"], excluded)
         try:
             check()
         except Exception as exc:  # collect every operation's failure, then report them all

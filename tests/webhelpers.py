@@ -105,7 +105,8 @@ class FakeApprovals:
     def show(self, account: str, action_id: str) -> Any:
         return self.items.get(action_id) if account == self.account else None
 
-    def approve(self, account: str, action_id: str, actor: str) -> Any:
+    def approve(self, account: str, action_id: str, actor: str,
+                expected_sha256: str | None = None) -> Any:
         return self._decide(account, action_id, actor, "approved", "")
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Any:

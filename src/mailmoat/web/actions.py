@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from fastapi import HTTPException, Request
 from sqlalchemy import select
 
+from mailmoat.core.autonomy import Mode
 from mailmoat.core.lanes import Lane
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.notify.dispatch import LATER_DELAY
@@ -118,3 +119,17 @@ def apply_link(request: Request, token: str) -> str:
     store.log_notification(claim.account, claim.message_id, "later", "snoozed by link",
                            due_at=now + LATER_DELAY)
     return "you will be reminded in about two hours"
+
+
+def current_mode(request: Request, account: str) -> str:
+    """The account's mode as act/ enforces it (the one switch the AUTO sweep and the executor
+    read); the settings page and API show and change only this."""
+    return str(request.app.state.actions.mode(account).mode.value)
+
+
+def set_mode(request: Request, me: SessionInfo, mode: str, guidelines: str | None = None,
+             daily_cap: int | None = None) -> str:
+    """Switching AUTO off also withdraws queued unattended work (act/, same transaction)."""
+    request.app.state.actions.set_mode(me.account, Mode(mode), me.username,
+                                       guidelines=guidelines, daily_cap=daily_cap)
+    return current_mode(request, me.account)

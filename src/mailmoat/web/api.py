@@ -19,7 +19,16 @@ from mailmoat.notify.settings import AccountSettings, NotifyIn, mask_url
 from mailmoat.notify.signing import BadLink
 from mailmoat.store.web_store import SessionInfo
 from mailmoat.web import views
-from mailmoat.web.actions import ActionResult, apply_link, move, pin, set_images, undo
+from mailmoat.web.actions import (
+    ActionResult,
+    apply_link,
+    current_mode,
+    move,
+    pin,
+    set_images,
+    set_mode,
+    undo,
+)
 from mailmoat.web.auth import (
     SESSION_COOKIE,
     api_user,
@@ -65,6 +74,13 @@ class RejectIn(BaseModel):
 
 class ModeIn(BaseModel):
     mode: Literal["SUGGEST", "AUTO"]
+    guidelines: str | None = Field(None, max_length=4000, description="for AUTO replies")
+    daily_cap: int | None = Field(None, ge=0, le=1000, description="unattended sends per day")
+
+
+class ApproveIn(BaseModel):
+    expected_sha256: str | None = Field(None, pattern="^[0-9a-f]{64}$",
+                                        description="the payload hash you reviewed")
 
 
 class AccountIn(BaseModel):
@@ -222,10 +238,15 @@ def api_approval(request: Request, action_id: str, me: SessionInfo = Me) -> dict
 
 
 @router.post("/approvals/{action_id}/approve", response_model=DoneOut)
-def api_approve(request: Request, action_id: str, me: SessionInfo = Me) -> DoneOut:
-    outcome = request.app.state.approvals.approve(me.account, action_id, me.username)
+def api_approve(request: Request, action_id: str, body: ApproveIn | None = None,
+                me: SessionInfo = Me) -> DoneOut:
+    """Mint the receipt over the stored payload. Send the `payload_sha256` you reviewed as
+    `expected_sha256`: if the payload changed since, the approval is refused (409)."""
+    expected = body.expected_sha256 if body else None
+    outcome = request.app.state.approvals.approve(me.account, action_id, me.username, expected)
     if not outcome.ok:
-        raise HTTPException(404, outcome.detail or "no such pending action")
+        missing = not outcome.detail or outcome.detail.startswith("no such")
+        raise HTTPException(404 if missing else 409, outcome.detail or "no such pending action")
     return DoneOut(done="approved")
 
 
@@ -255,16 +276,15 @@ def _settings_out(settings: AccountSettings) -> dict[str, Any]:
 @router.get("/settings")
 def api_settings(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
     """Settings of the current account. Apprise URLs carry tokens and are shown masked."""
-    return _settings_out(AccountSettings.load(web(request).settings(me.account)))
+    settings = AccountSettings.load(web(request).settings(me.account))
+    return _settings_out(settings.model_copy(update={"mode": current_mode(request, me.account)}))
 
 
 @router.put("/settings/mode")
 def api_mode(request: Request, body: ModeIn, me: SessionInfo = Me) -> dict[str, Any]:
-    store = web(request)
-    settings = AccountSettings.load(store.settings(me.account)).model_copy(
-        update={"mode": body.mode})
-    store.save_settings(me.account, settings.model_dump(mode="json"))
-    return _settings_out(settings)
+    mode = set_mode(request, me, body.mode, body.guidelines, body.daily_cap)
+    settings = AccountSettings.load(web(request).settings(me.account))
+    return _settings_out(settings.model_copy(update={"mode": mode}))
 
 
 @router.put("/settings/notify")

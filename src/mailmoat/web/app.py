@@ -20,10 +20,11 @@ from mailmoat.act.service import ActionService
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
+from mailmoat.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.web.approvals import Approvals, Triage
 from mailmoat.web.auth import LoginRequired, csrf_guard
 from mailmoat.web.csp import CSP
-from mailmoat.web.routes_actions import ActApprovals, ActTriage, actions_router
+from mailmoat.web.routes_actions import actions_router
 from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
 
@@ -52,9 +53,10 @@ def create_app(
     )
     app.state.store = store
     app.state.web = WebStore(store)
-    actions = ActionService(store.engine)  # authority: pending actions and the triage list
-    app.state.approvals = approvals or ActApprovals(actions)
-    app.state.triage = triage or ActTriage(actions)
+    service = ActionService(store.engine)
+    app.state.actions = service
+    app.state.approvals = approvals or ActApprovals(service)
+    app.state.triage = triage or ActTriage(service)
     app.state.setup_token = setup_token or secrets.token_urlsafe(24)
     app.state.base_url = base_url
     # First run makes the keys (link signing, VAPID pair); later runs read them back.

@@ -1,8 +1,7 @@
 """What the approvals and triage pages need from act/, as a small interface.
 
-act/ (pending actions, receipts, the guarded executor) is built separately. The pages are
-written against these protocols and run with the empty implementations below until the lead
-wires the real ones in `create_app(..., approvals=..., triage=...)`.
+The real implementations over act/ are `web.act_adapter.ActApprovals` and `ActTriage`, the
+default in `create_app`; tests may pass others.
 """
 
 from __future__ import annotations
@@ -42,7 +41,10 @@ class Approvals(Protocol):
 
     def show(self, account: str, action_id: str) -> PendingAction | None: ...
 
-    def approve(self, account: str, action_id: str, actor: str) -> Outcome: ...
+    def approve(self, account: str, action_id: str, actor: str,
+                expected_sha256: str | None = None) -> Outcome:
+        """`expected_sha256`: the hash the approver was shown; a changed payload is refused."""
+        ...
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome: ...
 
@@ -52,7 +54,7 @@ class Triage(Protocol):
 
 
 class NoApprovals:
-    """TODO(lead): replace with act/'s pending-action store when that branch is merged."""
+    """Nothing to approve (tests, and a web app built without act/)."""
 
     def list(self, account: str) -> list[PendingAction]:
         return []
@@ -60,7 +62,8 @@ class NoApprovals:
     def show(self, account: str, action_id: str) -> PendingAction | None:
         return None
 
-    def approve(self, account: str, action_id: str, actor: str) -> Outcome:
+    def approve(self, account: str, action_id: str, actor: str,
+                expected_sha256: str | None = None) -> Outcome:
         return Outcome(False, "no such pending action")
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
@@ -68,7 +71,7 @@ class NoApprovals:
 
 
 class NoTriage:
-    """TODO(lead): replace with the canary list once decisions record canaries."""
+    """An empty triage list."""
 
     def list(self, account: str) -> list[TriageItem]:
         return []

@@ -21,7 +21,16 @@ from mailmoat.notify.settings import AccountSettings, NotifyIn, WindowIn, mask_u
 from mailmoat.notify.signing import BadLink, verify_link
 from mailmoat.store.web_store import SessionInfo, UserExists
 from mailmoat.web import views
-from mailmoat.web.actions import apply_link, move, pin, pins, set_images, undo
+from mailmoat.web.actions import (
+    apply_link,
+    current_mode,
+    move,
+    pin,
+    pins,
+    set_images,
+    set_mode,
+    undo,
+)
 from mailmoat.web.auth import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
@@ -246,10 +255,13 @@ def approval_page(request: Request, action_id: str, me: SessionInfo = User) -> H
 
 
 @router.post("/approvals/{action_id}/approve")
-def approve_form(request: Request, action_id: str, me: SessionInfo = User) -> Response:
-    outcome = request.app.state.approvals.approve(me.account, action_id, me.username)
+def approve_form(request: Request, action_id: str, expected_sha256: str = Form(""),
+                 me: SessionInfo = User) -> Response:
+    outcome = request.app.state.approvals.approve(me.account, action_id, me.username,
+                                                  expected_sha256 or None)
     if not outcome.ok:
-        raise HTTPException(404, outcome.detail or "no such pending action")
+        missing = not outcome.detail or outcome.detail.startswith("no such")
+        raise HTTPException(404 if missing else 409, outcome.detail or "no such pending action")
     return back("/approvals", "approved")
 
 
@@ -286,7 +298,8 @@ def _parse_windows(text: str) -> list[WindowIn]:
 
 @router.get("/settings", response_class=HTMLResponse)
 def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> HTMLResponse:
-    settings = AccountSettings.load(web(request).settings(me.account))
+    settings = AccountSettings.load(web(request).settings(me.account)).model_copy(
+        update={"mode": current_mode(request, me.account)})
     return render(request, "settings.html", {
         "s": settings, "error": error[:300],
         "urls": [mask_url(u) for u in settings.notify.apprise_urls],
@@ -307,13 +320,9 @@ def account_form(request: Request, account: str = Form(...), me: SessionInfo = U
 
 @router.post("/settings/mode")
 def mode_form(request: Request, mode: str = Form(...), me: SessionInfo = User) -> Response:
-    store = web(request)
-    settings = AccountSettings.load(store.settings(me.account))
     if mode not in ("SUGGEST", "AUTO"):
         raise HTTPException(422, "mode is SUGGEST or AUTO")
-    store.save_settings(me.account, settings.model_copy(update={"mode": mode}).model_dump(
-        mode="json"))
-    return back("/settings", f"mode {mode}")
+    return back("/settings", f"mode {set_mode(request, me, mode)}")
 
 
 @router.post("/settings/notify")

@@ -15,6 +15,7 @@ from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning, LearningError, NotFound, pin_dict
 from mailmoat.store.web_store import SessionInfo
 from mailmoat.web.auth import api_user
+from mailmoat.web.views import MessageId
 
 T = TypeVar("T")
 
@@ -66,7 +67,7 @@ def learn_router(store: Any) -> APIRouter:
     })
 
     @router.post("/messages/{message_id}/corrections", status_code=201)
-    def add_correction(message_id: int, body: LaneChangeIn | FeedbackIn, learning: Learn,
+    def add_correction(message_id: MessageId, body: LaneChangeIn | FeedbackIn, learning: Learn,
                        actor: Actor) -> dict[str, Any]:
         if isinstance(body, LaneChangeIn):
             lane = body.lane
@@ -118,7 +119,7 @@ def learn_router(store: Any) -> APIRouter:
         return learning.facts(address).as_dict()
 
     @router.get("/messages/{message_id}/examples")
-    def examples(message_id: int, learning: Learn) -> list[dict[str, Any]]:
+    def examples(message_id: MessageId, learning: Learn) -> list[dict[str, Any]]:
         item = store.get_message(message_id, account=learning.account)
         if item is None:
             raise HTTPException(404, "no such message")

@@ -26,7 +26,10 @@ LANE_BLURB = {
 FRONT_PAGE_ROWS = {Lane.PUSH: 20, Lane.MEETING: 20, Lane.QUEUE: 30}
 PAGE_SIZE = 50
 # Ids fit the database's integer column; anything larger is a 422, not a driver overflow.
-MessageId = Annotated[int, Path(ge=1, le=2_147_483_647)]
+# Ids are bounded so a huge number is a clean 422, not a database overflow.
+MAX_ID = 2_147_483_647
+MessageId = Annotated[int, Path(ge=1, le=MAX_ID)]
+ActionId = MessageId
 
 
 def parse_lane(value: str) -> Lane:
