@@ -182,3 +182,27 @@ def test_a_polling_worker_sends_what_is_approved_while_it_runs(
         worker.wait(10)
     assert Counter(str(m["Subject"]) for m in delivered(server)) == Counter(
         {"crash test 0": 1, "crash test 1": 1})
+
+
+def test_the_outbox_runs_as_a_queue_job(server: MailServer, tmp_path: Path) -> None:
+    """The job-queue entry point: a huey task (SQLite storage, as in the embedded default)
+    drains the outbox through the same executor."""
+    from mailmoat.act.jobs import register
+    from mailmoat.jobs import make_huey, start_workers
+
+    wipe(server)
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    r = rig(url)
+    _approve(r, 2)
+    config = _config(tmp_path / "worker.json", url, server, server_files_sent=False)
+    huey = make_huey(f"act-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
+    run_outbox = register(huey)
+    consumer = start_workers(huey, workers=1)
+    try:
+        result = run_outbox(str(config))
+        ran = result.get(blocking=True, timeout=60)
+    finally:
+        consumer.stop(graceful=True)
+    assert sorted(line.split()[1] for line in ran) == ["done", "done"]
+    assert Counter(str(m["Subject"]) for m in delivered(server)) == Counter(
+        {"crash test 0": 1, "crash test 1": 1})

@@ -35,6 +35,7 @@ ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "act/worker.py"}
 EXECUTOR_ENTRY_POINTS = {
     "act/worker.py": "the executor process: `python -m mailmoat.act.worker`, job queues",
     "act/cli.py": "`mailmoat actions run` (calls the worker)",
+    "act/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's executor)",
 }
 # The executor never asks a model: nothing from the model path may be imported there.
 MODEL_MODULES = ("mailmoat.judge", "mailmoat.act.auto", "openai", "httpx")
