@@ -146,6 +146,9 @@ def test_sender_facts_from_history_sent_mail_and_seen_flags(store_url: str) -> N
                  folder="[Gmail]/Sent Mail")
     store.ingest(eml(ME, "Also", "cc", to="x@else.example", Cc="ann@acme.example"), "sent")
     store.ingest(eml(ME, "Not sent", "draft", to="ann@acme.example"), "imap", folder="Drafts")
+    # An unattended AUTO reply in Sent is not the user vouching for Ann.
+    store.ingest(eml(ME, "Re: Note 2", "auto", to="ann@acme.example",
+                     **{"Auto-Submitted": "auto-replied"}), "sent")
     facts = learn.facts("ANN@acme.example")
     assert facts.messages_received == 4 and facts.replies_sent == 2
     assert facts.read_rate is None  # \Seen unknown: imported, not synced

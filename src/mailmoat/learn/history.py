@@ -128,8 +128,13 @@ def load_sender_facts(
 def record_sent_recipients(
     session: Session, account: str, sent: Sequence[tuple[int, Message]]
 ) -> None:
-    """Remember whom each of the user's sent messages went to (To and Cc)."""
+    """Remember whom each of the user's sent messages went to (To and Cc).
+
+    Unattended replies (Auto-Submitted, RFC 3834 — what AUTO mode sends) are not the user
+    writing to someone: counting them would let the system vouch for a sender on its own."""
     for message_id, message in sent:
+        if message.auto_submitted and message.auto_submitted.strip().lower() != "no":
+            continue
         recipients = {normalize_address(a) for a in (*message.to, *message.cc) if "@" in a}
         session.add_all(
             SentRecipientRow(message_id=message_id, address=addr[:500], account=account)
