@@ -250,6 +250,17 @@ def test_confidence_canary_lands_in_triage_not_in_a_log(tmp_path: Any) -> None:
     assert r.service.triage(ACCOUNT) == []
 
 
+def test_local_scores_are_no_claim_and_raise_no_canary(tmp_path: Any) -> None:
+    r = rig(f"sqlite:///{tmp_path / 'm.db'}")
+    # Decided by the local scorer (no model): its fixed trust for an ordinary new sender is
+    # not a model vouching for anyone, so the triage list is not flooded with new people.
+    local = r.store.ingest(incoming("New Person <new@client.example>"), "imap",
+                           account=ACCOUNT).message_id
+    assert r.store.get_message(local, account=ACCOUNT)["trace"]["source"] == "local"  # type: ignore[index]
+    report = AutoSweep(r.store, r.service).run(ACCOUNT)
+    assert report.triaged == []
+
+
 def test_the_drafter_sees_the_thread_wrapped_as_untrusted(
     mail_server: MailServer, tmp_path: Any
 ) -> None:

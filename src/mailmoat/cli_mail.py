@@ -268,6 +268,8 @@ def sync_command(
 ) -> None:
     """Sync mail accounts: once, or for good with IMAP IDLE."""
     from mailmoat.accounts.oauth import TokenError
+    from mailmoat.act.auto import AutoSweep
+    from mailmoat.act.service import ActionService
     from mailmoat.mail.imap import ConnectError
     from mailmoat.mail.runner import run_forever, sync_once
     from mailmoat.notify.hook import NotifyOnArrival
@@ -290,6 +292,7 @@ def sync_command(
                 try:
                     report = sync_once(store, ring, a, hook=NotifyOnArrival(store),
                                        progress=progress)
+                    AutoSweep(store, ActionService(store.engine)).run(a.name)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True

@@ -68,6 +68,8 @@ def register(huey: Huey) -> Jobs:
     def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
         from mailmoat.accounts.registry import get_account
         from mailmoat.accounts.secrets import load_key_ring
+        from mailmoat.act.auto import AutoSweep
+        from mailmoat.act.service import ActionService
         from mailmoat.mail.runner import sync_once
         from mailmoat.notify.hook import NotifyOnArrival
 
@@ -76,6 +78,8 @@ def register(huey: Huey) -> Jobs:
                 store = _store(database_url)
                 report = sync_once(store, load_key_ring(), get_account(store, account),
                                    hook=NotifyOnArrival(store))
+                # Canaries into triage, and AUTO's unattended work, on what just arrived.
+                AutoSweep(store, ActionService(store.engine)).run(account)
                 return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:

@@ -93,6 +93,7 @@ class _Candidate:
     decision: Decision
     features: Features
     facts: Facts
+    model_scored: bool  # features from a model, not the local scorer's fixed heuristics
 
 
 class AutoSweep:
@@ -109,7 +110,10 @@ class AutoSweep:
         settings = self.service.mode(account)
         identity = policy_identity(account)
         for item in self._candidates(account):
-            reason = canary(item.features, item.decision, item.facts)
+            # Confidence is a canary for what a model claims; the local scorer's fixed numbers
+            # for an ordinary new sender are no claim, and would flood the list.
+            reason = (canary(item.features, item.decision, item.facts)
+                      if item.model_scored else None)
             if reason and self.service.add_triage(account, item.message_id, reason):
                 report.triaged.append(item.message_id)
             # Re-read the mode for every message: switching AUTO off stops the sweep at once.
@@ -149,7 +153,8 @@ class AutoSweep:
                                 policy_version=d.policy_version)
             features = Features(**d.trace["features"])
             facts = Facts(**d.trace.get("external", {}))
-            out.append(_Candidate(mid, bytes(raw), decision, features, facts))
+            out.append(_Candidate(mid, bytes(raw), decision, features, facts,
+                                  str(d.source).startswith("llm:")))
         return out
 
     def _lane_action(self, account: str, item: _Candidate, identity: str) -> None:

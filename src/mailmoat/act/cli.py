@@ -208,6 +208,20 @@ def triage(account: str = typer.Option("local"), as_json: bool = typer.Option(Fa
 
 
 @actions_app.command()
+def sweep(account: str = typer.Option("local")) -> None:
+    """Run the AUTO sweep now: confidence canaries into triage; in AUTO mode, unattended work.
+
+    No model drafter is wired to the sweep yet, so it drafts no replies (AUTO with no model
+    drafts nothing); sync runs this after every pass."""
+    from mailmoat.act.auto import AutoSweep
+    from mailmoat.cli import _open_store
+
+    report = AutoSweep(_open_store(), _service()).run(account)
+    console.print(f"{escape(account)}: triaged {len(report.triaged)}, "
+                  f"replies queued {len(report.replies_queued)}, refused {len(report.refused)}")
+
+
+@actions_app.command()
 def run(config: Path = typer.Argument(..., help="worker config JSON (see act/worker.py)"),
         once: bool = typer.Option(False, help="run at most one outbox row"),
         poll: float = typer.Option(0.0, help="keep running, checking every POLL seconds")
