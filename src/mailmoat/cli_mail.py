@@ -270,6 +270,7 @@ def sync_command(
     from mailmoat.accounts.oauth import TokenError
     from mailmoat.act.auto import AutoSweep
     from mailmoat.act.service import ActionService
+    from mailmoat.judge.setup import build_drafter
     from mailmoat.mail.imap import ConnectError
     from mailmoat.mail.runner import run_forever, sync_once
     from mailmoat.notify.hook import NotifyOnArrival
@@ -292,7 +293,8 @@ def sync_command(
                 try:
                     report = sync_once(store, ring, a, hook=NotifyOnArrival(store),
                                        progress=progress)
-                    AutoSweep(store, ActionService(store.engine)).run(a.name)
+                    AutoSweep(store, ActionService(store.engine),
+                              drafter=build_drafter(store.engine)).run(a.name)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True

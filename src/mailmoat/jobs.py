@@ -70,6 +70,7 @@ def register(huey: Huey) -> Jobs:
         from mailmoat.accounts.secrets import load_key_ring
         from mailmoat.act.auto import AutoSweep
         from mailmoat.act.service import ActionService
+        from mailmoat.judge.setup import build_drafter
         from mailmoat.mail.runner import sync_once
         from mailmoat.notify.hook import NotifyOnArrival
 
@@ -79,7 +80,8 @@ def register(huey: Huey) -> Jobs:
                 report = sync_once(store, load_key_ring(), get_account(store, account),
                                    hook=NotifyOnArrival(store))
                 # Canaries into triage, and AUTO's unattended work, on what just arrived.
-                AutoSweep(store, ActionService(store.engine)).run(account)
+                AutoSweep(store, ActionService(store.engine),
+                          drafter=build_drafter(store.engine)).run(account)
                 return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:

@@ -211,12 +211,14 @@ def triage(account: str = typer.Option("local"), as_json: bool = typer.Option(Fa
 def sweep(account: str = typer.Option("local")) -> None:
     """Run the AUTO sweep now: confidence canaries into triage; in AUTO mode, unattended work.
 
-    No model drafter is wired to the sweep yet, so it drafts no replies (AUTO with no model
-    drafts nothing); sync runs this after every pass."""
+    Replies are drafted by the configured model (none configured: no drafts, ever); sync
+    runs this after every pass."""
     from mailmoat.act.auto import AutoSweep
     from mailmoat.cli import _open_store
+    from mailmoat.judge.setup import build_drafter
 
-    report = AutoSweep(_open_store(), _service()).run(account)
+    store = _open_store()
+    report = AutoSweep(store, _service(), drafter=build_drafter(store.engine)).run(account)
     console.print(f"{escape(account)}: triaged {len(report.triaged)}, "
                   f"replies queued {len(report.replies_queued)}, refused {len(report.refused)}")
 

@@ -56,7 +56,7 @@ class JudgeReply(BaseModel):
     reason: Annotated[str, Field(max_length=1_000)]
 
 
-def _strip_fences(text: str) -> str:
+def strip_fences(text: str) -> str:
     match = _FENCE.match(text)
     return match.group(1) if match else text
 
@@ -71,7 +71,7 @@ def parse_reply(text: str | None) -> tuple[Features, str]:
         raise ContractViolation("empty reply")
     if len(text) > MAX_REPLY_CHARS:
         raise ContractViolation(f"reply longer than {MAX_REPLY_CHARS} characters")
-    body = _strip_fences(text.strip())
+    body = strip_fences(text.strip())
     try:
         data = json.loads(body, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

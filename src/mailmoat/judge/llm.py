@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import openai
 
@@ -36,6 +36,7 @@ from mailmoat.judge.prompt import PROMPT_VERSION, Example, build_messages, estim
 from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BUDGET = "budget"
 MISSING_KEY = "missing_key"
@@ -52,11 +53,35 @@ def cache_key(model: str, chat: Sequence[Mapping[str, str]], max_tokens: int) ->
 
 
 @dataclass(frozen=True, slots=True)
-class Judged:
-    features: Features
+class Judged(Generic[T]):
+    value: T  # Features for the scorer, a draft for the drafter
     reason: str
     provider: str
     model: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyContract(Generic[T]):
+    """What a call asks for and how its reply is validated: the judge's four numbers, or
+    (judge/drafter.py) a reply draft. Same providers, fallback, budget and cache for both."""
+
+    schema: dict[str, object]  # sent to servers that take a schema hint (llama.cpp)
+    parse: Callable[[str | None], tuple[T, str]]  # raises ContractViolation
+    dump: Callable[[T, str], dict[str, Any]]  # into the reply cache
+    load: Callable[[dict[str, Any]], tuple[T, str]]  # out of it; raises on a bad entry
+    max_tokens: int | None = None  # None: the config's max_completion_tokens
+
+
+def _load_scores(reply: dict[str, Any]) -> tuple[Features, str]:
+    return Features(**reply["features"]), str(reply["reason"])
+
+
+SCORES: ReplyContract[Features] = ReplyContract(
+    schema=CONTRACT_SCHEMA,
+    parse=parse_reply,
+    dump=lambda features, reason: {"features": features.as_dict(), "reason": reason},
+    load=_load_scores,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +129,10 @@ class LLMJudge:
         if judged is None:
             summary = "; ".join(f"{a.provider}/{a.model}: {a.failure}" for a in self.attempts)
             raise ScorerUnavailable(f"no model answered ({summary or 'no models configured'})")
-        return Scored(judged.features, judged.reason, source=f"llm:{judged.model}")
+        return Scored(judged.value, judged.reason, source=f"llm:{judged.model}")
 
-    def walk(self, chat: list[dict[str, str]]) -> Judged | None:
+    def walk(self, chat: list[dict[str, str]],
+             contract: ReplyContract[Any] = SCORES) -> Judged[Any] | None:
         """Try every provider's chain in order; None when nothing answered."""
         for provider in self.config.providers:
             now = self.now()
@@ -122,7 +148,7 @@ class LLMJudge:
                 if self.state.cooling(model_key(provider.name, model), now) is not None:
                     self.attempts.append(Attempt(provider.name, model, "cooldown"))
                     continue
-                result = self.try_model(provider, model, chat)
+                result = self.try_model(provider, model, chat, contract)
                 if isinstance(result, Judged):
                     return result
                 self.attempts.append(result)
@@ -133,7 +159,7 @@ class LLMJudge:
     def _escalate(self, chat: list[dict[str, str]], first: Judged) -> Judged:
         """Ask the stronger model only about the low-confidence tail, never about all mail."""
         esc = self.config.escalation
-        if esc is None or first.features.confidence >= THRESHOLDS.min_confidence:
+        if esc is None or first.value.confidence >= THRESHOLDS.min_confidence:
             return first
         if (esc.provider, esc.model) == (first.provider, first.model):
             return first
@@ -148,17 +174,18 @@ class LLMJudge:
     # -- one model -------------------------------------------------------------------------
 
     def try_model(
-        self, provider: ProviderConfig, model: str, chat: list[dict[str, str]]
-    ) -> Judged | Attempt:
-        max_tokens = self.config.max_completion_tokens
+        self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
+        contract: ReplyContract[Any] = SCORES,
+    ) -> Judged[Any] | Attempt:
+        max_tokens = contract.max_tokens or self.config.max_completion_tokens
         key = cache_key(model, chat, max_tokens)
         hit = self.state.cached(key)
         if hit is not None:
             try:
-                features = Features(**hit.reply["features"])
+                value, reason = contract.load(hit.reply)
                 self._record(provider, model, "cached", hit.prompt_tokens,
                              hit.completion_tokens, False, 0.0, None, 0)
-                return Judged(features, str(hit.reply["reason"]), provider.name, model)
+                return Judged(value, reason, provider.name, model)
             except (KeyError, TypeError, ValueError):
                 log.warning("ignoring a malformed cache entry for %s", model)
         rate = rate_for(model, provider.is_local, self.config.pricing).rate
@@ -174,7 +201,8 @@ class LLMJudge:
                 return Attempt(provider.name, model, BUDGET, "daily cap reached")
         spent = 0.0
         try:
-            outcome, spent = self._call_with_retries(provider, model, chat, rate, key)
+            outcome, spent = self._call_with_retries(provider, model, chat, rate, key,
+                                                     contract, max_tokens)
         finally:
             if call_id:
                 self.state.true_up(self.user, call_id, estimate, spent, started, self.now())
@@ -182,8 +210,8 @@ class LLMJudge:
 
     def _call_with_retries(
         self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
-        rate: RateRow, key: str,
-    ) -> tuple[Judged | Attempt, float]:
+        rate: RateRow, key: str, contract: ReplyContract[Any], max_tokens: int,
+    ) -> tuple[Judged[Any] | Attempt, float]:
         spent = 0.0
         bad_output_left, waits_left = 1, 1
         while True:
@@ -193,8 +221,8 @@ class LLMJudge:
                     model=model,
                     messages=chat,  # type: ignore[arg-type]
                     temperature=0,
-                    max_tokens=self.config.max_completion_tokens,
-                    response_format=_response_format(provider),  # type: ignore[arg-type]
+                    max_tokens=max_tokens,
+                    response_format=_response_format(provider, contract.schema),  # type: ignore[arg-type]
                 )
             except openai.APIStatusError as exc:
                 classified = classify_status(exc.status_code, exc.body,
@@ -229,7 +257,7 @@ class LLMJudge:
             spent += cost
             content = _content(response)
             try:
-                features, reason = parse_reply(content)
+                value, reason = contract.parse(content)
             except ContractViolation as exc:
                 self._record(provider, model, Failure.BAD_OUTPUT, prompt_tokens,
                              completion_tokens, estimated, cost, billed, _ms(t0))
@@ -240,11 +268,11 @@ class LLMJudge:
             self._record(provider, model, "ok", prompt_tokens, completion_tokens, estimated,
                          cost, billed, _ms(t0))
             now = self.now()
-            self.state.remember(key, model, {"features": features.as_dict(), "reason": reason},
+            self.state.remember(key, model, contract.dump(value, reason),
                                 prompt_tokens, completion_tokens, now)
             # A model that answers is healthy: drop a stale hold on its provider.
             self.state.clear(provider_key(provider.name))
-            return Judged(features, reason, provider.name, model), spent
+            return Judged(value, reason, provider.name, model), spent
 
     def _apply(self, provider: ProviderConfig, model: str, classified: Classified) -> None:
         now = self.now()
@@ -280,9 +308,9 @@ class LLMJudge:
         self.state.record_usage(self.user, usage, self.now())
 
 
-def _response_format(provider: ProviderConfig) -> dict[str, Any]:
+def _response_format(provider: ProviderConfig, schema: dict[str, object]) -> dict[str, Any]:
     if provider.json_schema_hint:
-        return {"type": "json_object", "schema": CONTRACT_SCHEMA}
+        return {"type": "json_object", "schema": schema}
     return {"type": "json_object"}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -28,3 +29,11 @@ def build_judge(
 def scorers_for(engine: Engine, environ: Mapping[str, str] | None = None) -> list[Scorer]:
     judge = build_judge(engine, environ=environ)
     return [judge] if judge is not None else []
+
+
+def build_drafter(engine: Engine, environ: Mapping[str, str] | None = None) -> Any:
+    """AUTO's reply drafter on the configured models, or None: no model, no drafts."""
+    from mailmoat.judge.drafter import LLMDrafter
+
+    judge = build_judge(engine, environ=environ)
+    return LLMDrafter(judge) if judge is not None else None
