@@ -1,7 +1,8 @@
 """The notifier's imperative shell: read fresh PUSH/MEETING mail and the account's settings,
 ask the pure rules what to do, send, and log it so nothing notifies twice.
 
-TODO(lead): call `notify_account` after each sync/import batch (or from a periodic job).
+Sync calls it for new PUSH/MEETING mail (`notify.hook.NotifyOnArrival`); `mailmoat notify
+run` calls it by hand (digests, "later" links coming due).
 """
 
 from __future__ import annotations

@@ -285,9 +285,8 @@ class WebStore:
     def move(self, message_id: int, account: str, lane: Lane, actor: str) -> str | None:
         """Move one message to `lane` (a human pin for this message, decided by the policy;
         urgent mail asked into a hidden lane lands QUEUE). The lane it got, or None if the
-        message is not this account's.
-
-        TODO(lead): learn/ keeps the richer corrections ledger; point this at it when merged.
+        message is not this account's. A person's own move goes through learn/'s corrections
+        ledger (web.actions.move); this re-files mail as the consequence of a sender pin.
         """
         stored = self._owned_decision(message_id, account)
         if stored is None:

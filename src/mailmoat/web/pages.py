@@ -307,8 +307,7 @@ def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> 
         "focus": _windows_text(settings.notify.focus_windows),
         "vapid_key": vapid_public_key(web(request)),
         "push_count": len(web(request).push_subscriptions(me.account)),
-        # TODO(lead): judge/ owns the budget; show its use and limit here once it exposes them.
-        "budget": None})
+        "budget": views.judge_figures(request.app.state.store, me.account)["budget"]})
 
 
 @router.post("/settings/account")

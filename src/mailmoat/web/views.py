@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path
+from sqlalchemy import func, select
 
+from mailmoat.config import ConfigError, load_llm_config
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
+from mailmoat.judge.status import judge_status
 from mailmoat.learn.service import Learning
+from mailmoat.store.act_models import ActionRow, OutboxRow
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
 from mailmoat.web.sanitize import html_parts, sanitize_html
@@ -118,9 +122,36 @@ def status(store: Store, web: WebStore, account: str, approvals_pending: int) ->
         "policy_version": describe_policy()["version"],
         "lanes": counts(store, account),
         "approvals_pending": approvals_pending,
-        # TODO(lead): budget use, metering ratio and task-queue depth come from judge/ and the
-        # worker queue, which are other branches; shown as "not available" until wired.
-        "budget": None,
-        "metering_ratio": None,
-        "queue_depth": None,
+        **judge_figures(store, account),
+        "queue_depth": _outbox_depth(store, account),
     }
+
+
+def judge_figures(store: Store, account: str) -> dict[str, Any]:
+    """Budget use and the metering ratio from judge/ (None: no model configured)."""
+    try:
+        config = load_llm_config()
+    except ConfigError as exc:
+        return {"budget": f"config error: {exc}", "metering_ratio": None}
+    if not config.configured:
+        return {"budget": None, "metering_ratio": None}
+    figures = judge_status(config, store.engine, user=account, check=False)
+    b = figures["budget"]
+
+    def money(spent: float, cap: float | None) -> str:
+        return f"${spent:.4f}" + (f" of ${cap:.2f}" if cap is not None else " (no cap)")
+
+    text = (f"today: {money(b['spent_global_usd'], b['global_daily_usd'])} in all, "
+            f"{money(b['spent_user_usd'], b['user_daily_usd'])} for this account"
+            + ("; cap reached, the local scorer decides" if b["cap_reached"] else ""))
+    ratio = figures["usage_today"].get("metering_ratio")
+    return {"budget": text, "metering_ratio": None if ratio is None else f"{ratio:.3f}"}
+
+
+def _outbox_depth(store: Store, account: str) -> int:
+    """Approved floor actions waiting for the guarded executor."""
+    with store.sessions() as session:
+        return int(session.scalar(
+            select(func.count()).select_from(OutboxRow).join(
+                ActionRow, ActionRow.id == OutboxRow.action_id)
+            .where(ActionRow.account == account, OutboxRow.state == "queued")) or 0)
