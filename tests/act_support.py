@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import email
 import email.policy
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
+
+import pytest
 
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
@@ -96,3 +99,19 @@ def wipe(server: MailServer) -> MailServer:
     finally:
         client.logout()
     return server
+
+
+# One mail server per test module, emptied between tests: starting mail-devel costs more
+# than wiping it. Import both names into a module to use them.
+@pytest.fixture(scope="module")
+def server() -> Iterator[MailServer]:
+    running = MailServer().start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def mail_server(server: MailServer) -> MailServer:
+    return wipe(server)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from act_support import Rig, body_bytes, delivered, incoming, rig, transport, wipe
+from act_support import (  # noqa: F401  (fixtures)
+    Rig,
+    body_bytes,
+    delivered,
+    incoming,
+    mail_server,
+    rig,
+    server,
+    transport,
+    wipe,
+)
 from mailmoat.act.auto import AutoSweep, Draft, DraftRequest
 from mailmoat.act.executor import Executor
 from mailmoat.core.autonomy import Mode
@@ -21,20 +30,6 @@ from mailmoat.judge.cascade import classify
 from mailserver import MailServer
 
 ACCOUNT = "acct"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[MailServer]:
-    running = MailServer().start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def mail_server(server: MailServer) -> MailServer:
-    return wipe(server)
 
 
 @dataclass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,22 +10,21 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from act_support import body_bytes, delivered, rig, send_payload, transport, wipe
+from act_support import (
+    body_bytes,
+    delivered,
+    rig,
+    send_payload,
+    server,  # noqa: F401  (fixtures)
+    transport,
+    wipe,
+)
 from mailmoat.act.executor import Executor
 from mailmoat.cli import app
 from mailmoat.web.app import create_app
 from mailserver import MailServer
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[MailServer]:
-    running = MailServer().start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture

@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import update
 
-from act_support import body_bytes, delivered, rig, send_payload, transport, wipe
+from act_support import (  # noqa: F401  (fixtures)
+    body_bytes,
+    delivered,
+    mail_server,
+    rig,
+    send_payload,
+    server,
+    transport,
+    wipe,
+)
 from mailmoat.act.executor import Executor
 from mailmoat.store.act_models import OutboxRow
 from mailserver import MailServer
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[MailServer]:
-    running = MailServer().start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def mail_server(server: MailServer) -> MailServer:
-    return wipe(server)
 
 
 def test_approve_delivers_exactly_one_byte_identical_message(

@@ -54,7 +54,7 @@ def _usage(env: dict[str, str]) -> list:  # type: ignore[type-arg]
 
 
 def test_classify_through_a_real_model_with_fallback(
-    llama_server: LlamaServer, tmp_path: Path  # noqa: F811
+    llama_server: LlamaServer, tmp_path: Path
 ) -> None:
     """A dead provider first, then the real server with the contract's schema as a decoding
     hint: the model's answer passes validation and decides (source llm:<model>)."""
@@ -86,7 +86,7 @@ json_schema_hint = true
 
 
 def test_plain_json_object_replies_are_validated_not_trusted(
-    llama_server: LlamaServer, tmp_path: Path  # noqa: F811
+    llama_server: LlamaServer, tmp_path: Path
 ) -> None:
     """Without the hint the tiny model writes JSON of its own shape: whatever it writes is
     either within the contract (and decides) or rejected (retry, then the local scorer)."""
