@@ -1,20 +1,28 @@
 """A person's approvals, rejections and triage dismissals land in the corrections ledger, in
 the same transaction as the decision, with the decision trace they concern (real store,
-SQLite and PostgreSQL)."""
+SQLite and PostgreSQL); so do moves a person makes in their own mail client."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from imap_fixtures import make_setup, marketing, running
 from learn_mail import QUESTION, eml
 from mailmoat.act.errors import InvalidState
 from mailmoat.act.service import ActionService
+from mailmoat.core.lanes import Lane
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning
+from mailmoat.mail.runner import sync_once
 from mailmoat.store import open_store
+from mailmoat.store.models import MessageRow
+from mailserver import MailServer
 
 ACCOUNT = "acct"
 
@@ -103,3 +111,42 @@ def test_a_custom_recorder_receives_each_act(store_url: str) -> None:
     action = service.propose(ACCOUNT, {"action": "mark_read", "message": mid}, "sam", "cli")
     service.approve(action["id"], "sam")
     assert seen == [(ACCOUNT, mid, CorrectionKind.APPROVAL, "sam")]
+
+
+@pytest.fixture
+def keyword_server() -> Iterator[MailServer]:
+    with running(MailServer(keywords=True)) as started:
+        yield started
+
+
+def test_moves_in_the_persons_own_client_are_lane_changes_that_teach(
+    tmp_path: Path, keyword_server: MailServer
+) -> None:
+    """mail/sync.py: a person dragging mail out of the SILENT folder in any IMAP client is a
+    lane change like one made in mailmoat: two of them for a sender make a rule."""
+    for i in (1, 2, 3):
+        keyword_server.append(marketing(i))
+    setup = make_setup(tmp_path, keyword_server, moves=True)
+    sync_once(setup.store, setup.ring, setup.account)
+    client = keyword_server.imap()
+    try:
+        client.select_folder("Moat/Silent")
+        uids = sorted(client.search(["ALL"]))
+        assert len(uids) == 3
+        client.move(uids[:2], "INBOX")  # "show me these"
+    finally:
+        client.logout()
+    report = sync_once(setup.store, setup.ring, setup.account)
+    assert report.corrections == 2
+
+    learn = Learning(setup.store, account="work")
+    rows = learn.corrections()
+    assert [(r["kind"], r["lane"], r["shown_lane"], r["actor"]) for r in rows] == \
+        [("lane_change", "QUEUE", "SILENT", "imap:user-move")] * 2
+    assert [(v.rule.key.value, v.rule.lane.value) for v in learn.rules()] == [
+        ("deals@shop-offers.example", "QUEUE"), ("shop-offers.example", "QUEUE")]
+    keyword_server.append(marketing(4))
+    sync_once(setup.store, setup.ring, setup.account)
+    with setup.store.sessions() as session:
+        newest = max(session.scalars(select(MessageRow.id)))
+    assert learn.lane(newest) is Lane.QUEUE  # the rule keeps this sender visible now

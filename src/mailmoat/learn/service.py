@@ -261,6 +261,11 @@ class Learning:
                     else ledger.rows_for_senders(session, self.account, [sender]))
         return [ledger.as_dict(r) for r in rows[-limit:]]
 
+    def lane(self, message_id: int) -> Lane:
+        """The lane a message sits in now."""
+        with self.store.sessions() as session:
+            return Lane(self._message(session, message_id)[1].lane)
+
     def facts(self, address: str, now: datetime | None = None) -> SenderFacts:
         address = normalize_address(address)
         moment = now or _now()
