@@ -185,3 +185,17 @@ def test_sync_learns_out_of_the_box(env: str, server: MailServer) -> None:
     assert pushed["lane"] == "PUSH" and pushed["source"] == "learned"
     lunch = trace(store, new["Lunch menu 99"], "work")
     assert lunch["lane"] == "QUEUE"
+
+
+def test_status_and_heal_do_not_mistake_it_for_a_model(tmp_path: Path) -> None:
+    from mailmoat.judge.commands import start_heal_thread
+    from mailmoat.store.web_store import WebStore
+    from mailmoat.web.views import status
+
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    store.scorers = scorers_for(store.engine, environ=NO_MODEL)
+    shown = status(store, WebStore(store), "local", 0)
+    assert shown["scorers"] == ["learned"]
+    assert shown["scorer_health"] == "local scorer only (no model)"
+    assert model_scorers(store.scorers) == []  # what `judge heal` and `up`'s sweep re-judge with
+    assert start_heal_thread(store) is None  # no model: no heal sweep
