@@ -199,3 +199,25 @@ def test_status_and_heal_do_not_mistake_it_for_a_model(tmp_path: Path) -> None:
     assert shown["scorer_health"] == "local scorer only (no model)"
     assert model_scorers(store.scorers) == []  # what `judge heal` and `up`'s sweep re-judge with
     assert start_heal_thread(store) is None  # no model: no heal sweep
+
+
+def test_it_looks_at_the_ledger_at_most_every_refresh_interval(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    store = open_store(url)
+    ids = [store.ingest(deploy(n), "eml").message_id for n in range(3)]
+    now = [0.0]
+    scorer = LiveLearnedScorer(store.engine, refresh_s=30.0, clock=lambda: now[0])
+    probe = message_from_fields(sender="x@gmail.com", subject="Deploy window", body=DEPLOY)
+    signals = detect_signals(probe)
+    scorer.score(probe, signals, Facts())  # first use: trains on an empty history
+    assert scorer.trained and scorer.scorer.model.updates == 0
+    learn = Learning(open_store(url))
+    for mid in ids:
+        learn.correct(mid, "PUSH", "sam")
+    now[0] = 29.0
+    scorer.score(probe, signals, Facts())
+    assert scorer.scorer.model.updates == 0  # not yet: one ledger query per interval
+    now[0] = 30.0
+    scorer.score(probe, signals, Facts())
+    assert scorer.scorer.model.updates == 3 and scorer.last_correction == max(
+        r["id"] for r in learn.corrections())

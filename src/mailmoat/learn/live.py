@@ -7,7 +7,8 @@ has seen enough examples it answers exactly what the local scorer answers (Learn
 `min_updates`), and it never hides anything the local scorer shows (learn/scorer.py).
 
 It never raises ScorerUnavailable: with no model configured there is nothing to degrade
-from, so a database error while learning is logged and the current model keeps scoring.
+from, so an error while learning (the database, a stored message) is logged and the
+current model keeps scoring.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import time
 from collections.abc import Callable
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from mailmoat.core.local_scorer import Scored
@@ -87,7 +87,8 @@ class LiveLearnedScorer:
                     return
                 fresh, self.last_correction = corrections_since(
                     session, self.account, self.last_correction)
-        except SQLAlchemyError:
-            log.exception("learned scorer could not read the store; scoring with what it has")
+        except Exception:  # learning must never stop classification (invariant 6)
+            log.exception("learned scorer could not learn from the store; scoring with what "
+                          "it has")
             return
         self.scorer.model.partial_fit(fresh)
