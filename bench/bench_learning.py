@@ -35,10 +35,10 @@ from mailmoat.eval.runner import load_items
 from mailmoat.judge.cascade import classify
 from mailmoat.learn.model import Labelled, LinearModel, featurize
 from mailmoat.learn.scorer import LearnedScorer
+from mailmoat.learn.training import CORRECTION_WEIGHT
 
 KLORN = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "klorn"
 VARIANTS = ("static", "rules", "learned")
-CORRECTION_WEIGHT = 3.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -270,12 +270,14 @@ def sync_command(
     from mailmoat.accounts.oauth import TokenError
     from mailmoat.act.auto import AutoSweep
     from mailmoat.act.service import ActionService
+    from mailmoat.judge.commands import cli_scorers
     from mailmoat.judge.setup import build_drafter
     from mailmoat.mail.imap import ConnectError
     from mailmoat.mail.runner import run_forever, sync_once
     from mailmoat.notify.hook import NotifyOnArrival
 
     store, ring = _store(), _ring()
+    store.scorers = cli_scorers(store.engine)
     accounts = [a for a in list_accounts(store) if not account or a.name in account]
     if not accounts:
         raise _fail("no accounts to sync; add one with: mailmoat account add")

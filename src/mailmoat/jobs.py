@@ -52,12 +52,15 @@ _stores_lock = threading.Lock()
 def _store(url: str | None) -> Any:
     """One store per database per worker process: opening migrates, and Alembic's
     migration context is process-global, so it must not run in several threads at once."""
+    from mailmoat.judge.setup import scorers_for
     from mailmoat.store import open_store
 
     with _stores_lock:
         key = url or ""
         if key not in _stores:
-            _stores[key] = open_store(url)
+            store = open_store(url)
+            store.scorers = scorers_for(store.engine)
+            _stores[key] = store
         return _stores[key]
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from mailmoat.act.audit import Clock, audit, utcnow
 from mailmoat.act.errors import InvalidState, NotFound, PolicyRefused, StaleApproval
 from mailmoat.act.modes import AccountModes
+from mailmoat.act.recording import HumanActs, is_person, message_of
 from mailmoat.act.triage import TriageList
 from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor
 from mailmoat.core.autonomy import Mode, policy_identity
@@ -32,6 +33,8 @@ from mailmoat.core.receipts import (
     payload_hash,
 )
 from mailmoat.core.recipients import check_recipient
+from mailmoat.core.rules import CorrectionKind
+from mailmoat.learn.ledger import record_act
 from mailmoat.store.act_models import (
     AccountModeRow,
     ActionRow,
@@ -61,10 +64,12 @@ def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
 class ActionService(AccountModes, TriageList):
     """Proposals and approvals; account modes and the triage list come from the mixins."""
 
-    def __init__(self, engine: Engine, clock: Clock = utcnow) -> None:
+    def __init__(self, engine: Engine, clock: Clock = utcnow,
+                 record_human_act: HumanActs = record_act) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.clock = clock
+        self.record_human_act = record_human_act
 
     # -- proposals ------------------------------------------------------------------------
 
@@ -204,6 +209,7 @@ class ActionService(AccountModes, TriageList):
                  now: datetime) -> dict[str, Any]:
         if row.status != "pending":
             raise InvalidState(f"action {row.id} is {row.status}, not pending")
+        self._learn(session, row, CorrectionKind.APPROVAL, approved_by, "", now)
         if not is_floor(row.action):
             row.status, row.decided_by, row.decided_at = "approved", approved_by, now
             audit(session, "approved", approved_by, now, action_id=row.id)
@@ -247,7 +253,16 @@ class ActionService(AccountModes, TriageList):
                 "rejected", rejected_by, now, note
             )
             audit(session, "rejected", rejected_by, now, action_id=row.id, note=note)
+            self._learn(session, row, CorrectionKind.REJECTION, rejected_by, note, now)
             return self._view(session, row)
+
+    def _learn(self, session: Session, row: ActionRow, kind: CorrectionKind, actor: str,
+               note: str, now: datetime) -> None:
+        """A person's decision about an action on a stored message teaches learning."""
+        message = message_of(row)
+        if message is not None and is_person(actor):
+            self.record_human_act(session, row.account, message, kind, actor,
+                                  note or f"{row.action} #{row.id}", now)
 
     def _withdraw(self, session: Session, row: ActionRow, now: datetime, actor: str,
                   why: str) -> None:

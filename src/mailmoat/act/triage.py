@@ -10,6 +10,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from mailmoat.act.audit import Clock
 from mailmoat.act.errors import NotFound
+from mailmoat.act.recording import HumanActs, is_person
+from mailmoat.core.rules import CorrectionKind
 from mailmoat.store.act_models import TriageRow
 from mailmoat.store.models import MessageRow
 
@@ -19,6 +21,7 @@ class TriageList:
 
     sessions: sessionmaker[Session]
     clock: Clock
+    record_human_act: HumanActs
 
     def add_triage(self, account: str, message_id: int, reason: str) -> bool:
         """Put a message in the triage list once; True when it was new."""
@@ -54,4 +57,8 @@ class TriageList:
             row = session.get(TriageRow, triage_id)
             if row is None:
                 raise NotFound(f"no triage item {triage_id}")
+            if row.resolved_at is None and is_person(by):  # a person dismissed the canary
+                self.record_human_act(session, row.account, row.message_id,
+                                      CorrectionKind.DISMISSAL, by, f"triage: {row.reason}",
+                                      now)
             row.resolved_by, row.resolved_at = by, now

@@ -95,11 +95,11 @@ def heal(
 ) -> None:
     """Re-judge degraded decisions no person has touched, through the model path."""
     from mailmoat.judge.heal import heal as run_heal
-    from mailmoat.judge.setup import scorers_for
+    from mailmoat.judge.setup import model_scorers, scorers_for
 
     store = _store()
     try:
-        scorers = scorers_for(store.engine)
+        scorers = model_scorers(scorers_for(store.engine))
     except ConfigError as exc:
         console.print(f"[red]config error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -148,16 +148,16 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
 
 
 def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
-    """The configured model scorers for `classify`, `import` and `up` ([] when none)."""
-    from mailmoat.judge.setup import build_judge
+    """The scorers for `import`, `up` and `sync` on a store (judge.setup.scorers_for), and
+    for `classify` of a lone file: the configured model, else [] (the local scorer)."""
+    from mailmoat.judge.setup import scorers_for
 
     config = _config()
-    if not config.configured:
-        return []
     if engine is None:
+        if not config.configured:
+            return []
         engine = _store().engine
-    judge = build_judge(engine, config)
-    return [judge] if judge is not None else []
+    return scorers_for(engine, config=config)
 
 
 HEAL_EVERY_S = 300.0
@@ -170,15 +170,17 @@ def start_heal_thread(store, every_s: float = HEAL_EVERY_S):  # type: ignore[no-
     import threading
 
     from mailmoat.judge.heal import heal as run_heal
+    from mailmoat.judge.setup import model_scorers
 
-    if not store.scorers:
+    models = model_scorers(store.scorers)
+    if not models:
         return None
     stop = threading.Event()
 
     def loop() -> None:
         while not stop.wait(every_s):
             try:
-                run_heal(store, store.scorers)
+                run_heal(store, models)
             except Exception:  # a failed sweep must not take the server down
                 logging.getLogger(__name__).exception("heal sweep failed")
 

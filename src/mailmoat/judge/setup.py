@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine
@@ -12,6 +12,7 @@ from mailmoat.config import LLMConfig, load_llm_config
 from mailmoat.judge.cascade import Scorer
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState
+from mailmoat.learn.live import LiveLearnedScorer
 
 
 def build_judge(
@@ -26,9 +27,20 @@ def build_judge(
     return LLMJudge(config=config, state=JudgeState(engine), user=user, environ=env)
 
 
-def scorers_for(engine: Engine, environ: Mapping[str, str] | None = None) -> list[Scorer]:
-    judge = build_judge(engine, environ=environ)
-    return [judge] if judge is not None else []
+def scorers_for(
+    engine: Engine, environ: Mapping[str, str] | None = None, config: LLMConfig | None = None,
+) -> list[Scorer]:
+    """The cascade's scorers for a store. With a model: the LLM judge, and the local scorer
+    when it is unavailable (`local:degraded`). Without one: the scorer learned from this
+    store's corrections, which answers exactly like the local scorer until it has learned."""
+    judge = build_judge(engine, config, environ=environ)
+    return [judge] if judge is not None else [LiveLearnedScorer(engine)]
+
+
+def model_scorers(scorers: Sequence[Scorer]) -> list[Scorer]:
+    """The scorers that ask a model, without the on-device learned scorer: what the heal
+    sweep re-judges with, and what status calls "model configured"."""
+    return [s for s in scorers if not isinstance(s, LiveLearnedScorer)]
 
 
 def build_drafter(engine: Engine, environ: Mapping[str, str] | None = None) -> Any:

@@ -21,6 +21,7 @@ from mailmoat.core.rules import (
     normalize_address,
 )
 from mailmoat.store.learn_models import CorrectionRow
+from mailmoat.store.models import DecisionRow, MessageRow
 
 _CHUNK = 400
 
@@ -62,6 +63,30 @@ def append(session: Session, account: str, new: NewCorrection, now: datetime) ->
     session.add(row)
     session.flush()
     return row
+
+
+def about_message(
+    kind: CorrectionKind, actor: str, message: MessageRow, decision: DecisionRow, note: str = ""
+) -> NewCorrection:
+    """A person's act about one stored message, carrying the decision trace it concerns."""
+    return NewCorrection(
+        kind=kind, actor=actor, message_id=message.id, sender=message.from_addr,
+        shown_lane=decision.lane, trace=dict(decision.trace), note=note,
+    )
+
+
+def record_act(
+    session: Session, account: str, message_id: int, kind: CorrectionKind, actor: str,
+    note: str, now: datetime,
+) -> CorrectionRow | None:
+    """Append an approval, rejection or dismissal about `message_id` inside the caller's
+    transaction (act/ calls this when a person decides). None, and nothing written, when the
+    account holds no decided message by that id: there is no decision to correct."""
+    message = session.get(MessageRow, message_id)
+    decision = session.get(DecisionRow, message_id)
+    if message is None or decision is None or message.account != account:
+        return None
+    return append(session, account, about_message(kind, actor, message, decision, note), now)
 
 
 def to_event(row: CorrectionRow) -> Event:

@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from mailmoat.core.features import Features
 from mailmoat.core.lanes import Lane
 from mailmoat.core.local_scorer import OPENING_CHARS, score_local
 from mailmoat.core.message import Message
@@ -37,8 +38,11 @@ def _bucket(token: str) -> int:
     return zlib.crc32(token.encode("utf-8", "surrogatepass")) % N_BUCKETS
 
 
-def featurize(message: Message, signals: Signals) -> tuple[int, ...]:
-    """The sorted, de-duplicated feature buckets of one message."""
+def featurize(
+    message: Message, signals: Signals, static: Features | None = None
+) -> tuple[int, ...]:
+    """The sorted, de-duplicated feature buckets of one message. `static` is the local
+    scorer's features for it, when the caller has them already (computed here otherwise)."""
     tokens = ["bias"]
     tokens += [f"s:{w}" for w in words(message.subject, SUBJECT_WORDS)]
     tokens += [f"b:{w}" for w in words(message.body_text[:OPENING_CHARS * 2], BODY_WORDS)]
@@ -47,7 +51,7 @@ def featurize(message: Message, signals: Signals) -> tuple[int, ...]:
         tokens.append(f"dom:{message.from_domain}")
     tokens += [f"sig:{name}" for name in signals.names()]
     # What the static path would do, so the model learns where it is right, not only misses.
-    static = score_local(message, signals).features
+    static = score_local(message, signals).features if static is None else static
     tokens.append(f"static:{decide(static, signals).lane.value}")
     tokens.append(f"urgency:{round(static.urgency, 1)}")
     tokens += [f"label:{label.casefold()}" for label in message.labels[:20]]

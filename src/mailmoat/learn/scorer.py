@@ -61,7 +61,7 @@ class LearnedScorer:
         local = score_local(message, signals)
         if self.model.updates < self.min_updates:
             return local
-        lane, probability = self.model.predict(featurize(message, signals))
+        lane, probability = self.model.predict(featurize(message, signals, local.features))
         if probability < self.min_probability:
             return local
         features = nudge(local.features, lane, self.thresholds)

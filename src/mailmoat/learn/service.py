@@ -41,6 +41,7 @@ from mailmoat.learn import ledger
 from mailmoat.learn.history import load_sender_facts
 from mailmoat.learn.model import Labelled, LinearModel, featurize
 from mailmoat.learn.scorer import LearnedScorer
+from mailmoat.learn.training import CORRECTION_WEIGHT, training_examples
 from mailmoat.store.learn_models import CorrectionRow
 from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:  # the store imports learn.history at runtime; only types poin
     from mailmoat.store.repository import Store
 
 MESSAGE_ONLY = (CorrectionKind.APPROVAL, CorrectionKind.REJECTION, CorrectionKind.DISMISSAL)
-CORRECTION_WEIGHT = 3.0  # a person's explicit correction outweighs a silent confirmation
 
 
 class LearningError(ValueError):
@@ -180,14 +180,9 @@ class Learning:
             raise LearningError(f"{kind.value} is not recorded this way")
         with self.store.sessions.begin() as session:
             message, decision = self._message(session, message_id)
-            row = ledger.append(
-                session, self.account,
-                ledger.NewCorrection(
-                    kind=kind, actor=actor, message_id=message_id, sender=message.from_addr,
-                    shown_lane=decision.lane, trace=dict(decision.trace), note=note,
-                ),
-                _now(),
-            )
+            row = ledger.append(session, self.account,
+                                ledger.about_message(kind, actor, message, decision, note),
+                                _now())
             return row.id
 
     def pin(self, key: str, lane: str | Lane, actor: str, note: str = "") -> Pin:
@@ -266,6 +261,11 @@ class Learning:
                     else ledger.rows_for_senders(session, self.account, [sender]))
         return [ledger.as_dict(r) for r in rows[-limit:]]
 
+    def lane(self, message_id: int) -> Lane:
+        """The lane a message sits in now."""
+        with self.store.sessions() as session:
+            return Lane(self._message(session, message_id)[1].lane)
+
     def facts(self, address: str, now: datetime | None = None) -> SenderFacts:
         address = normalize_address(address)
         moment = now or _now()
@@ -296,28 +296,7 @@ class Learning:
         """Corrected messages labelled with the person's lane (weighted up), and messages the
         person read and left alone labelled with their current lane, oldest first."""
         with self.store.sessions() as session:
-            corrected: dict[int, Lane] = {}
-            for row in ledger.rows(session, self.account):
-                if row.kind == CorrectionKind.LANE_CHANGE.value and row.message_id and row.lane:
-                    corrected[row.message_id] = Lane(row.lane)
-            found = session.execute(
-                select(MessageRow.id, MessageRow.raw, MessageRow.labels, MessageRow.seen,
-                       DecisionRow.lane)
-                .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
-                .where(MessageRow.account == self.account)
-                .order_by(MessageRow.id)
-            ).all()
-        out: list[Labelled] = []
-        for mid, raw, labels, seen, lane in found:
-            if mid not in corrected and seen is not True:
-                continue
-            message = parse_message(raw, labels=tuple(labels or ()))
-            buckets = featurize(message, detect_signals(message))
-            if mid in corrected:
-                out.append(Labelled(buckets, corrected[mid], CORRECTION_WEIGHT))
-            else:
-                out.append(Labelled(buckets, Lane(lane)))
-        return out
+            return training_examples(session, self.account)
 
     def train_scorer(self, seed: int = 0, epochs: int = 5) -> LearnedScorer:
         """Train from the store's history, then keep learning from each new correction."""

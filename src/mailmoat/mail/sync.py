@@ -7,6 +7,7 @@ what is missing: see `core.mailbox_sync` for why that holds.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -35,9 +36,7 @@ from mailmoat.core.mailbox_sync import (
     new_uids,
     start_state,
 )
-from mailmoat.core.message import parse_message
-from mailmoat.core.policy import Facts
-from mailmoat.judge.cascade import classify
+from mailmoat.learn.service import Learning, LearningError
 from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
 from mailmoat.mail.server_actions import ActionRunner
@@ -201,7 +200,7 @@ class MailboxSync:
             for uid, r, f in zip(order, results, flags, strict=True))
         plans: list[Plan] = []
         arrivals: list[tuple[int, Lane]] = []
-        for uid, result, raw in zip(order, results, raws, strict=True):
+        for uid, result in zip(order, results, strict=True):
             lane = Lane(result.lane)
             epoch = f"loc:{folder}:{uidvalidity}:{uid}"
             if result.created:
@@ -211,7 +210,7 @@ class MailboxSync:
                 continue
             report.already_known += 1
             if (incremental and not self.book.has_pending(result.message_id)
-                    and self._correction(result.message_id, lane, folder, raw, report)):
+                    and self._correction(result.message_id, lane, folder, report)):
                 continue
             if not incremental:
                 # Found again by a backfill (after a UIDVALIDITY change, say): the server
@@ -236,17 +235,20 @@ class MailboxSync:
         report.actions_planned += self.book.plan_many(
             [self._planned(message_id, old, new, epoch, move, marked_read_by_us, applied)])
 
-    def _correction(self, message_id: int, lane: Lane, folder: str, raw: bytes,
+    def _correction(self, message_id: int, lane: Lane, folder: str,
                     report: PassReport) -> bool:
-        """The person moved this message in their own client: record it, do not fight it."""
+        """The person moved this message in their own client: record it, do not fight it.
+        It is a lane change by a person like any other, so it goes into the corrections
+        ledger (rules and the learned scorer learn from it)."""
         if self.book.applied_lane(message_id) is None:
             return False
         corrected = correction_from_move(self.config, lane, folder)
         if corrected is None:
             return False
-        trace = classify(parse_message(raw), Facts(pinned_lane=corrected))
-        self.store.record_decision(message_id, trace, "corrected", USER_MOVE)
-        final = trace.decision.lane
+        learning = Learning(self.store, account=self.account.name)
+        with contextlib.suppress(LearningError):  # the decision already says that lane
+            learning.correct(message_id, corrected, USER_MOVE, note=f"moved to {folder}")
+        final = learning.lane(message_id)
         self._plan(message_id, lane, final, f"user-move:{folder}:{lane}->{final}", report,
                    move=expected_folder(self.config, final) != folder)
         report.corrections += 1

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from mailmoat.config import ConfigError, load_llm_config
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
+from mailmoat.judge.setup import model_scorers
 from mailmoat.judge.status import judge_status
 from mailmoat.learn.service import Learning
 from mailmoat.store.act_models import ActionRow, OutboxRow
@@ -113,7 +114,8 @@ def status(store: Store, web: WebStore, account: str, approvals_pending: int) ->
     scorers = [getattr(s, "name", type(s).__name__) for s in store.scorers]
     return {
         "scorers": scorers or ["local"],
-        "scorer_health": "model configured" if scorers else "local scorer only (no model)",
+        "scorer_health": "model configured" if model_scorers(store.scorers)
+        else "local scorer only (no model)",
         "decisions": total,
         "degraded": health["degraded"],
         "degraded_share": (health["degraded"] / total) if total else 0.0,
