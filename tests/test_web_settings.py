@@ -152,3 +152,18 @@ def test_lane_actions_saved_on_the_page_drive_the_next_sync(
     api = client.get("/api/settings").json()["lane_actions"]
     assert api["SILENT"] == {"keyword": "$MoatSilent", "folder": "Moat/Hidden",
                              "mark_read": True}
+    headers = {"X-CSRF-Token": csrf}
+    clash = client.put("/api/settings/lanes", headers=headers, json={
+        "INFO": {"folder": "Moat/Hidden"}, "SILENT": {"folder": "Moat/Hidden"}})
+    assert clash.status_code == 422 and "share the folder" in clash.json()["detail"]
+    system_flag = client.put("/api/settings/lanes", headers=headers,
+                             json={"SILENT": {"keyword": "\\Deleted"}})
+    assert system_flag.status_code == 422  # refused by the schema's keyword pattern
+    assert get_account(setup.store, "work").lane_actions.for_lane(Lane.SILENT).folder \
+        == "Moat/Hidden"
+    saved_api = client.put("/api/settings/lanes", headers=headers,
+                           json={"SILENT": {"keyword": "$Quiet", "mark_read": True}})
+    assert saved_api.status_code == 200
+    now = get_account(setup.store, "work").lane_actions
+    assert now.for_lane(Lane.SILENT).keyword == "$Quiet"
+    assert now.for_lane(Lane.PUSH).keyword is None  # a lane left out does nothing

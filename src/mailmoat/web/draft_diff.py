@@ -63,10 +63,11 @@ def draft_diff(edits: Sequence[Edit], current: dict[str, Any]) -> str:
     afters = [e.before for e in edits[1:]] + [current]
     for edit, after in zip(edits, afters, strict=False):
         voided = "; this voided an earlier approval" if edit.voided_approval else ""
+        when = edit.at[:19].replace("T", " ")
         diff = difflib.unified_diff(
             readable_lines(edit.before), readable_lines(after),
             fromfile=f"revision {edit.revision - 1}",
-            tofile=f"revision {edit.revision} (edited by {edit.actor} at {edit.at[:19]}{voided})",
+            tofile=f"revision {edit.revision} (edited by {edit.actor} at {when}{voided})",
             lineterm="", n=3,
         )
         text = "\n".join(diff)
