@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mailmoat.web.timefmt import when
+
 # The fields a person judges a draft by, in reading order; the rest (ids, hashes of
 # attachments) is in the exact payload shown above the diff.
 _HEADERS = (("to", "To"), ("cc", "Cc"), ("bcc", "Bcc"), ("subject", "Subject"),
@@ -63,11 +65,10 @@ def draft_diff(edits: Sequence[Edit], current: dict[str, Any]) -> str:
     afters = [e.before for e in edits[1:]] + [current]
     for edit, after in zip(edits, afters, strict=False):
         voided = "; this voided an earlier approval" if edit.voided_approval else ""
-        when = edit.at[:19].replace("T", " ")
         diff = difflib.unified_diff(
             readable_lines(edit.before), readable_lines(after),
             fromfile=f"revision {edit.revision - 1}",
-            tofile=f"revision {edit.revision} (edited by {edit.actor} at {when}{voided})",
+            tofile=f"revision {edit.revision} (edited by {edit.actor} at {when(edit.at)}{voided})",
             lineterm="", n=3,
         )
         text = "\n".join(diff)

@@ -57,10 +57,12 @@ from mailmoat.web.settings_forms import (
     check_guidelines,
     parse_lane_actions,
 )
+from mailmoat.web.timefmt import when
 from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.filters["when"] = when
 User = Depends(page_user)
 
 
