@@ -14,6 +14,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
+from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import LinkClaim, sign_link
@@ -301,8 +302,85 @@ def test_every_control_is_labelled(world: dict[str, Any]) -> None:
     server: LiveServer = world["server"]
     page = signed_in(world)
     for path in ("/", "/message/1", "/message/1?view=html", "/corrections", "/approvals/a1",
-                 "/settings", "/status", "/lane/QUEUE"):
+                 "/settings", "/status", "/lane/QUEUE", "/rules", "/approvals", "/triage"):
         page.goto(f"{server.url}{path}")
         assert page.evaluate(LABEL_CHECK) == [], path
         assert page.locator("h2").count() >= 1 and page.get_attribute("html", "lang") == "en"
     page.context.close()
+
+
+def test_rules_page_shows_cited_corrections_and_edits_without_javascript(
+        world: dict[str, Any]) -> None:
+    from mailmoat.learn.service import Learning
+
+    server: LiveServer = world["server"]
+    store: Store = world["store"]
+    learning = Learning(store)
+    for n in (1, 2):
+        mid = store.ingest(f"From: Build Bot <ci@builds.example>\nSubject: build {n} "
+                           "failed\n\nSee the log.\n".encode(), "eml").message_id
+        learning.correct(mid, "PUSH", "ann")
+    context = world["browser"].new_context(java_script_enabled=False,
+                                           viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.url}/login")
+    page.fill("#username", "ann")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{server.url}/rules")
+    rule = page.locator("article.rule", has_text="ci@builds.example")
+    assert "Learned from 2 corrections" in rule.inner_text()
+    assert "build 1 failed" in rule.inner_text() and "build 2 failed" in rule.inner_text()
+    page.fill("#new-key", "gmail.com")
+    page.select_option("#new-lane", "SILENT")
+    page.click("form.add-pin button")
+    assert "public mail domain" in page.inner_text("[role=alert]")
+    shot(page, "rules-refused")
+    page.fill("#new-key", "deals@shop.example")
+    page.click("form.add-pin button")
+    assert "pinned deals@shop.example to SILENT" in page.inner_text("p.flash")
+    shot(page, "rules")
+    rule.locator("button:text('Remove rule')").click()
+    assert "removed the learned rule for ci@builds.example" in page.inner_text("p.flash")
+    assert [p.lane.value for p in learning.pins()] == ["SILENT"]
+    context.close()
+
+
+def test_settings_edit_guidelines_and_lane_actions_without_javascript(
+        world: dict[str, Any], tmp_path: Path) -> None:
+    from mailmoat.accounts.registry import AccountSettings, add_account, get_account
+    from mailmoat.accounts.secrets import load_key_ring
+
+    store = open_store(f"sqlite:///{tmp_path / 'lanes.db'}")
+    add_account(store, load_key_ring(tmp_path / "secret.key"), AccountSettings(
+        name="work", host="127.0.0.1", port=993, username="me@example.org"), "not used here")
+    make_user(store, "carol", ["work"])
+    with live_server(create_app(store)) as server:
+        context = world["browser"].new_context(java_script_enabled=False,
+                                               viewport={"width": 1100, "height": 800})
+        page = context.new_page()
+        page.goto(f"{server.url}/login")
+        page.fill("#username", "carol")
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        page.goto(f"{server.url}/settings")
+        page.fill("#guidelines", "Brief. Sign as Carol.")
+        page.fill("#daily_cap", "2")
+        page.click("text=Save mode")
+        assert "mode SUGGEST saved" in page.inner_text("p.flash")
+        assert page.input_value("#guidelines") == "Brief. Sign as Carol."
+        page.fill("input[name=keyword_INFO]", "$Moat Records")
+        page.click("text=Save lane actions")
+        assert "no spaces" in page.inner_text("[role=alert]")
+        assert page.input_value("input[name=keyword_INFO]") == "$Moat Records"  # not lost
+        shot(page, "settings-refused")
+        page.fill("input[name=keyword_INFO]", "$MoatRecords")
+        page.fill("input[name=folder_SILENT]", "Moat/Silent")
+        page.check("input[name=mark_read_SILENT]")
+        page.click("text=Save lane actions")
+        assert "lane actions saved" in page.inner_text("p.flash")
+        shot(page, "settings-lanes")
+        context.close()
+    silent = get_account(store, "work").lane_actions.for_lane(Lane.SILENT)
+    assert (silent.folder, silent.mark_read) == ("Moat/Silent", True)
+    assert get_account(store, "work").lane_actions.for_lane(Lane.INFO).keyword == "$MoatRecords"

@@ -34,6 +34,10 @@ def test_approve_in_the_browser_then_the_executor_delivers_once(
     service = ActionService(store.engine)
     proposed = service.propose("acct", send_payload(subject="Signed contract"), "agent", "api")
     lookalike = service.propose("acct", send_payload(to="ana@cliеnt.example"), "agent", "api")
+    edited = service.propose("acct", send_payload(subject="Numbers"), "agent", "api")
+    service.edit(edited["id"], send_payload(subject="Numbers, final",
+                                            body="Hi Ana,\nthe final numbers are attached.\n"),
+                 "agent")
     with live_server(create_app(store)) as server, sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -47,6 +51,9 @@ def test_approve_in_the_browser_then_the_executor_delivers_once(
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "approval-real.png"), full_page=True)
             assert not delivered(mail_server)  # proposing sent nothing
+            page.goto(f"{server.url}/approvals/{edited['id']}")
+            assert page.inner_text("pre.diff ins").startswith("+Subject: Numbers, final")
+            page.screenshot(path=str(SHOTS / "approval-edited.png"), full_page=True)
             page.goto(f"{server.url}/approvals/{lookalike['id']}")
             assert "mixes alphabets" in page.inner_text("[role=alert]")
             page.goto(f"{server.url}/approvals/{proposed['id']}")

@@ -159,15 +159,20 @@ class ActionService(AccountModes, TriageList):
             fresh = self._checked(session, row.account, payload, row.reply_to_message)
             if fresh["action"] != row.action:
                 raise PayloadError("an edit cannot change the action type; propose anew")
-            if row.status == "approved":
+            voided = row.status == "approved"
+            if voided:
                 self._withdraw(session, row, now, edited_by, "receipt voided by edit")
+            previous = row.payload
             row.payload = fresh
             row.status = "pending"
             row.receipt = None
             row.decided_by = row.decided_at = None
             row.revision += 1
+            # The version replaced, kept in the audit entry so an approver can see what the
+            # edit changed (the approvals page diffs consecutive versions).
             audit(session, "edited", edited_by, now, action_id=row.id,
-                  payload_sha256=_hash_of(fresh), revision=row.revision)
+                  payload_sha256=_hash_of(fresh), revision=row.revision,
+                  previous_payload=previous, voided_approval=voided)
             return self._view(session, row)
 
     # -- decisions ------------------------------------------------------------------------

@@ -48,12 +48,17 @@ def send_apprise(urls: Sequence[str], note: Note) -> bool:
     return bool(sender.notify(title=note.title, body=_text(note)))
 
 
+def push_payload(note: Note) -> str:
+    """The JSON the service worker (web/static/sw.js) reads: title, body and three links."""
+    return json.dumps({"title": note.title, "body": note.body, "url": note.url,
+                       "later": note.later_url, "mute": note.mute_url})
+
+
 def send_webpush(subscriptions: Sequence[dict[str, object]], note: Note, key: Vapid01,
                  contact: str = "mailto:mailmoat@localhost") -> list[str]:
     """Push to each subscription; returns the endpoints that are gone (404/410) to forget."""
     gone: list[str] = []
-    payload = json.dumps({"title": note.title, "body": note.body, "url": note.url,
-                          "later": note.later_url, "mute": note.mute_url})
+    payload = push_payload(note)
     for sub in subscriptions:
         try:
             webpush(sub, payload, vapid_private_key=key, vapid_claims={"sub": contact},

@@ -418,6 +418,16 @@ class WebStore:
             return None if row is None else {"id": row.id, "from_addr": row.from_addr,
                                               "subject": row.subject, "lane": row.lane}
 
+    def subjects(self, message_ids: Sequence[int], account: str) -> dict[int, str]:
+        """Subjects of the account's messages among `message_ids`, in one query."""
+        wanted = sorted(set(message_ids))
+        if not wanted:
+            return {}
+        with self.sessions() as s:
+            rows = s.execute(select(MessageRow.id, MessageRow.subject).where(
+                MessageRow.account == account, MessageRow.id.in_(wanted)))
+            return {row.id: row.subject for row in rows}
+
     # -- web push subscriptions ------------------------------------------------------------
 
     def add_push_subscription(self, user_id: int, account: str, endpoint: str, p256dh: str,

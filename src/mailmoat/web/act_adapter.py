@@ -10,6 +10,7 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.web.approvals import Outcome, PendingAction, TriageItem
+from mailmoat.web.draft_diff import draft_diff, edits_from_audit
 from mailmoat.web.views import MAX_ID
 
 
@@ -28,7 +29,7 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _pending(view: dict[str, Any]) -> PendingAction:
+def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
     payload = view.get("payload")
     target = view.get("to") or ""
     return PendingAction(
@@ -40,6 +41,7 @@ def _pending(view: dict[str, Any]) -> PendingAction:
         payload=json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=True)
         if payload is not None else "",
         payload_sha256=str(view.get("payload_sha256", "")),
+        draft_diff=diff,
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
     )
@@ -64,7 +66,13 @@ class ActApprovals:
 
     def show(self, account: str, action_id: str) -> PendingAction | None:
         view = self._owned(account, action_id)
-        return _pending(view) if view else None
+        if view is None:
+            return None
+        diff = ""
+        if view.get("revision", 1) > 1 and isinstance(view.get("payload"), dict):
+            edits = edits_from_audit(self.service.audit_trail(int(view["id"])))
+            diff = draft_diff(edits, view["payload"])
+        return _pending(view, diff)
 
     def approve(self, account: str, action_id: str, actor: str,
                 expected_sha256: str | None = None) -> Outcome:

@@ -36,6 +36,13 @@ from mailmoat.web.auth import (
     login_wait,
     web,
 )
+from mailmoat.web.lane_settings import lane_actions_of, save_lane_actions
+from mailmoat.web.settings_forms import (
+    KEYWORD_PATTERN,
+    FormError,
+    check_guidelines,
+    parse_lane_actions,
+)
 from mailmoat.web.views import MessageId
 
 LaneName = Literal["PUSH", "MEETING", "QUEUE", "INFO", "SILENT"]
@@ -76,6 +83,14 @@ class ModeIn(BaseModel):
     mode: Literal["SUGGEST", "AUTO"]
     guidelines: str | None = Field(None, max_length=4000, description="for AUTO replies")
     daily_cap: int | None = Field(None, ge=0, le=1000, description="unattended sends per day")
+
+
+class LaneActionIn(BaseModel):
+    keyword: str | None = Field(None, pattern=KEYWORD_PATTERN,
+                                description="IMAP keyword (Gmail: label); null for none")
+    folder: str | None = Field(None, min_length=1, max_length=200,
+                               description="file this lane's mail here; null: stays in INBOX")
+    mark_read: bool = False
 
 
 class ApproveIn(BaseModel):
@@ -275,16 +290,48 @@ def _settings_out(settings: AccountSettings) -> dict[str, Any]:
 
 @router.get("/settings")
 def api_settings(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
-    """Settings of the current account. Apprise URLs carry tokens and are shown masked."""
+    """Settings of the current account. Apprise URLs carry tokens and are shown masked.
+    `lane_actions` is null for an account without a mail server (imported mail)."""
     settings = AccountSettings.load(web(request).settings(me.account))
-    return _settings_out(settings.model_copy(update={"mode": current_mode(request, me.account)}))
+    out = _settings_out(settings.model_copy(update={"mode": current_mode(request, me.account)}))
+    autonomy = request.app.state.actions.mode(me.account)
+    lanes = lane_actions_of(request, me.account)
+    out.update({"guidelines": autonomy.guidelines, "daily_cap": autonomy.daily_cap,
+                "lane_actions": None if lanes is None else lanes.as_dict()})
+    return out
 
 
-@router.put("/settings/mode")
+@router.put("/settings/mode", responses={422: {"description": "guidelines not plain text"}})
 def api_mode(request: Request, body: ModeIn, me: SessionInfo = Me) -> dict[str, Any]:
-    mode = set_mode(request, me, body.mode, body.guidelines, body.daily_cap)
+    try:
+        guidelines = None if body.guidelines is None else check_guidelines(body.guidelines)
+    except FormError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    mode = set_mode(request, me, body.mode, guidelines, body.daily_cap)
     settings = AccountSettings.load(web(request).settings(me.account))
     return _settings_out(settings.model_copy(update={"mode": mode}))
+
+
+@router.put("/settings/lanes", responses={
+    409: {"description": "this account has no mail server to act on"},
+    422: {"description": "a folder is INBOX, or two lanes share a keyword or folder"}})
+def api_lanes_settings(request: Request, body: dict[LaneName, LaneActionIn],
+                       me: SessionInfo = Me) -> dict[str, Any]:
+    """Replace what each lane does on the account's IMAP server; a lane left out does nothing."""
+    if lane_actions_of(request, me.account) is None:
+        raise HTTPException(409, f"{me.account!r} has no mail server to act on")
+    form: dict[str, str] = {}
+    for lane, spec in body.items():
+        form[f"keyword_{lane}"] = spec.keyword or ""
+        form[f"folder_{lane}"] = spec.folder or ""
+        if spec.mark_read:
+            form[f"mark_read_{lane}"] = "1"
+    try:
+        actions = parse_lane_actions(form)
+    except FormError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    save_lane_actions(request, me.account, actions)
+    return actions.as_dict()
 
 
 @router.put("/settings/notify")

@@ -41,6 +41,7 @@ def create_app(
 ) -> FastAPI:
     """`setup_token`: while no user exists, /setup?token=… creates the first one."""
     from mailmoat.web import api, pages
+    from mailmoat.web.pages_rules import rules_router
 
     app = FastAPI(
         title="mailmoat",
@@ -64,6 +65,7 @@ def create_app(
     vapid_public_key(app.state.web)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
+    app.include_router(rules_router)
     app.include_router(api.router)
     app.include_router(judge_router(store))
     app.include_router(learn_router(store))

@@ -45,10 +45,24 @@ from mailmoat.web.auth import (
 )
 from mailmoat.web.cli_users import default_accounts
 from mailmoat.web.csp import csp
+from mailmoat.web.lane_settings import (
+    lane_actions_of,
+    lane_rows,
+    lane_rows_from_form,
+    save_lane_actions,
+)
+from mailmoat.web.settings_forms import (
+    FormError,
+    check_daily_cap,
+    check_guidelines,
+    parse_lane_actions,
+)
+from mailmoat.web.timefmt import when
 from mailmoat.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.filters["when"] = when
 User = Depends(page_user)
 
 
@@ -296,18 +310,33 @@ def _parse_windows(text: str) -> list[WindowIn]:
     return out
 
 
-@router.get("/settings", response_class=HTMLResponse)
-def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> HTMLResponse:
+def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
     settings = AccountSettings.load(web(request).settings(me.account)).model_copy(
         update={"mode": current_mode(request, me.account)})
-    return render(request, "settings.html", {
-        "s": settings, "error": error[:300],
+    autonomy = request.app.state.actions.mode(me.account)
+    lanes = lane_actions_of(request, me.account)
+    return {
+        "s": settings, "error": "",
+        "guidelines": autonomy.guidelines, "daily_cap": str(autonomy.daily_cap),
+        "lane_rows": None if lanes is None else lane_rows(lanes),
         "urls": [mask_url(u) for u in settings.notify.apprise_urls],
         "quiet": _windows_text(settings.notify.quiet_hours),
         "focus": _windows_text(settings.notify.focus_windows),
         "vapid_key": vapid_public_key(web(request)),
         "push_count": len(web(request).push_subscriptions(me.account)),
-        "budget": views.judge_figures(request.app.state.store, me.account)["budget"]})
+        "budget": views.judge_figures(request.app.state.store, me.account)["budget"]}
+
+
+@router.get("/settings", response_class=HTMLResponse)
+def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> HTMLResponse:
+    return render(request, "settings.html", {**_settings_ctx(request, me), "error": error[:300]})
+
+
+def _settings_refused(request: Request, me: SessionInfo, error: str,
+                      kept: dict[str, Any]) -> HTMLResponse:
+    """Nothing saved: the page again with the reason and what the person typed, not lost."""
+    return render(request, "settings.html",
+                  {**_settings_ctx(request, me), **kept, "error": error}, status=400)
 
 
 @router.post("/settings/account")
@@ -317,11 +346,30 @@ def account_form(request: Request, account: str = Form(...), me: SessionInfo = U
     return back("/settings", "account switched")
 
 
-@router.post("/settings/mode")
-def mode_form(request: Request, mode: str = Form(...), me: SessionInfo = User) -> Response:
+@router.post("/settings/mode", response_class=HTMLResponse)
+def mode_form(request: Request, mode: str = Form(...),
+              guidelines: str | None = Form(None, max_length=100_000),
+              daily_cap: str | None = Form(None, max_length=100),
+              me: SessionInfo = User) -> Response:
     if mode not in ("SUGGEST", "AUTO"):
         raise HTTPException(422, "mode is SUGGEST or AUTO")
-    return back("/settings", f"mode {set_mode(request, me, mode)}")
+    try:
+        text = None if guidelines is None else check_guidelines(guidelines)
+        cap = None if daily_cap is None else check_daily_cap(daily_cap)
+    except FormError as exc:
+        return _settings_refused(request, me, str(exc), {
+            "guidelines": guidelines or "", "daily_cap": daily_cap or ""})
+    return back("/settings", f"mode {set_mode(request, me, mode, text, cap)} saved")
+
+
+@router.post("/settings/lanes", response_class=HTMLResponse)
+async def lanes_form(request: Request, me: SessionInfo = User) -> Response:
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    try:
+        save_lane_actions(request, me.account, parse_lane_actions(form))
+    except FormError as exc:
+        return _settings_refused(request, me, str(exc), {"lane_rows": lane_rows_from_form(form)})
+    return back("/settings", "lane actions saved")
 
 
 @router.post("/settings/notify")
