@@ -24,6 +24,7 @@ from mailmoat.core.rules import (
     parse_key,
     pin_for,
     rule_for,
+    standing,
 )
 
 ANN = "ann@acme.example"
@@ -38,6 +39,31 @@ def moved(n: int, lane: Lane, sender: str = ANN) -> Event:
 
 def removed(n: int, key: SenderKey = ANN_KEY) -> Event:
     return Event(n, CorrectionKind.RULE_REMOVED, target=key)
+
+
+def undone(n: int, withdraws: int, sender: str = ANN) -> Event:
+    return Event(n, CorrectionKind.UNDO, address=sender, withdraws=withdraws)
+
+
+def test_an_undo_withdraws_the_correction_it_names_and_nothing_else() -> None:
+    two = [moved(1, Lane.PUSH), moved(2, Lane.PUSH)]
+    assert derive_rule(two, ANN_KEY) is not None
+    assert derive_rule([*two, undone(3, withdraws=2)], ANN_KEY) is None
+    # A third correction after the undo makes the rule again, citing the standing ones only.
+    rule = derive_rule([*two, undone(3, withdraws=2), moved(4, Lane.PUSH)], ANN_KEY)
+    assert rule is not None and rule.correction_ids == (1, 4)
+    assert standing([*two, undone(3, withdraws=2)]) == [two[0]]
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 40)), max_size=30))
+def test_standing_drops_exactly_the_undos_and_what_they_withdrew(raw: list) -> None:
+    events = [undone(n, w) if is_undo else moved(n, Lane.PUSH)
+              for n, (is_undo, w) in enumerate(raw, start=1)]
+    kept = standing(events)
+    withdrawn = {e.withdraws for e in events if e.kind is CorrectionKind.UNDO}
+    assert all(e.kind is CorrectionKind.LANE_CHANGE and e.id not in withdrawn for e in kept)
+    assert len(kept) == sum(1 for e in events
+                            if e.kind is CorrectionKind.LANE_CHANGE and e.id not in withdrawn)
 
 
 def test_one_correction_makes_no_rule() -> None:

@@ -106,6 +106,24 @@ def test_it_learns_corrections_made_by_another_process(store_url: str) -> None:
         Learning(open_store(store_url)).train_scorer(seed=0).model.weights
 
 
+def test_an_undone_correction_is_unlearned(store_url: str) -> None:
+    from mailmoat.store.web_store import WebStore
+
+    store, scorer = default_store(store_url)
+    first = [store.ingest(deploy(n), "eml") for n in range(20)]
+    learning = Learning(open_store(store_url))
+    for r in first:
+        learning.correct(r.message_id, "PUSH", "sam")
+    assert store.ingest(deploy(98), "eml").lane == "PUSH"
+    web = WebStore(open_store(store_url))
+    for r in first:
+        assert web.undo(r.message_id, "local", "sam", also=lambda session, undone, m=r.message_id:
+                        learning.withdraw(session, m, undone, "sam")) == "QUEUE"
+    after = store.ingest(deploy(99), "eml")  # the undos mean a retrain without them
+    assert after.lane == "QUEUE"
+    assert scorer.last_undo > 0
+
+
 def test_corrections_toward_hidden_lanes_never_hide_on_the_live_path(store_url: str) -> None:
     store, scorer = default_store(store_url)
     ids = [store.ingest(deploy(n), "eml").message_id for n in range(25)]

@@ -218,3 +218,35 @@ def test_allowing_a_senders_images_widens_only_that_view(client: TestClient,
     assert "img-src 'self' data: https:" in allowed.headers["content-security-policy"]
     text_view = client.get(f"/message/{mid}")
     assert "https:" not in text_view.headers["content-security-policy"]
+
+
+def test_undo_withdraws_the_correction_from_rules_and_learning(
+    client: TestClient, store: Store,
+) -> None:
+    from mailmoat.learn.service import Learning
+
+    csrf = {"X-CSRF-Token": client.csrf}  # type: ignore[attr-defined]
+    with store.sessions() as s:
+        acme = [m.id for m in s.query(MessageRow).filter(
+            MessageRow.from_addr.like("%@acme-corp.example")).order_by(MessageRow.id)]
+    assert len(acme) == 2
+    for message_id in acme:
+        moved = client.post(f"/api/messages/{message_id}/move", json={"lane": "PUSH"},
+                            headers=csrf)
+        assert moved.status_code == 200 and moved.json()["lane"] == "PUSH"
+    learning = Learning(store, account="local")
+    assert [(r.rule.key.value, r.rule.lane.value) for r in learning.rules()] == [
+        ("acme-corp.example", "PUSH")]
+    assert len(learning.examples("x@acme-corp.example", "")) == 2
+
+    assert client.post(f"/api/messages/{acme[1]}/undo", headers=csrf).json()["lane"] != "PUSH"
+    assert learning.rules() == []  # one standing correction is an opinion, not a rule
+    assert len(learning.examples("x@acme-corp.example", "")) == 1
+    kinds = [c["kind"] for c in learning.corrections()]
+    assert kinds == ["lane_change", "lane_change", "undo"]
+    assert learning.corrections()[-1]["withdraws"] == learning.corrections()[1]["id"]
+    # Moving it again counts afresh: the rule is back, citing the standing corrections only.
+    client.post(f"/api/messages/{acme[1]}/move", json={"lane": "PUSH"}, headers=csrf)
+    (view,) = learning.rules()
+    ids = [c["id"] for c in learning.corrections() if c["kind"] == "lane_change"]
+    assert view.rule.correction_ids == (ids[0], ids[2])

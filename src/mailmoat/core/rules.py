@@ -7,7 +7,8 @@ person's explicit pin may hide a sender (invariant 4). A *pin* is that explicit 
 
 Why "the last N agree" and not "N ever agreed": a newer, different correction is a person
 disagreeing with the rule, so the rule lapses at once; and removing a rule is an event too,
-so corrections before a removal never count again — removal survives a restart.
+so corrections before a removal never count again — removal survives a restart. An undo
+withdraws the lane change it names: a withdrawn correction counts for nothing (`standing`).
 
 A sender is keyed by address, and also by domain when the domain belongs to one
 organisation (see core/public_domains.py). The address key wins over the domain key.
@@ -34,6 +35,7 @@ class CorrectionKind(StrEnum):
     PIN = "pin"  # a person pinned a sender (address or domain) to a lane
     UNPIN = "unpin"
     RULE_REMOVED = "rule_removed"  # a person removed a learned rule
+    UNDO = "undo"  # a person took back one of their lane changes (`withdraws` names it)
 
 
 MESSAGE_KINDS = frozenset(
@@ -114,6 +116,7 @@ class Event:
     address: str = ""
     lane: Lane | None = None
     target: SenderKey | None = None
+    withdraws: int | None = None  # for an undo: the id of the lane change it takes back
 
     def matches(self, key: SenderKey) -> bool:
         if self.target is not None:
@@ -137,8 +140,16 @@ class Pin:
     event_id: int
 
 
+def standing(events: Iterable[Event]) -> list[Event]:
+    """The events still in force: undos removed, and the lane changes they withdrew with them.
+    Everything that learns from the ledger reads it through this."""
+    events = list(events)
+    withdrawn = {e.withdraws for e in events if e.kind is CorrectionKind.UNDO}
+    return [e for e in events if e.kind is not CorrectionKind.UNDO and e.id not in withdrawn]
+
+
 def _ordered(events: Iterable[Event], key: SenderKey) -> list[Event]:
-    return sorted((e for e in events if e.matches(key)), key=lambda e: e.id)
+    return sorted((e for e in standing(events) if e.matches(key)), key=lambda e: e.id)
 
 
 def derive_rule(

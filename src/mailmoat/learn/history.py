@@ -28,6 +28,7 @@ from mailmoat.core.rules import (
     normalize_address,
     pin_for,
     rule_for,
+    standing,
 )
 from mailmoat.learn import ledger
 from mailmoat.store.learn_models import SentRecipientRow
@@ -98,7 +99,8 @@ def load_sender_facts(
             .group_by(SentRecipientRow.address)
         ):
             replies[addr] = int(n)
-    events = [ledger.to_event(r) for r in ledger.rows_for_senders(session, account, addresses)]
+    events = standing(ledger.to_event(r)
+                      for r in ledger.rows_for_senders(session, account, addresses))
     out: dict[str, SenderFacts] = {}
     for addr in addresses:
         read, known = seen.get(addr, (0, 0))

@@ -37,6 +37,7 @@ class NewCorrection:
     shown_lane: str | None = None
     trace: dict[str, Any] | None = None
     note: str = ""
+    withdraws: int | None = None  # for an undo: the lane change it takes back
 
 
 def append(session: Session, account: str, new: NewCorrection, now: datetime) -> CorrectionRow:
@@ -59,6 +60,7 @@ def append(session: Session, account: str, new: NewCorrection, now: datetime) ->
         actor=new.actor[:200],
         note=new.note,
         created_at=now,
+        withdraws=new.withdraws,
     )
     session.add(row)
     session.flush()
@@ -89,6 +91,15 @@ def record_act(
     return append(session, account, about_message(kind, actor, message, decision, note), now)
 
 
+def withdrawn(session: Session, account: str | None) -> set[int]:
+    """Ids of lane changes a person has since undone (every account's when `account` is None)."""
+    query = select(CorrectionRow.withdraws).where(
+        CorrectionRow.kind == CorrectionKind.UNDO.value, CorrectionRow.withdraws.is_not(None))
+    if account is not None:
+        query = query.where(CorrectionRow.account == account)
+    return {int(i) for i in session.scalars(query)}
+
+
 def to_event(row: CorrectionRow) -> Event:
     target = None
     if row.target_scope and row.target:
@@ -99,6 +110,7 @@ def to_event(row: CorrectionRow) -> Event:
         address="" if target is not None else row.sender_addr,
         lane=Lane(row.lane) if row.lane else None,
         target=target,
+        withdraws=row.withdraws,
     )
 
 
@@ -145,4 +157,5 @@ def as_dict(row: CorrectionRow) -> dict[str, Any]:
         "note": row.note,
         "created_at": row.created_at.isoformat(),
         "trace": row.trace,
+        "withdraws": row.withdraws,
     }

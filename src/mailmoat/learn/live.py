@@ -2,7 +2,8 @@
 
 On first use it trains from the store's history (learn/training.py, fixed seed); from then
 on, at most every `refresh_s` seconds, it learns the lane changes recorded since — by any
-process: the web app, the CLI, another worker — one `partial_fit` step each. Until the model
+process: the web app, the CLI, another worker — one `partial_fit` step each; an undo since
+the last look means a full retrain without the withdrawn correction. Until the model
 has seen enough examples it answers exactly what the local scorer answers (LearnedScorer's
 `min_updates`), and it never hides anything the local scorer shows (learn/scorer.py).
 
@@ -27,7 +28,12 @@ from mailmoat.core.policy import Facts
 from mailmoat.core.signals import Signals
 from mailmoat.learn.model import LinearModel
 from mailmoat.learn.scorer import LEARNED_SOURCE, LearnedScorer
-from mailmoat.learn.training import corrections_since, newest_correction, training_examples
+from mailmoat.learn.training import (
+    corrections_since,
+    newest_correction,
+    newest_undo,
+    training_examples,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +63,7 @@ class LiveLearnedScorer:
         self.scorer = LearnedScorer(LinearModel())
         self.trained = False
         self.last_correction = 0
+        self.last_undo = 0
         self._checked: float | None = None
         self._lock = threading.Lock()
 
@@ -78,12 +85,14 @@ class LiveLearnedScorer:
         self._checked = now
         try:
             with self.sessions() as session:
-                if not self.trained:
+                undo = newest_undo(session, self.account)
+                if not self.trained or undo > self.last_undo:
                     newest = newest_correction(session, self.account)
                     model = LinearModel()
                     model.fit(training_examples(session, self.account),
                               epochs=self.epochs, seed=self.seed)
                     self.scorer.model, self.last_correction, self.trained = model, newest, True
+                    self.last_undo = undo
                     return
                 fresh, self.last_correction = corrections_since(
                     session, self.account, self.last_correction)

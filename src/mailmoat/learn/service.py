@@ -114,7 +114,9 @@ def _apply_human_lane(
     reason = f"moved to {lane.value} by {actor}"
     if got != lane:
         reason += f"; urgent, so kept visible in {got.value}"
-    trace = {**stored, "lane": got.value, "branch": "human", "reason": reason,
+    # "undo" marks a restored trace; a fresh correction is no restoration.
+    kept = {k: v for k, v in stored.items() if k != "undo"}
+    trace = {**kept, "lane": got.value, "branch": "human", "reason": reason,
              "auto_eligible": False, "correction": correction_id}
     decision.lane = got.value
     decision.reason = reason
@@ -173,6 +175,26 @@ class Learning:
                                CORRECTION_WEIGHT)
             self.scorer.model.partial_fit([example])
         return correction_id
+
+    def withdraw(self, session: Session, message_id: int, undone: dict[str, Any],
+                 actor: str) -> int | None:
+        """A person undid the decision `undone` (a trace); when a lane change of theirs put it
+        there, append an undo naming that correction, so rules, few-shot examples and the
+        learned scorer stop counting it. Runs in the caller's transaction (the undo's own)."""
+        correction = undone.get("correction")
+        if not isinstance(correction, int):
+            return None  # not a person's lane change (a pin's re-filing, say): nothing to take back
+        message = session.get(MessageRow, message_id)
+        if message is None or message.account != self.account:
+            return None
+        row = ledger.append(
+            session, self.account,
+            ledger.NewCorrection(kind=CorrectionKind.UNDO, actor=actor, message_id=message_id,
+                                 sender=message.from_addr, shown_lane=undone.get("lane"),
+                                 trace=undone, withdraws=correction),
+            _now(),
+        )
+        return row.id
 
     def record(self, message_id: int, kind: CorrectionKind, actor: str, note: str = "") -> int:
         """An approval, rejection or dismissal about one message, with its current trace."""
@@ -284,11 +306,12 @@ class Learning:
                        CorrectionRow.kind == CorrectionKind.LANE_CHANGE.value)
                 .order_by(CorrectionRow.id)
             ).all()
+            undone = ledger.withdrawn(session, self.account)
         pool = [
             Example(row.id, row.sender_addr, subject, snippet,
                     Lane(row.shown_lane) if row.shown_lane else None, Lane(row.lane))
             for row, subject, snippet in found
-            if row.lane
+            if row.lane and row.id not in undone
         ]
         return select_examples(sender, text, pool, limit)
 

@@ -16,6 +16,7 @@ from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.core.signals import detect_signals
+from mailmoat.learn.ledger import withdrawn
 from mailmoat.learn.model import Labelled, featurize
 from mailmoat.store.learn_models import CorrectionRow
 from mailmoat.store.models import DecisionRow, MessageRow
@@ -43,9 +44,12 @@ def training_examples(
     """The newest `limit` corrected or read messages of `account` (None: every account),
     oldest first; a corrected message carries the person's latest lane for it."""
     corrected: dict[int, Lane] = {}
-    for _, message_id, lane in session.execute(_lane_changes(account).order_by(CorrectionRow.id)):
+    undone = withdrawn(session, account)
+    for cid, message_id, lane in session.execute(
+            _lane_changes(account).order_by(CorrectionRow.id)):
         assert message_id is not None and lane is not None
-        corrected[message_id] = Lane(lane)
+        if cid not in undone:
+            corrected[message_id] = Lane(lane)
     query = (
         select(MessageRow.id, MessageRow.raw, MessageRow.labels, DecisionRow.lane)
         .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
@@ -87,3 +91,12 @@ def newest_correction(session: Session, account: str | None) -> int:
     query = _lane_changes(account).with_only_columns(CorrectionRow.id) \
         .order_by(CorrectionRow.id.desc()).limit(1)
     return session.scalar(query) or 0
+
+
+def newest_undo(session: Session, account: str | None) -> int:
+    """The id of the newest undo (0 when there is none): an undo means a retrain, because a
+    correction already learned step by step cannot be taken back out of the weights."""
+    query = select(CorrectionRow.id).where(CorrectionRow.kind == CorrectionKind.UNDO.value)
+    if account is not None:
+        query = query.where(CorrectionRow.account == account)
+    return session.scalar(query.order_by(CorrectionRow.id.desc()).limit(1)) or 0

@@ -37,6 +37,8 @@ class CorrectionRow(Base):
     actor: Mapped[str] = mapped_column(String(200))
     note: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # An undo names the lane change it takes back (core/rules.standing).
+    withdraws: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SentRecipientRow(Base):

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from mailmoat.core.features import Features
 from mailmoat.core.lanes import Lane
@@ -295,10 +296,14 @@ class WebStore:
         self.store.record_decision(message_id, trace, "corrected", actor)
         return trace.decision.lane.value
 
-    def undo(self, message_id: int, account: str, actor: str) -> str | None:
+    def undo(
+        self, message_id: int, account: str, actor: str,
+        also: Callable[[Session, dict[str, Any]], None] | None = None,
+    ) -> str | None:
         """Put back the decision in force before the latest correction, recorded as a new
         "corrected" ledger entry (history is append-only). The lane now, or None when the
-        message is not this account's or has nothing to undo."""
+        message is not this account's or has nothing to undo. `also` runs in the same
+        transaction with the trace being undone (learn/ withdraws the correction behind it)."""
         if self._owned_decision(message_id, account) is None:
             return None
         history = self.store.ledger(message_id)
@@ -323,6 +328,8 @@ class WebStore:
         with self.sessions.begin() as s:
             row = s.get(DecisionRow, message_id)
             assert row is not None
+            if also is not None:
+                also(s, dict(row.trace))
             row.lane, row.reason = previous["lane"], previous["reason"]
             row.auto_eligible, row.branch = previous["auto_eligible"], previous["branch"]
             row.policy_version, row.source = previous["policy_version"], previous["source"]

@@ -88,7 +88,10 @@ def undo(request: Request, me: SessionInfo, message_id: int) -> ActionResult:
     store = web(request)
     if store.message_summary(message_id, me.account) is None:
         raise HTTPException(404, "no such message")
-    got = store.undo(message_id, me.account, me.username)
+    teach = learning(request, me)
+    got = store.undo(message_id, me.account, me.username,
+                     also=lambda session, undone: teach.withdraw(session, message_id, undone,
+                                                                 me.username))
     if got is None:
         return ActionResult(message_id, None, "nothing to undo")
     return ActionResult(message_id, got, f"undone: back in {got}")
