@@ -194,3 +194,19 @@ def test_no_sequence_of_corrections_derives_a_hiding_rule(raw: list, threshold: 
     for sender in SENDERS:
         rule = rule_for(events, sender, threshold)
         assert rule is None or rule.lane in PROMOTING_RULE_LANES
+
+
+pin_st = st.builds(lambda key, lane: (CorrectionKind.PIN, "", lane, key),
+                   st.sampled_from(KEYS), st.sampled_from(list(Lane)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(event_st, pin_st), max_size=30), st.integers(2, 3))
+def test_all_rules_and_pins_agree_with_asking_each_key(raw: list, threshold: int) -> None:
+    """The one-pass grouping behind the rules page finds exactly what asking key by key does."""
+    events = [Event(n, kind, address=s, lane=lane, target=key)
+              for n, (kind, s, lane, key) in enumerate(raw, 1)]
+    rules = [derive_rule(events, key, threshold) for key in sorted(KEYS)]
+    pins = [derive_pin(events, key) for key in sorted(KEYS)]
+    assert all_rules(events, threshold) == [r for r in rules if r is not None]
+    assert all_pins(events) == [p for p in pins if p is not None]

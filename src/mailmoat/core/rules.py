@@ -208,21 +208,22 @@ def pin_for(events: Sequence[Event], address: str) -> Pin | None:
     return None
 
 
-def all_keys(events: Iterable[Event]) -> list[SenderKey]:
-    keys: set[SenderKey] = set()
-    for event in events:
-        if event.target is not None:
-            keys.add(event.target)
-        elif event.address:
-            keys.update(keys_for(event.address))
-    return sorted(keys)
+def _by_key(events: Iterable[Event]) -> list[tuple[SenderKey, list[Event]]]:
+    """Standing events grouped under every key they count for, keys sorted: one pass over the
+    ledger instead of one per key (the rules page reads them all)."""
+    groups: dict[SenderKey, list[Event]] = {}
+    for event in standing(events):
+        keys = (event.target,) if event.target is not None else keys_for(event.address)
+        for key in keys:
+            groups.setdefault(key, []).append(event)
+    return sorted(groups.items())
 
 
 def all_rules(events: Sequence[Event], threshold: int = RULE_MIN_CORRECTIONS) -> list[Rule]:
-    rules = (derive_rule(events, key, threshold) for key in all_keys(events))
+    rules = (derive_rule(group, key, threshold) for key, group in _by_key(events))
     return [r for r in rules if r is not None]
 
 
 def all_pins(events: Sequence[Event]) -> list[Pin]:
-    pins = (derive_pin(events, key) for key in all_keys(events))
+    pins = (derive_pin(group, key) for key, group in _by_key(events))
     return [p for p in pins if p is not None]
