@@ -104,3 +104,40 @@ def test_up_runs_the_sweep_in_the_background(server: LLMServer, tmp_path) -> Non
         stop.set()
     assert message is not None and message["trace"]["source"] == "llm:m1"
     store.engine.dispose()
+
+
+def test_heal_sweeps_every_account_each_for_its_own_user_and_facts(
+    server: LLMServer, store_url: str
+) -> None:
+    """Degraded decisions of every mail account are re-judged, each billed to its account,
+    with the sender facts ingest would read now (a pin set since wins over the model)."""
+    from mailmoat.core.lanes import Lane
+    from mailmoat.learn.service import Learning
+    from mailmoat.store.judge_models import LLMUsageRow
+
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(store_url)
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    judge = LLMJudge(config=config, state=JudgeState(store.engine))
+    store.scorers = [judge]
+    found = {account: store.ingest_many([Incoming(_raw(n), "eml")], account=account)[0]
+             for n, account in enumerate(("work", "home"))}
+    pinned = store.ingest_many(
+        [Incoming(b"From: news@shop.example\r\nSubject: Deals\r\n\r\nSale.\r\n", "eml")],
+        account="home")[0]
+    Learning(store, account="home").pin("news@shop.example", Lane.SILENT, actor="bob")
+
+    server.reset(lambda _: ok(confidence=0.9, urgency=0.1, reason="recovered"))
+    report = heal(store, [judge])
+    assert (report.rejudged, report.still_degraded) == (3, 0)
+    for account, result in found.items():
+        message = store.get_message(result.message_id, account=account)
+        assert message is not None and message["trace"]["source"] == "llm:m1"
+    shop = store.get_message(pinned.message_id, account="home")
+    assert shop is not None and (shop["trace"]["source"], shop["lane"]) == ("pin", "SILENT")
+    with store.sessions() as session:
+        billed = set(session.scalars(select(LLMUsageRow.user_id)
+                                     .where(LLMUsageRow.outcome == "ok")))
+    assert billed == {"work", "home"}
+    store.engine.dispose()

@@ -486,3 +486,47 @@ def test_the_obedient_model_behind_http_is_rejected_by_the_contract(
     for request in llm.chat_requests():
         user = request.json["messages"][1]["content"]
         assert user.count("<untrusted_content") == 1  # every email wrapped exactly once
+
+
+def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
+                                                                engine: Engine) -> None:
+    """One judge serves every account of a store: the cascade binds it to the message's
+    account, so an account that spent its cap degrades alone, the global cap still holds,
+    and status shows each account's use."""
+    from mailmoat.judge.state import day_of
+    from mailmoat.judge.status import judge_status
+    from mailmoat.store.repository import Incoming, Store
+
+    clock = Clock()
+    caps = BudgetConfig(user_daily_usd=0.1, global_daily_usd=0.18)
+    judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
+                       budget=caps)
+    store = Store(engine, scorers=[judge])
+
+    def mail(account: str, n: int) -> str:
+        raw = (f"From: Ana <ana@corp.example>\r\nSubject: {account} report {n}\r\n\r\n"
+               f"Numbers for week {n}.\r\n").encode()
+        (result,) = store.ingest_many([Incoming(raw, "eml")], account=account)
+        message = store.get_message(result.message_id, account=account)
+        assert message is not None
+        return str(message["trace"]["source"])
+
+    work = [mail("work", n) for n in range(5)]
+    assert work[0] == "llm:paid-m" and work[-1] == "local:degraded"  # work's own cap
+    assert mail("home", 0) == "llm:paid-m"  # home still has its own budget ...
+    home = [mail("home", n) for n in range(1, 5)]
+    assert home[-1] == "local:degraded"  # ... until it, or the global cap, runs out
+    day = day_of(clock.now)
+    spent = judge.state.spent_by_user(day)
+    assert set(spent) == {"work", "home"}  # nothing billed to the default user "local"
+    assert spent["work"] <= 0.1 + 1e-9 and judge.state.spent(day) <= 0.18 + 1e-9
+    with judge.state.sessions() as session:
+        users = set(session.scalars(select(LLMUsageRow.user_id)))
+    assert users == {"work", "home"}
+    status = judge_status(judge.config, engine, user="work", check=False, now=clock.now)
+    rows = {u["user"]: u for u in status["budget"]["per_user"]}
+    assert set(rows) == {"work", "home"}
+    assert rows["work"]["spent_usd"] == pytest.approx(spent["work"])
+    assert rows["work"]["calls"] == work.count("llm:paid-m")
+    assert rows["work"]["calls_blocked"] == work.count("local:degraded")
+    assert status["budget"]["spent_user_usd"] == pytest.approx(spent["work"])
