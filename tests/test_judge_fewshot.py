@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,6 +58,14 @@ def test_only_corrections_toward_visible_lanes_reach_a_model(
     assert picked == expected  # selection order kept, cut after filtering
 
 
+def test_a_recurring_correction_is_shown_once_and_makes_room_for_the_next() -> None:
+    same = [Example(n, "Alerts@Bank.example", "Login alert", "", Lane.QUEUE, Lane.PUSH)
+            for n in range(4)]
+    other = Example(9, "alerts@bank.example", "Statement ready", "", Lane.INFO, Lane.QUEUE)
+    moved = Example(8, "alerts@bank.example", "Login alert", "", Lane.PUSH, Lane.QUEUE)
+    assert model_examples([*same, moved, other]) == [same[0], moved, other]
+
+
 # -- wired from the learn store, per account, through a real HTTP model server ---------------
 
 
@@ -74,9 +81,10 @@ def _raw(sender: str, subject: str, body: str = "Details inside.") -> bytes:
 
 def _ratings(request: Recorded) -> list[dict[str, float]]:
     user = request.json["messages"][1]["content"]
-    outside = re.sub(r"<untrusted_content.*?</untrusted_content>", "", user, flags=re.S)
-    return [json.loads(line.split(": ", 1)[1]) for line in outside.splitlines()
-            if line.startswith("The user's rating")]
+    if "The user's ratings of them:" not in user:
+        return []
+    lines = user.split("The user's ratings of them:\n", 1)[1].split("\n\n", 1)[0]
+    return [json.loads(line.split(": ", 1)[1]) for line in lines.splitlines()]
 
 
 def _store(server: LLMServer, tmp_path: Path) -> Store:
@@ -111,7 +119,7 @@ def test_the_judge_is_shown_the_account_s_own_corrections_as_numbers(
     assert _ratings(home_call) == [IMPLIED[Lane.MEETING].as_dict()]
     user = work_call.json["messages"][1]["content"]
     assert "Board deck 0" in user and "Board deck 1" not in user
-    assert "rating (same sender)" in user
+    assert "1 (same sender): {" in user
     for lane in Lane:  # the corrections' lanes travel as numbers only
         assert lane.value not in user
     store.engine.dispose()
@@ -123,7 +131,7 @@ def test_no_corrections_means_no_examples_and_a_broken_source_costs_only_the_exa
     server.reset(lambda _: ok(confidence=0.9, urgency=0.1))
     store = _store(server, tmp_path)
     store.ingest(_raw("a@b.example", "hello"), "eml", account="work")
-    assert "Past ratings" not in server.chat_requests()[0].prompt_text
+    assert "rated by hand" not in server.chat_requests()[0].prompt_text
 
     def broken(account: str, message: object) -> list[Example]:
         raise RuntimeError("learn store unavailable")

@@ -127,5 +127,14 @@ def teaches_model(example: Example) -> bool:
 
 
 def model_examples(examples: Sequence[Example], limit: int = MAX_EXAMPLES) -> list[Example]:
-    """The first `limit` examples a model may see, in selection order."""
-    return [e for e in examples if teaches_model(e)][:limit]
+    """The first `limit` examples a model may see, in selection order. A repeat of one
+    already kept (same sender, subject and lane: a recurring notice corrected each time)
+    would show the model the same lines twice, so it gives way to the next example."""
+    kept: list[Example] = []
+    seen: set[tuple[str, str, Lane]] = set()
+    for e in examples:
+        key = (normalize_address(e.sender), e.subject.strip(), e.corrected_lane)
+        if teaches_model(e) and key not in seen and len(kept) < limit:
+            kept.append(e)
+            seen.add(key)
+    return kept

@@ -25,7 +25,7 @@ from mailmoat.core.untrusted import wrap_untrusted
 PROMPT_VERSION = "judge-prompt-2"
 DEFAULT_BODY_CHARS = 600
 SUBJECT_CHARS = 200
-EXAMPLE_CHARS = 160
+EXAMPLE_CHARS = 100  # an example subject: enough to recognise the kind of mail
 MIN_SNIPPET_CHARS = 12  # shorter, after compaction, is padding ("--"), not content
 
 SYSTEM_PROMPT = """\
@@ -99,14 +99,19 @@ def facts_line(facts: Facts) -> str:
     return "Sender history (from the user's own records): " + json.dumps(numbers)
 
 
-def _example_turn(example: Example) -> str:
-    """One past correction: its mail text wrapped, then (outside the wrapper, ours) why it
-    was picked and the numbers the person implied by their correction — never the lane."""
-    text = f"From: {_clip(example.sender, 120)}\nSubject: {_clip(example.subject, EXAMPLE_CHARS)}"
-    numbers = implied_features(example.corrected_lane).as_dict()
-    why = f" ({example.why})" if example.why else ""
-    return (f"{wrap_untrusted(text, 'example')}\n"
-            f"The user's rating{why}: {json.dumps(numbers, separators=(',', ':'))}")
+def examples_block(examples: Sequence[Example]) -> str:
+    """Past corrections: their mail text (numbered) in one untrusted wrapper, then, outside
+    it and written by us, why each was picked and the numbers the person implied by their
+    correction — never the lane. One wrapper for all keeps five examples cheap; a subject
+    cannot break the numbering because `_clip` leaves no line break in it."""
+    mail = "\n".join(f"{n}. From: {_clip(e.sender, 120)} | Subject: "
+                     f"{_clip(e.subject, EXAMPLE_CHARS)}" for n, e in enumerate(examples, 1))
+    ratings = "\n".join(
+        f"{n}{f' ({e.why})' if e.why else ''}: "
+        + json.dumps(implied_features(e.corrected_lane).as_dict(), separators=(",", ":"))
+        for n, e in enumerate(examples, 1))
+    return (f"Emails the user rated by hand before:\n{wrap_untrusted(mail, 'examples')}\n"
+            f"The user's ratings of them:\n{ratings}")
 
 
 def build_messages(
@@ -119,8 +124,7 @@ def build_messages(
     parts: list[str] = []
     shown = model_examples(examples, MAX_EXAMPLES)
     if shown:
-        parts.append("Past ratings the user corrected by hand:\n"
-                     + "\n".join(_example_turn(e) for e in shown))
+        parts.append(examples_block(shown))
     line = facts_line(facts)
     if line:
         parts.append(line)
