@@ -529,4 +529,7 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     assert rows["work"]["spent_usd"] == pytest.approx(spent["work"])
     assert rows["work"]["calls"] == work.count("llm:paid-m")
     assert rows["work"]["calls_blocked"] == work.count("local:degraded")
+    # Refused calls mean the cap is reached, though the spend stops short of it.
+    assert rows["work"]["cap_reached"] and status["budget"]["cap_reached"]
+    assert rows["work"]["spent_usd"] < 0.1
     assert status["budget"]["spent_user_usd"] == pytest.approx(spent["work"])
