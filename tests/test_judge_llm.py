@@ -120,6 +120,7 @@ def test_identical_content_costs_nothing_the_second_time(llm: LLMServer,
         (error(403, "Key quota exceeded"), "quota"),
         (no_endpoints("m1"), "model_gone"),
         (model_not_found("m1"), "model_gone"),
+        (error(404, "Not here"), "model_gone"),  # the API's own error object, any wording
     ],
 )
 def test_model_failures_cool_the_model_down_and_the_chain_moves_on(
@@ -533,3 +534,18 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     assert rows["work"]["cap_reached"] and status["budget"]["cap_reached"]
     assert rows["work"]["spent_usd"] < 0.1
     assert status["budget"]["spent_user_usd"] == pytest.approx(spent["work"])
+
+
+def test_a_wrong_base_url_is_the_provider_s_fault_not_the_models(llm: LLMServer,
+                                                               engine: Engine) -> None:
+    """A base URL without its /v1 answers 404 for every model: no model is put on the day-long
+    hold (it would outlast fixing the URL); the provider backs off and the next one answers."""
+    clock = Clock()
+    root = llm.base_url.removesuffix("/v1")
+    judge = make_judge(engine, provider(llm, "typo", "a1", "a2", base_url=root),
+                       provider(llm, "ok", "b1"), clock=clock)
+    assert classify(email(), scorers=[judge]).source == "llm:b1"
+    assert [(a.model, a.failure) for a in judge.attempts] == [("a1", "provider_down")]
+    for model in ("a1", "a2"):
+        assert judge.state.cooling(model_key("typo", model), clock.now) is None
+    assert judge.state.cooling(provider_key("typo"), clock.now) is not None
