@@ -2,8 +2,10 @@
 
 Everything taken from the email (sender, subject, snippet, body excerpt, labels) goes inside
 one `<untrusted_content>` wrapper, defanged by `wrap_untrusted`. Sender facts are facts the
-email cannot author, so they go outside the wrapper, as numbers only. Past corrections are
-examples: their text is wrapped too.
+email cannot author, so they go outside the wrapper, as numbers only. Up to five of the
+person's past corrections are examples: their senders and subjects in one wrapper of their
+own, each rated with the numbers its corrected lane implies (`core/fewshot.IMPLIED`);
+corrections into a hidden lane are never shown (`core/fewshot.teaches_model`).
 
 The output contract names four numbers and a short reason. No lane name appears anywhere
 in the prompt: the model cannot aim for a lane it is never told about.
