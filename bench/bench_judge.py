@@ -12,12 +12,16 @@
    the server's own usage numbers (median prompt tokens), the pre-bill
    estimate error per call, and |ledger - cost from the server's token counts|.
 
-Run: .venv/bin/python bench/bench_judge.py [--real 20]
+3. With --fewshot N: the per-message cost of reading few-shot examples from the learn
+   store with N corrections on file (what every judged message pays before its call).
+
+Run: .venv/bin/python bench/bench_judge.py [--real 20] [--fewshot 1000]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import statistics
 import sys
@@ -149,13 +153,47 @@ def real_run(n: int) -> None:
               f"|error| ${abs(ledger - truth):.2e} (one call is up to ${one_call:.8f})")
 
 
+def fewshot_cost(corrected: int, asks: int = 200) -> None:
+    """What reading few-shot examples from the learn store costs per judged message, with
+    `corrected` lane corrections on file for the account (SQLite)."""
+    from mailmoat.core.lanes import Lane
+    from mailmoat.core.message import parse_message
+    from mailmoat.judge.examples import corrections_from
+    from mailmoat.learn.service import Learning
+    from mailmoat.store.repository import Incoming, open_store
+
+    lanes = [Lane.PUSH, Lane.QUEUE, Lane.MEETING, Lane.SILENT]
+    raws = [(f"From: user{n % 97}@org{n % 13}.example\r\nSubject: report {n} on topic "
+             f"{n % 31}\r\n\r\nNumbers for item {n}.\r\n").encode()
+            for n in range(corrected + asks)]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(f"sqlite:///{tmp}/fewshot.db")
+        ids = [r.message_id for r in store.ingest_many(Incoming(r, "eml") for r in raws)]
+        learning = Learning(store, account="local")
+        for n, mid in enumerate(ids[:corrected]):
+            with contextlib.suppress(ValueError):  # already in that lane
+                learning.correct(mid, lanes[n % len(lanes)], actor="bench")
+        examples = corrections_from(store.engine)
+        asked = [parse_message(r) for r in raws[corrected:]]
+        t0 = time.perf_counter()
+        shown = [len(examples("local", m)) for m in asked]
+        per = (time.perf_counter() - t0) / len(asked) * 1000
+        store.engine.dispose()
+    print(f"few-shot lookup with {corrected} corrections on file: {per:.1f} ms per message, "
+          f"median {statistics.median(shown):.0f} examples shown")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--real", type=int, default=0, help="emails through a real model")
+    parser.add_argument("--fewshot", type=int, default=0,
+                        help="time the few-shot lookup with this many corrections on file")
     args = parser.parse_args()
     token_table()
     if args.real:
         real_run(args.real)
+    if args.fewshot:
+        fewshot_cost(args.fewshot)
 
 
 if __name__ == "__main__":
