@@ -72,8 +72,11 @@ def test_status_shows_providers_cooldowns_and_never_the_key(llm_env: LLMServer) 
     first, second = env_provider["models"]
     assert first["cooldown"]["reason"] == "model_gone" and second["cooldown"] is None
     assert data["usage_today"]["calls"] == 1
+    (use,) = data["budget"]["per_user"]
+    assert (use["user"], use["calls"], use["calls_blocked"]) == ("local", 1, 0)
     human = runner.invoke(app, ["status"])
     assert human.exit_code == 0 and "model_gone" in human.output
+    assert "user local: 1 answers" in human.output
     assert "sk-scripted-secret-123" not in human.output
 
 

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from act_support import delivered, rig
 from llm_server import LLMServer, Recorded, Reply, content, error
@@ -16,6 +17,7 @@ from mailmoat.core.autonomy import Mode
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.judge.contract import ContractViolation
 from mailmoat.judge.drafter import LLMDrafter, draft_messages, parse_draft
+from mailmoat.store.judge_models import LLMUsageRow
 from mailserver import MailServer
 from test_act_auto import ACCOUNT, mixed_mailbox, run_all
 from test_judge_llm import make_judge, provider
@@ -58,6 +60,8 @@ def test_a_draft_always_goes_to_the_original_sender(tmp_path: Any) -> None:
         sent = llm.chat_requests()[0].json
         assert sent["response_format"] == {"type": "json_object"}
         assert sent["temperature"] == 0
+    with r.store.sessions() as session:  # billed to the account the draft is for
+        assert set(session.scalars(select(LLMUsageRow.user_id))) == {ACCOUNT}
 
 
 def test_a_model_that_names_a_recipient_gets_no_draft_and_nothing_is_sent(

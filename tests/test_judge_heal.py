@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from fastapi import FastAPI, Request
 from sqlalchemy import select
 
 from llm_server import LLMServer, error, ok
@@ -12,8 +13,11 @@ from mailmoat.config import LLMConfig, ProviderConfig
 from mailmoat.judge.heal import REJUDGED, heal
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState, provider_key
+from mailmoat.notify.dispatch import notify_account
 from mailmoat.store.models import LedgerRow
 from mailmoat.store.repository import Incoming, open_store
+from mailmoat.store.web_store import WebStore
+from webhelpers import live_server
 
 
 @pytest.fixture(scope="module")
@@ -103,4 +107,81 @@ def test_up_runs_the_sweep_in_the_background(server: LLMServer, tmp_path) -> Non
     finally:
         stop.set()
     assert message is not None and message["trace"]["source"] == "llm:m1"
+    store.engine.dispose()
+
+
+def test_heal_sweeps_every_account_each_for_its_own_user_and_facts(
+    server: LLMServer, store_url: str
+) -> None:
+    """Degraded decisions of every mail account are re-judged, each billed to its account,
+    with the sender facts ingest would read now (a pin set since wins over the model)."""
+    from mailmoat.core.lanes import Lane
+    from mailmoat.learn.service import Learning
+    from mailmoat.store.judge_models import LLMUsageRow
+
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(store_url)
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    judge = LLMJudge(config=config, state=JudgeState(store.engine))
+    store.scorers = [judge]
+    found = {account: store.ingest_many([Incoming(_raw(n), "eml")], account=account)[0]
+             for n, account in enumerate(("work", "home"))}
+    pinned = store.ingest_many(
+        [Incoming(b"From: news@shop.example\r\nSubject: Deals\r\n\r\nSale.\r\n", "eml")],
+        account="home")[0]
+    Learning(store, account="home").pin("news@shop.example", Lane.SILENT, actor="bob")
+
+    server.reset(lambda _: ok(confidence=0.9, urgency=0.1, reason="recovered"))
+    report = heal(store, [judge])
+    assert (report.rejudged, report.still_degraded) == (3, 0)
+    for account, result in found.items():
+        message = store.get_message(result.message_id, account=account)
+        assert message is not None and message["trace"]["source"] == "llm:m1"
+    shop = store.get_message(pinned.message_id, account="home")
+    assert shop is not None and (shop["trace"]["source"], shop["lane"]) == ("pin", "SILENT")
+    with store.sessions() as session:
+        billed = set(session.scalars(select(LLMUsageRow.user_id)
+                                     .where(LLMUsageRow.outcome == "ok")))
+    assert billed == {"work", "home"}
+    store.engine.dispose()
+
+
+def test_a_healed_decision_is_never_announced_twice(server: LLMServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Urgent mail decided while the model was down is notified once (real Apprise to a
+    loopback receiver); healing it, and the notifier running again, sends nothing more."""
+    hooks: list[dict[str, object]] = []
+    receiver = FastAPI()
+
+    @receiver.post("/hook")
+    async def hook(request: Request) -> dict[str, str]:
+        hooks.append(await request.json())
+        return {"ok": "yes"}
+
+    server.reset(lambda _: error(503, "down"))
+    store = open_store(f"sqlite:///{tmp_path / 'notify.db'}")
+    config = LLMConfig(providers=(ProviderConfig("p", server.base_url, ("m1",)),),
+                       provider_backoff_s=0)
+    judge = LLMJudge(config=config, state=JudgeState(store.engine))
+    store.scorers = [judge]
+    web = WebStore(store)
+    urgent = (b"From: ops@example.org\r\nSubject: outage again: urgent\r\n\r\n"
+              b"Production is down, please respond asap, customers cannot pay.\r\n")
+    with live_server(receiver) as live:
+        web.save_settings("local", {"mode": "SUGGEST", "notify": {
+            "apprise_urls": [f"json://{live.url.removeprefix('http://')}/hook"]}})
+        (result,) = store.ingest_many([Incoming(urgent, "eml")])
+        before = store.get_message(result.message_id)
+        assert before is not None and before["trace"]["degraded"] and before["lane"] == "PUSH"
+        assert notify_account(web, "local", live.url).sent == [result.message_id]
+
+        server.reset(lambda _: ok(confidence=0.95, sender_trust=0.8, reversibility=0.2,
+                                  urgency=0.95, reason="production outage"))
+        assert heal(store, [judge]).rejudged == 1
+        after = store.get_message(result.message_id)
+        assert after is not None and after["trace"]["source"] == "llm:m1"
+        assert after["lane"] == "PUSH"
+        again = notify_account(web, "local", live.url)
+        assert again.sent == [] and again.digest == []
+    assert len(hooks) == 1
     store.engine.dispose()

@@ -120,6 +120,7 @@ def test_identical_content_costs_nothing_the_second_time(llm: LLMServer,
         (error(403, "Key quota exceeded"), "quota"),
         (no_endpoints("m1"), "model_gone"),
         (model_not_found("m1"), "model_gone"),
+        (error(404, "Not here"), "model_gone"),  # the API's own error object, any wording
     ],
 )
 def test_model_failures_cool_the_model_down_and_the_chain_moves_on(
@@ -486,3 +487,65 @@ def test_the_obedient_model_behind_http_is_rejected_by_the_contract(
     for request in llm.chat_requests():
         user = request.json["messages"][1]["content"]
         assert user.count("<untrusted_content") == 1  # every email wrapped exactly once
+
+
+def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
+                                                                engine: Engine) -> None:
+    """One judge serves every account of a store: the cascade binds it to the message's
+    account, so an account that spent its cap degrades alone, the global cap still holds,
+    and status shows each account's use."""
+    from mailmoat.judge.state import day_of
+    from mailmoat.judge.status import judge_status
+    from mailmoat.store.repository import Incoming, Store
+
+    clock = Clock()
+    caps = BudgetConfig(user_daily_usd=0.1, global_daily_usd=0.18)
+    judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
+                       budget=caps)
+    store = Store(engine, scorers=[judge])
+
+    def mail(account: str, n: int) -> str:
+        raw = (f"From: Ana <ana@corp.example>\r\nSubject: {account} report {n}\r\n\r\n"
+               f"Numbers for week {n}.\r\n").encode()
+        (result,) = store.ingest_many([Incoming(raw, "eml")], account=account)
+        message = store.get_message(result.message_id, account=account)
+        assert message is not None
+        return str(message["trace"]["source"])
+
+    work = [mail("work", n) for n in range(5)]
+    assert work[0] == "llm:paid-m" and work[-1] == "local:degraded"  # work's own cap
+    assert mail("home", 0) == "llm:paid-m"  # home still has its own budget ...
+    home = [mail("home", n) for n in range(1, 5)]
+    assert home[-1] == "local:degraded"  # ... until it, or the global cap, runs out
+    day = day_of(clock.now)
+    spent = judge.state.spent_by_user(day)
+    assert set(spent) == {"work", "home"}  # nothing billed to the default user "local"
+    assert spent["work"] <= 0.1 + 1e-9 and judge.state.spent(day) <= 0.18 + 1e-9
+    with judge.state.sessions() as session:
+        users = set(session.scalars(select(LLMUsageRow.user_id)))
+    assert users == {"work", "home"}
+    status = judge_status(judge.config, engine, user="work", check=False, now=clock.now)
+    rows = {u["user"]: u for u in status["budget"]["per_user"]}
+    assert set(rows) == {"work", "home"}
+    assert rows["work"]["spent_usd"] == pytest.approx(spent["work"])
+    assert rows["work"]["calls"] == work.count("llm:paid-m")
+    assert rows["work"]["calls_blocked"] == work.count("local:degraded")
+    # Refused calls mean the cap is reached, though the spend stops short of it.
+    assert rows["work"]["cap_reached"] and status["budget"]["cap_reached"]
+    assert rows["work"]["spent_usd"] < 0.1
+    assert status["budget"]["spent_user_usd"] == pytest.approx(spent["work"])
+
+
+def test_a_wrong_base_url_is_the_provider_s_fault_not_the_models(llm: LLMServer,
+                                                               engine: Engine) -> None:
+    """A base URL without its /v1 answers 404 for every model: no model is put on the day-long
+    hold (it would outlast fixing the URL); the provider backs off and the next one answers."""
+    clock = Clock()
+    root = llm.base_url.removesuffix("/v1")
+    judge = make_judge(engine, provider(llm, "typo", "a1", "a2", base_url=root),
+                       provider(llm, "ok", "b1"), clock=clock)
+    assert classify(email(), scorers=[judge]).source == "llm:b1"
+    assert [(a.model, a.failure) for a in judge.attempts] == [("a1", "provider_down")]
+    for model in ("a1", "a2"):
+        assert judge.state.cooling(model_key("typo", model), clock.now) is None
+    assert judge.state.cooling(provider_key("typo"), clock.now) is not None

@@ -102,6 +102,11 @@ def test_local_endpoints_are_recognised(url: str, local: bool) -> None:
         (400, {"error": {"message": "The model `gpt-9` does not exist"}}, {},
          Failure.MODEL_GONE),
         (410, None, {}, Failure.MODEL_GONE),
+        (404, {"error": {"message": "not here"}}, {}, Failure.MODEL_GONE),
+        (404, {"message": "not here", "type": "invalid_request_error"}, {}, Failure.MODEL_GONE),
+        (404, 'model "qwen3" not found, try pulling it first', {}, Failure.MODEL_GONE),
+        (404, "404 page not found", {}, Failure.PROVIDER_DOWN),  # wrong path, not the model
+        (404, {"detail": "Not Found"}, {}, Failure.PROVIDER_DOWN),
         (500, {"error": {"message": "oops"}}, {}, Failure.PROVIDER_DOWN),
         (503, "Service Unavailable", {}, Failure.PROVIDER_DOWN),
         (401, {"error": {"message": "invalid key"}}, {}, Failure.PROVIDER_DOWN),

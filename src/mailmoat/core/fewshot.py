@@ -8,10 +8,12 @@ text: whoever puts them in a prompt must wrap them as untrusted like any other m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from mailmoat.core.lanes import Lane
+from mailmoat.core.features import Features
+from mailmoat.core.lanes import HIDDEN_LANES, Lane
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.rules import domain_of, normalize_address
 from mailmoat.core.untrusted import wrap_untrusted
@@ -96,3 +98,43 @@ def render_examples(examples: Sequence[Example]) -> str:
         mail = wrap_untrusted(e.subject + "\n" + e.snippet, "example")
         blocks.append(f"{head}\n{mail}")
     return "\n\n".join(blocks)
+
+
+# What a person says about a message by moving it to a lane, as the four numbers a scorer
+# reads (a model is shown these, never a lane name). Each row lands in its lane through
+# `core.policy.decide` with margin; MEETING and INFO also need their content signal
+# (scheduling, transactional), which is the policy's to detect, not the model's.
+IMPLIED: Mapping[Lane, Features] = MappingProxyType({
+    Lane.PUSH: Features(confidence=0.9, sender_trust=0.8, reversibility=0.3, urgency=0.9),
+    Lane.MEETING: Features(confidence=0.8, sender_trust=0.7, reversibility=0.6, urgency=0.6),
+    Lane.QUEUE: Features(confidence=0.8, sender_trust=0.6, reversibility=0.7, urgency=0.5),
+    Lane.INFO: Features(confidence=0.8, sender_trust=0.3, reversibility=0.9, urgency=0.1),
+    Lane.SILENT: Features(confidence=0.9, sender_trust=0.0, reversibility=1.0, urgency=0.0),
+})
+
+
+def implied_features(lane: Lane) -> Features:
+    """The numbers a person implied by putting a message in `lane`."""
+    return IMPLIED[lane]
+
+
+def teaches_model(example: Example) -> bool:
+    """Only corrections toward a visible lane are shown to a model. A person hiding one
+    message says nothing a model may generalise from: shown as numbers, it would teach the
+    model to hide that sender's (or domain's) next mail, and only a pin may silence a
+    sender (invariant 4; learned rules obey the same limit)."""
+    return example.corrected_lane not in HIDDEN_LANES
+
+
+def model_examples(examples: Sequence[Example], limit: int = MAX_EXAMPLES) -> list[Example]:
+    """The first `limit` examples a model may see, in selection order. A repeat of one
+    already kept (same sender, subject and lane: a recurring notice corrected each time)
+    would show the model the same lines twice, so it gives way to the next example."""
+    kept: list[Example] = []
+    seen: set[tuple[str, str, Lane]] = set()
+    for e in examples:
+        key = (normalize_address(e.sender), e.subject.strip(), e.corrected_lane)
+        if teaches_model(e) and key not in seen and len(kept) < limit:
+            kept.append(e)
+            seen.add(key)
+    return kept

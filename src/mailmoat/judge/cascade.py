@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from mailmoat.core.hashing import input_hash
 from mailmoat.core.local_scorer import LOCAL_SOURCE, Scored, score_local
@@ -35,16 +35,34 @@ class Scorer(Protocol):
         ...
 
 
+@runtime_checkable
+class PerAccount(Protocol):
+    """A scorer whose work depends on the mail account (the LLM judge: budget, examples)."""
+
+    def for_account(self, account: str) -> Scorer:
+        ...
+
+
+def for_account(scorers: Sequence[Scorer], account: str | None) -> list[Scorer]:
+    """The scorers serving `account`; scorers that do not care are used as they are."""
+    if account is None:
+        return list(scorers)
+    return [s.for_account(account) if isinstance(s, PerAccount) else s for s in scorers]
+
+
 def classify(
     message: Message,
     facts: Facts = Facts(),
     scorers: Sequence[Scorer] = (),
+    account: str | None = None,
 ) -> Trace:
+    """One lane for `message`. `account` is the mail account it belongs to: a per-account
+    scorer bills and learns for that account (None: each scorer as it was built)."""
     signals = detect_signals(message)
     scored: Scored | None = None
     degraded = False
     if facts.pinned_lane is None and facts.rule_lane is None:
-        for scorer in scorers:
+        for scorer in for_account(scorers, account):
             try:
                 scored = scorer.score(message, signals, facts)
                 break

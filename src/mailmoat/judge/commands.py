@@ -78,6 +78,11 @@ def status(
     console.print(f"budget {b['day']}: global {_money(b['spent_global_usd'])} of "
                   f"{_money(b['global_daily_usd'])}, user {b['user']} "
                   f"{_money(b['spent_user_usd'])} of {_money(b['user_daily_usd'])}")
+    for row in b["per_user"]:  # one per mail account that used the model today
+        held = "  [yellow]cap reached: local scorer[/yellow]" if row["cap_reached"] else ""
+        console.print(f"  user {row['user']}: {row['calls']} answers, "
+                      f"{_money(row['spent_usd'])} of {_money(b['user_daily_usd'])}, "
+                      f"{row['calls_blocked']} held back{held}")
     if b["cap_reached"]:
         console.print("[yellow]budget cap reached: the judge has degraded to the local scorer "
                       "(classification continues)[/yellow]")

@@ -74,7 +74,8 @@ class LLMDrafter:
         self.judge = judge
 
     def draft(self, request: DraftRequest) -> Draft | None:
-        judged = self.judge.walk(draft_messages(request), DRAFT)
+        # Billed and capped as the account the reply is drafted for, like its judging.
+        judged = self.judge.for_account(request.account).walk(draft_messages(request), DRAFT)
         if judged is None:
             return None  # no model answered: AUTO drafts nothing
         subject = judged.value["subject"].strip() or f"Re: {request.subject}"

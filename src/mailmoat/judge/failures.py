@@ -1,13 +1,15 @@
 """What a failed call means for the chain (pure): skip the model, or skip the provider.
 
-  model gone    404 ("no endpoints found"), 410, 400 model_not_found / "does not exist"
-                -> the model is put on a cooldown (24 h by default) and the chain moves on.
+  model gone    404 ("no endpoints found", or any API error object), 410, 400
+                model_not_found / "does not exist" -> the model is put on a cooldown (24 h
+                by default) and the chain moves on.
   credit        402 -> the model is put on the long cooldown (the account has no credit).
   quota         403 -> the same: a quota or a permission does not come back in a minute.
   rate limit    429 -> the model cools down for Retry-After (or a default), then is tried
                 again; a very short Retry-After is waited out once.
-  provider down connection errors, timeouts, 5xx, 401 -> the rest of this provider's chain
-                is skipped for a short backoff; no model is blamed.
+  provider down connection errors, timeouts, 5xx, 401, and a bare 404 with no API error
+                (the path is wrong, e.g. a base URL without /v1) -> the rest of this
+                provider's chain is skipped for a short backoff; no model is blamed.
   bad request   any other 4xx -> this model cannot serve the request; next model, no cooldown.
   bad output    a reply that breaks the contract -> one retry, then the next model.
 """
@@ -57,6 +59,12 @@ def _error_text(body: Any) -> str:
     return str(body or "")
 
 
+def _api_error(body: Any) -> bool:
+    """An OpenAI-style error object, whole or (as the SDK hands it over) its inner part:
+    the API answered, not a bare web server."""
+    return isinstance(body, Mapping) and any(k in body for k in ("error", "message", "code"))
+
+
 def retry_after_seconds(headers: Mapping[str, str], now: datetime) -> float | None:
     """Seconds from a Retry-After header (delta-seconds or an HTTP date), else None."""
     value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
@@ -88,6 +96,11 @@ def classify_status(
         return Classified(Failure.CREDIT)
     if status == 403:
         return Classified(Failure.QUOTA)
+    if status == 404 and not _GONE_TEXT.search(text) and not _api_error(body):
+        # Not the API saying "no such model" but the server saying "no such path": a base
+        # URL missing its /v1, say. Blaming the model would hold every model of the chain
+        # for a day, still held after the URL is fixed; the provider backoff is short.
+        return Classified(Failure.PROVIDER_DOWN)
     if status in (404, 410) or (400 <= status < 500 and _GONE_TEXT.search(text)):
         return Classified(Failure.MODEL_GONE)
     if status == 401 or status >= 500 or status in (408, 409):

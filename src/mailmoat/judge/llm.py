@@ -15,7 +15,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
@@ -23,6 +23,7 @@ import openai
 
 from mailmoat.config import LLMConfig, ProviderConfig, RateRow
 from mailmoat.core.features import Features
+from mailmoat.core.fewshot import Example
 from mailmoat.core.hashing import sha256_hex
 from mailmoat.core.local_scorer import Scored
 from mailmoat.core.message import Message
@@ -32,7 +33,7 @@ from mailmoat.judge.cascade import ScorerUnavailable
 from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_reply
 from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
 from mailmoat.judge.pricing import cost_usd, rate_for
-from mailmoat.judge.prompt import PROMPT_VERSION, Example, build_messages, estimate_tokens
+from mailmoat.judge.prompt import PROMPT_VERSION, build_messages, estimate_tokens
 from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
 
 log = logging.getLogger(__name__)
@@ -96,12 +97,14 @@ class Attempt:
 
 @dataclass
 class LLMJudge:
-    """A `Scorer` for the cascade. One instance serves one user (per-user budget)."""
+    """A `Scorer` for the cascade. One instance serves one user: the mail account whose
+    spend it books (per-user cap) and whose past corrections it shows as examples."""
 
     config: LLMConfig
     state: JudgeState
     user: str = "local"
-    examples: Callable[[Message], Sequence[Example]] | None = None
+    # (account, message) -> that account's corrections relevant to the message (few-shot)
+    examples: Callable[[str, Message], Sequence[Example]] | None = None
     now: Callable[[], datetime] = utcnow
     sleep: Callable[[float], None] = time.sleep
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
@@ -114,9 +117,13 @@ class LLMJudge:
 
     # -- the Scorer protocol ---------------------------------------------------------------
 
+    def for_account(self, account: str) -> LLMJudge:
+        """This judge serving `account` (see `cascade.classify`); clients, state, the usage
+        log and the configuration are shared with this instance."""
+        return self if account == self.user else replace(self, user=account, attempts=[])
+
     def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
-        examples = self.examples(message) if self.examples else ()
-        chat = build_messages(message, facts, examples, self.config.body_chars)
+        chat = build_messages(message, facts, self._examples(message), self.config.body_chars)
         self.attempts = []
         try:
             judged = self.walk(chat)
@@ -130,6 +137,16 @@ class LLMJudge:
             summary = "; ".join(f"{a.provider}/{a.model}: {a.failure}" for a in self.attempts)
             raise ScorerUnavailable(f"no model answered ({summary or 'no models configured'})")
         return Scored(judged.value, judged.reason, source=f"llm:{judged.model}")
+
+    def _examples(self, message: Message) -> Sequence[Example]:
+        if self.examples is None:
+            return ()
+        try:
+            return self.examples(self.user, message)
+        except Exception:
+            # Examples sharpen an answer; without them the model still answers.
+            log.exception("few-shot examples unavailable for %s", self.user)
+            return ()
 
     def walk(self, chat: list[dict[str, str]],
              contract: ReplyContract[Any] = SCORES) -> Judged[Any] | None:

@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 
 from mailmoat.config import LLMConfig, load_llm_config
 from mailmoat.judge.cascade import Scorer
+from mailmoat.judge.examples import corrections_from
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState
 from mailmoat.learn.live import LiveLearnedScorer
@@ -24,7 +25,8 @@ def build_judge(
     config = load_llm_config(env) if config is None else config
     if not config.configured:
         return None
-    return LLMJudge(config=config, state=JudgeState(engine), user=user, environ=env)
+    return LLMJudge(config=config, state=JudgeState(engine), user=user, environ=env,
+                    examples=corrections_from(engine))
 
 
 def scorers_for(

@@ -138,6 +138,16 @@ class JudgeState:
                 query = query.where(BudgetLedgerRow.user_id == user)
             return float(session.scalar(query) or 0.0)
 
+    def spent_by_user(self, day: str) -> dict[str, float]:
+        """Each user's ledger total for a day (users who spent nothing are absent)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(BudgetLedgerRow.user_id, func.sum(BudgetLedgerRow.amount_usd))
+                .where(BudgetLedgerRow.day == day)
+                .group_by(BudgetLedgerRow.user_id)
+                .order_by(BudgetLedgerRow.user_id))
+            return {user: float(total or 0.0) for user, total in rows}
+
     def reserve(self, user: str, amount: float, now: datetime,
                 global_cap: float | None = None, user_cap: float | None = None) -> str | None:
         """Book a pre-bill reservation unless it would pass a cap; None when it would.

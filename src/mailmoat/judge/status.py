@@ -67,14 +67,40 @@ def judge_status(
         })
     spent_global, spent_user = state.spent(day), state.spent(day, user)
     caps = config.budget
-    cap_reached = bool(
-        (caps.global_daily_usd is not None and spent_global >= caps.global_daily_usd)
-        or (caps.user_daily_usd is not None and spent_user >= caps.user_daily_usd))
+    global_reached = caps.global_daily_usd is not None and spent_global >= caps.global_daily_usd
+
+    settled = LLMUsageRow.outcome.in_(("ok", "cached", BUDGET))
     with state.sessions() as session:
+        answered: dict[str, int] = {}
+        held_back: dict[str, int] = {}
+        for u, outcome, n in session.execute(
+            select(LLMUsageRow.user_id, LLMUsageRow.outcome, func.count())
+            .where(LLMUsageRow.day == day, settled)
+            .group_by(LLMUsageRow.user_id, LLMUsageRow.outcome)):
+            tally = held_back if outcome == BUDGET else answered
+            tally[u] = tally.get(u, 0) + int(n)
+        # A call is refused once the spend plus its estimate would pass the cap, before
+        # the spend itself reaches it: a user whose latest call was refused is at the cap.
+        latest = (select(func.max(LLMUsageRow.id)).where(LLMUsageRow.day == day, settled)
+                  .group_by(LLMUsageRow.user_id))
+        last_refused = set(session.scalars(select(LLMUsageRow.user_id).where(
+            LLMUsageRow.id.in_(latest), LLMUsageRow.outcome == BUDGET)))
         blocked = int(session.scalar(select(func.count()).select_from(LLMUsageRow).where(
             LLMUsageRow.day == day, LLMUsageRow.outcome == BUDGET)) or 0)
         degraded = int(session.scalar(select(func.count()).select_from(DecisionRow).where(
             DecisionRow.degraded.is_(True))) or 0)
+    # Each mail account's judge books its own spend: one row per account that used the
+    # model today (local models are free, so calls are counted as well as dollars).
+    spent_by = state.spent_by_user(day)
+
+    def reached(u: str, spent: float) -> bool:
+        return global_reached or u in last_refused or (
+            caps.user_daily_usd is not None and spent >= caps.user_daily_usd)
+
+    per_user = [{"user": u, "calls": answered.get(u, 0), "spent_usd": spent_by.get(u, 0.0),
+                 "calls_blocked": held_back.get(u, 0),
+                 "cap_reached": reached(u, spent_by.get(u, 0.0))}
+                for u in sorted(set(spent_by) | set(answered) | set(held_back))]
     return {
         "configured": config.configured,
         "providers": providers,
@@ -88,8 +114,9 @@ def judge_status(
             "spent_user_usd": spent_user,
             "global_daily_usd": caps.global_daily_usd,
             "user_daily_usd": caps.user_daily_usd,
-            "cap_reached": cap_reached,
+            "cap_reached": reached(user, spent_user),
             "calls_blocked_today": blocked,
+            "per_user": per_user,
         },
         "usage_today": state.usage_totals(day),
         "degraded_decisions": degraded,

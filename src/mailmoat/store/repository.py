@@ -116,7 +116,8 @@ class Store:
                     continue
                 message = parsed[digest]
                 sender = facts.get(message.from_addr)
-                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers)
+                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
+                                 account=account)
                 fresh[digest] = (self._message_row(item, message, digest, account, now), trace)
                 if is_sent(item.origin, item.folder, item.labels):
                     sent.append((fresh[digest][0], message))
