@@ -121,7 +121,7 @@ def test_an_undone_correction_is_unlearned(store_url: str) -> None:
                         learning.withdraw(session, m, undone, "sam")) == "QUEUE"
     after = store.ingest(deploy(99), "eml")  # the undos mean a retrain without them
     assert after.lane == "QUEUE"
-    assert scorer.last_undo > 0
+    assert scorer.for_account("local").last_undo > 0
 
 
 def test_corrections_toward_hidden_lanes_never_hide_on_the_live_path(store_url: str) -> None:

@@ -52,8 +52,9 @@ class LiveLearnedScorer:
         refresh_s: float = REFRESH_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        # account None learns from every account in the store: the cascade does not tell a
-        # scorer whose mail it reads yet (one user, several mailboxes, is the embedded case).
+        # account None learns from every account in the store; the cascade asks for the
+        # message's account (`for_account`), so each mailbox learns from its own person only.
+        self.engine = engine
         self.sessions = sessionmaker(engine)
         self.account = account
         self.seed = seed
@@ -66,6 +67,20 @@ class LiveLearnedScorer:
         self.last_undo = 0
         self._checked: float | None = None
         self._lock = threading.Lock()
+        self._accounts: dict[str, LiveLearnedScorer] = {}
+
+    def for_account(self, account: str) -> LiveLearnedScorer:
+        """The scorer for one mail account: its own model, trained on that account's
+        corrections and reads alone (one user's corrections never steer another's mail)."""
+        if account == self.account:
+            return self
+        with self._lock:
+            found = self._accounts.get(account)
+            if found is None:
+                found = LiveLearnedScorer(self.engine, account, self.seed, self.epochs,
+                                          self.refresh_s, self.clock)
+                self._accounts[account] = found
+            return found
 
     def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
         with self._lock:  # web threads and sync threads share one model
