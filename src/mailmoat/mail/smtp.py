@@ -4,8 +4,13 @@ permanent deletes and forwards.
 Only the guarded executor (`mailmoat.act.executor`) may call into this module; a test scans
 the source tree for any other caller. Sending is gated there; this module only moves bytes.
 
-* Submission: implicit TLS (port 465) or STARTTLS (587), AUTH when a username is set.
-  Plain SMTP only on a loopback host, and only when asked for explicitly.
+* Submission: implicit TLS (port 465) or STARTTLS (587), AUTH (password or XOAUTH2) when a
+  username is set. Plain SMTP only on a loopback host, and only when asked for explicitly.
+  Both sides connect through `mail.imap`'s vetted socket, so the multi-user address guard
+  covers SMTP hosts as it covers IMAP hosts; the IMAP side logs in with `mail.imap.connect`,
+  the same code sync uses.
+* Secrets are fetched at connect time through a callable (the accounts store opens the
+  password or refreshes the access token), so a long-running worker never holds a stale one.
 * Rendering is deterministic: the same payload, sender, Message-ID and date always give the
   same bytes, so the executor can re-render and compare with the stored bytes before sending.
   The body travels base64-encoded so no hop rewrites its line endings or bytes.
@@ -31,9 +36,23 @@ from email.utils import format_datetime
 from typing import Any, Literal
 
 from imapclient import IMAPClient
-from imapclient.exceptions import CapabilityError, IMAPClientError, LoginError
+from imapclient.exceptions import IMAPClientError
 
-Security = Literal["tls", "starttls", "plain"]
+from mailmoat.mail.imap import (
+    ConnectError,
+    Endpoint,
+    address_policy_from_env,
+    connect,
+    vetted_socket,
+)
+
+# The same names as the accounts store (accounts.registry.TLS_MODES).
+Security = Literal["implicit", "starttls", "plain"]
+Auth = Literal["password", "xoauth2"]
+Secret = Callable[[], str]
+# Connection steps whose failure may pass (name lookup, TCP, a dropped greeting); the rest
+# (TLS, login, capability, the address guard) need a person to change something.
+_TRANSIENT_STAGES = frozenset({"dns", "tcp", "protocol"})
 
 
 class TransportError(Exception):
@@ -66,28 +85,31 @@ class SmtpSettings:
     port: int
     from_addr: str
     security: Security = "starttls"
-    username: str = ""
-    password: str = field(default="", repr=False)
-    # An OAuth2 access token (Gmail, Outlook): AUTH XOAUTH2 instead of a password. Getting
-    # and refreshing it is the accounts store's job; it hands over a fresh one.
-    access_token: str = field(default="", repr=False)
+    username: str = ""  # empty: no AUTH (a relay that trusts this host)
+    auth: Auth = "password"
+    # Called at connect time: the password, or for xoauth2 a current access token (Gmail,
+    # Outlook); getting and refreshing it is the accounts store's job.
+    secret: Secret | None = field(default=None, repr=False, compare=False)
     timeout: float = 30.0
     ca_file: str | None = None  # an extra trust anchor (a private CA, a test server)
 
 
 @dataclass(frozen=True, slots=True)
 class ImapSettings:
+    """The account's IMAP side. TLS trust comes from `mail.imap.tls_context` (the system
+    store plus MAILMOAT_IMAP_CA_FILE), as for sync."""
+
     host: str
     port: int
     username: str
-    password: str = field(default="", repr=False)
-    security: Security = "tls"
+    auth: Auth = "password"
+    secret: Secret | None = field(default=None, repr=False, compare=False)
+    security: Security = "implicit"
     sent_folder: str = "Sent"
     # True when the server itself files every accepted submission in `sent_folder` (Gmail,
     # Outlook, Sieve copies): then we never APPEND, and "not in Sent" means "not sent".
     server_files_sent: bool = False
     timeout: float = 30.0
-    ca_file: str | None = None
 
 
 def _is_loopback(host: str) -> bool:
@@ -109,8 +131,8 @@ def _tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 
 def _check_security(security: str, host: str) -> None:
-    if security not in ("tls", "starttls", "plain"):
-        raise ConfigError(f"unknown security {security!r}: use tls, starttls or plain")
+    if security not in ("implicit", "starttls", "plain"):
+        raise ConfigError(f"unknown security {security!r}: use implicit, starttls or plain")
     if security == "plain" and not _is_loopback(host):
         raise ConfigError(f"plain text is allowed only on a loopback host, not {host!r}")
 
@@ -200,6 +222,27 @@ def _subject_of(raw: bytes) -> str:
 _CONNECT_ERRORS = (OSError, smtplib.SMTPConnectError, smtplib.SMTPServerDisconnected)
 
 
+class _VettedSMTP(smtplib.SMTP):
+    """smtplib over `mail.imap.vetted_socket`: the address guard vets the resolved address
+    and the socket connects to that very address."""
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> Any:
+        return vetted_socket(Endpoint(host, port, "plain", address_policy_from_env()), timeout)
+
+
+class _VettedSMTPSSL(smtplib.SMTP_SSL, _VettedSMTP):
+    """Implicit TLS: SMTP_SSL wraps the socket `_VettedSMTP` hands it (method order)."""
+
+
+def _secret(secret: Secret | None) -> str:
+    return secret() if secret is not None else ""
+
+
+def _connect_error(side: str, exc: ConnectError) -> TransportError:
+    kind = TransientError if exc.stage in _TRANSIENT_STAGES else PermanentError
+    return kind(f"{side} {exc}")
+
+
 class SmtpTransport:
     def __init__(self, settings: SmtpSettings) -> None:
         _check_security(settings.security, settings.host)
@@ -208,12 +251,12 @@ class SmtpTransport:
     def _connect(self) -> smtplib.SMTP:
         s = self.settings
         context = None if s.security == "plain" else _tls_context(s.ca_file)
-        if s.security == "tls":
-            client: smtplib.SMTP = smtplib.SMTP_SSL(
+        if s.security == "implicit":
+            client: smtplib.SMTP = _VettedSMTPSSL(
                 s.host, s.port, timeout=s.timeout, context=context
             )
         else:
-            client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            client = _VettedSMTP(s.host, s.port, timeout=s.timeout)
         client.ehlo()
         if s.security == "starttls":
             if not client.has_extn("starttls"):
@@ -221,16 +264,18 @@ class SmtpTransport:
                 raise PermanentError(f"{s.host}:{s.port} does not offer STARTTLS")
             client.starttls(context=context)
             client.ehlo()
-        if s.access_token:
-            client.auth("XOAUTH2", _xoauth2(s.username, s.access_token))
+        if s.username and s.auth == "xoauth2":
+            client.auth("XOAUTH2", _xoauth2(s.username, _secret(s.secret)))
         elif s.username:
-            client.login(s.username, s.password)
+            client.login(s.username, _secret(s.secret))
         return client
 
     def submit(self, raw: bytes, recipient: str) -> str:
         """Hand one message to the server; return its answer to DATA."""
         try:
             client = self._connect()
+        except ConnectError as exc:
+            raise _connect_error("SMTP", exc) from None
         except smtplib.SMTPAuthenticationError as exc:
             raise PermanentError(f"SMTP authentication failed ({exc.smtp_code})") from None
         except smtplib.SMTPNotSupportedError:
@@ -296,31 +341,11 @@ class ImapMailbox:
 
     def _connect(self) -> IMAPClient:
         s = self.settings
-        context = None if s.security == "plain" else _tls_context(s.ca_file)
+        endpoint = Endpoint(s.host, s.port, s.security, address_policy_from_env(), s.timeout)
         try:
-            client = IMAPClient(
-                s.host, port=s.port, ssl=s.security == "tls", ssl_context=context,
-                timeout=s.timeout,
-            )
-        except ssl.SSLError as exc:
-            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
-        except OSError as exc:
-            raise TransientError(f"cannot reach IMAP server: {type(exc).__name__}") from None
-        try:
-            if s.security == "starttls":
-                client.starttls(context)
-            client.login(s.username, s.password)
-        except ssl.SSLError as exc:
-            _logout(client)
-            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
-        except (CapabilityError, LoginError) as exc:
-            _logout(client)
-            what = "login failed" if isinstance(exc, LoginError) else "STARTTLS not offered"
-            raise PermanentError(f"IMAP {what}") from None
-        except (OSError, IMAPClientError) as exc:
-            _logout(client)
-            raise TransientError(f"IMAP connection failed: {type(exc).__name__}") from None
-        return client
+            return connect(endpoint, s.username, lambda: _secret(s.secret), s.auth)
+        except ConnectError as exc:
+            raise _connect_error("IMAP", exc) from None
 
     def _uids(self, client: IMAPClient, folder: str, message_id: str) -> list[int]:
         if not client.folder_exists(folder):
