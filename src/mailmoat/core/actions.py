@@ -84,7 +84,7 @@ def _keyword(payload: Mapping[str, Any]) -> str:
 
 def _lane(payload: Mapping[str, Any]) -> Lane:
     try:
-        return Lane(str(payload.get("lane")).lower())
+        return Lane(str(payload.get("lane")).strip().upper())
     except ValueError:
         raise PayloadError(f"unknown lane {payload.get('lane')!r}") from None
 
