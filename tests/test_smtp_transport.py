@@ -141,23 +141,44 @@ def test_imap_starttls_not_offered_is_a_clear_permanent_error(
 ) -> None:
     server, _, _ = tls_server  # mail-devel's IMAP side offers no STARTTLS
     with pytest.raises(PermanentError, match="does not offer STARTTLS"):
-        ImapMailbox(_imap(server)).in_sent("<x@y>")
+        _flags(ImapMailbox(_imap(server)), "<x@y>")
 
 
 def test_wrong_imap_password_is_permanent(tls_server: tuple[MailServer, int, Path]) -> None:
     server, _, _ = tls_server
     with pytest.raises(PermanentError, match="refused the login"):
-        ImapMailbox(_imap(server, "nope", security="plain")).in_sent("<x@y>")
+        _flags(ImapMailbox(_imap(server, "nope", security="plain")), "<x@y>")
 
 
-def test_sent_copy_over_imap(tls_server: tuple[MailServer, int, Path]) -> None:
+def _flags(box: ImapMailbox, message_id: str) -> frozenset[str] | None:
+    with box.sent_folder() as sent:
+        return sent.flags(message_id)
+
+
+def test_sent_copy_over_imap_staged_flagged_confirmed(
+    tls_server: tuple[MailServer, int, Path]
+) -> None:
+    """The copy's life as a second IMAP client sees it: a draft before submission, flagged
+    just before DATA, an ordinary sent message after the server's 250."""
     server, _, _ = tls_server
     box = ImapMailbox(_imap(server, security="plain"))
     raw = RAW.replace(b"<t1@x>", b"<sent-1@x>")
-    assert not box.in_sent("<sent-1@x>")
-    box.append_sent(raw)  # creates Sent when missing
-    assert box.in_sent("<sent-1@x>")
-    assert [m["Message-ID"] for m in delivered(server, "Sent")] == ["<sent-1@x>"]
+    assert _flags(box, "<sent-1@x>") is None
+    with box.sent_folder() as sent:
+        sent.stage(raw, "<sent-1@x>")  # creates Sent when missing
+        sent.stage(raw, "<sent-1@x>")  # a retry reuses the staged copy
+    assert _flags(box, "<sent-1@x>") == {"\\Seen", "\\Draft"}
+    with box.sent_folder() as sent:
+        sent.mark_submitting("<sent-1@x>")
+    assert _flags(box, "<sent-1@x>") == {"\\Seen", "\\Draft", "\\Flagged"}
+    with box.sent_folder() as sent:
+        sent.confirm("<sent-1@x>")
+    assert _flags(box, "<sent-1@x>") == {"\\Seen"}
+    [copy] = delivered(server, "Sent")
+    assert copy["Message-ID"] == "<sent-1@x>"
+    with box.sent_folder() as sent:
+        sent.discard("<sent-1@x>")
+    assert delivered(server, "Sent") == []
 
 
 def test_plain_text_only_on_loopback() -> None:
@@ -343,10 +364,11 @@ def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path],
     with TlsProxy(server.imap_port, cert, key) as proxy:
         box = ImapMailbox(_imap(server, port=proxy.port, security="implicit"))
         with pytest.raises(PermanentError, match="certificate not trusted"):
-            box.in_sent("<tls-1@x>")
+            _flags(box, "<tls-1@x>")
         monkeypatch.setenv("MAILMOAT_IMAP_CA_FILE", str(cert))
-        box.append_sent(RAW.replace(b"<t1@x>", b"<tls-1@x>"))
-        assert box.in_sent("<tls-1@x>")
+        with box.sent_folder() as sent:
+            sent.stage(RAW.replace(b"<t1@x>", b"<tls-1@x>"), "<tls-1@x>")
+        assert _flags(box, "<tls-1@x>") is not None
 
 
 class OAuthMta:

@@ -10,8 +10,9 @@ Besides the outbox, each pass applies approved reversible actions on the IMAP se
 (act/reversible.py); those need no receipt, but they share the accounts and the process.
 
 `MAILMOAT_CRASH_AT=<point>` makes the process SIGKILL itself when it reaches that point
-(after_claim, after_stage, before_send, after_send, after_append): the deterministic crash
-used by the exactly-once tests. It can only kill this process; it cannot make anything run.
+(after_claim; before_send, after the Sent copy is staged; before_data, once it is flagged;
+after_send; after_append, once the copy is final): the deterministic crash used by the
+exactly-once tests. It can only kill this process; it cannot make anything run.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from mailmoat.store import Store, StoreError, open_store
 log = logging.getLogger(__name__)
 
 CRASH_ENV = "MAILMOAT_CRASH_AT"
-CRASH_POINTS = frozenset({"after_claim", "after_stage", "before_send", "after_send",
+CRASH_POINTS = frozenset({"after_claim", "before_send", "before_data", "after_send",
                           "after_append"})
 
 

@@ -27,7 +27,7 @@ import hashlib
 import ipaddress
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -38,6 +38,7 @@ from typing import Any, Literal
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
+from mailmoat.core.outbox import DRAFT, FLAGGED, STAGED_FLAGS
 from mailmoat.mail.imap import (
     ConnectError,
     Endpoint,
@@ -270,8 +271,11 @@ class SmtpTransport:
             client.login(s.username, _secret(s.secret))
         return client
 
-    def submit(self, raw: bytes, recipient: str) -> str:
-        """Hand one message to the server; return its answer to DATA."""
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
+        """Hand one message to the server; return its answer to DATA. `before_data` runs
+        once the server has taken the envelope and nothing has been sent yet; if it raises,
+        DATA is never sent."""
         try:
             client = self._connect()
         except ConnectError as exc:
@@ -298,6 +302,8 @@ class SmtpTransport:
                 raise TransientError("SMTP server hung up before DATA") from None
             except (TimeoutError, OSError) as exc:
                 raise TransientError(f"SMTP failed before DATA: {type(exc).__name__}") from None
+            if before_data is not None:
+                before_data()
             try:
                 code, answer = client.data(raw)
             except smtplib.SMTPDataError as exc:  # the server answered: it refused the data
@@ -347,37 +353,19 @@ class ImapMailbox:
         except ConnectError as exc:
             raise _connect_error("IMAP", exc) from None
 
-    def _uids(self, client: IMAPClient, folder: str, message_id: str) -> list[int]:
-        if not client.folder_exists(folder):
-            return []
-        client.select_folder(folder)
-        return list(client.search(["HEADER", "Message-ID", message_id]))
-
-    def append_sent(self, raw: bytes) -> None:
+    @contextlib.contextmanager
+    def sent_folder(self) -> Iterator[SentFolder]:
+        """One logged-in session on the Sent folder, for the life of one send."""
         client = self._connect()
         try:
-            folder = self.settings.sent_folder
-            if not client.folder_exists(folder):
-                client.create_folder(folder)
-            client.append(folder, raw, flags=(b"\\Seen",))
-        except (OSError, IMAPClientError) as exc:
-            raise TransientError(f"IMAP APPEND failed: {type(exc).__name__}") from None
-        finally:
-            _logout(client)
-
-    def in_sent(self, message_id: str) -> bool:
-        client = self._connect()
-        try:
-            return bool(self._uids(client, self.settings.sent_folder, message_id))
-        except (OSError, IMAPClientError) as exc:
-            raise TransientError(f"IMAP search failed: {type(exc).__name__}") from None
+            yield SentFolder(client, self.settings.sent_folder)
         finally:
             _logout(client)
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
         client = self._connect()
         try:
-            uids = self._uids(client, folder, message_id)
+            uids = _find(client, folder, message_id)
             if not uids:
                 return None
             data = client.fetch(uids[:1], ["BODY.PEEK[]"])
@@ -391,7 +379,7 @@ class ImapMailbox:
         """Permanently remove the message(s) with this Message-ID from `folder`."""
         client = self._connect()
         try:
-            uids = self._uids(client, folder, message_id)
+            uids = _find(client, folder, message_id)
             if uids:
                 client.add_flags(uids, [b"\\Deleted"])
                 client.uid_expunge(uids)
@@ -400,6 +388,86 @@ class ImapMailbox:
             raise TransientError(f"IMAP expunge failed: {type(exc).__name__}") from None
         finally:
             _logout(client)
+
+
+class SentFolder:
+    """Our copy of one message in the Sent folder, found by our Message-ID. Its flags record
+    how far the send got (core.outbox.SentCopy): staged before submission, flagged just
+    before DATA, cleared once the server accepted it."""
+
+    def __init__(self, client: IMAPClient, folder: str) -> None:
+        self.client = client
+        self.folder = folder
+
+    def _uids(self, message_id: str) -> list[int]:
+        return _find(self.client, self.folder, message_id)
+
+    def _do(self, what: str, step: Callable[[], Any]) -> Any:
+        try:
+            return step()
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP {what} failed: {type(exc).__name__}") from None
+
+    def flags(self, message_id: str) -> frozenset[str] | None:
+        """The copy's flags, or None when there is no copy."""
+        def look() -> frozenset[str] | None:
+            uids = self._uids(message_id)
+            if not uids:
+                return None
+            got = self.client.get_flags(uids[:1]).get(uids[0], ())
+            return frozenset(f.decode() if isinstance(f, bytes) else str(f) for f in got)
+
+        return self._do("search", look)  # type: ignore[no-any-return]
+
+    def stage(self, raw: bytes, message_id: str) -> None:
+        """File the exact bytes as a draft copy before they are submitted; a copy staged by
+        an earlier attempt is reused (and un-flagged: that attempt's DATA never began)."""
+        def stage() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.remove_flags(uids, [FLAGGED.encode()], silent=True)
+                self.client.add_flags(uids, [DRAFT.encode()], silent=True)
+                return
+            if not self.client.folder_exists(self.folder):
+                self.client.create_folder(self.folder)
+            self.client.append(self.folder, raw, flags=[f.encode() for f in STAGED_FLAGS])
+
+        self._do("APPEND", stage)
+
+    def mark_submitting(self, message_id: str) -> None:
+        def mark() -> None:
+            uids = self._uids(message_id)
+            if not uids:  # someone removed the staged copy: without it, do not send
+                raise TransientError("the staged Sent copy is gone; staging again")
+            self.client.add_flags(uids, [FLAGGED.encode()], silent=True)
+
+        self._do("STORE", mark)
+
+    def confirm(self, message_id: str) -> None:
+        """The server accepted the message: the copy becomes an ordinary sent message."""
+        def confirm() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.remove_flags(uids, [DRAFT.encode(), FLAGGED.encode()], silent=True)
+
+        self._do("STORE", confirm)
+
+    def discard(self, message_id: str) -> None:
+        """The server refused the message for good: remove our never-sent draft copy."""
+        def discard() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.add_flags(uids, [b"\\Deleted"], silent=True)
+                self.client.uid_expunge(uids)
+
+        self._do("EXPUNGE", discard)
+
+
+def _find(client: IMAPClient, folder: str, message_id: str) -> list[int]:
+    if not client.folder_exists(folder):
+        return []
+    client.select_folder(folder)
+    return list(client.search(["HEADER", "Message-ID", message_id]))
 
 
 def _logout(client: IMAPClient) -> None:
@@ -422,14 +490,12 @@ class MailTransport:
     def server_files_sent(self) -> bool:
         return self.imap.server_files_sent
 
-    def submit(self, raw: bytes, recipient: str) -> str:
-        return SmtpTransport(self.smtp).submit(raw, recipient)
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
+        return SmtpTransport(self.smtp).submit(raw, recipient, before_data)
 
-    def append_sent(self, raw: bytes) -> None:
-        ImapMailbox(self.imap).append_sent(raw)
-
-    def in_sent(self, message_id: str) -> bool:
-        return ImapMailbox(self.imap).in_sent(message_id)
+    def sent_folder(self) -> contextlib.AbstractContextManager[SentFolder]:
+        return ImapMailbox(self.imap).sent_folder()
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
         return ImapMailbox(self.imap).fetch(message_id, folder)
