@@ -206,3 +206,32 @@ def test_each_account_sends_through_its_own_transport(
     assert Counter(str(m["Subject"]) for m in delivered(mail_server)) == Counter(
         {"from one": 1, "from two": 1})
     assert [str(m["Subject"]) for m in delivered(mail_server, "Sent2")] == ["from two"]
+
+
+def test_multi_user_mode_guards_smtp_and_imap_hosts_alike(
+    mail_server: MailServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several users, a mail host that resolves to a loopback or private address is
+    refused on the SMTP side as on the IMAP side (one vetted socket for both)."""
+    from mailmoat.mail.smtp import (
+        ImapMailbox,
+        ImapSettings,
+        PermanentError,
+        SmtpSettings,
+        SmtpTransport,
+    )
+
+    monkeypatch.setenv("MAILMOAT_MULTI_USER", "1")
+    monkeypatch.delenv("MAILMOAT_IMAP_ALLOW", raising=False)
+    smtp = SmtpTransport(SmtpSettings(mail_server.host, mail_server.smtp_port,
+                                      mail_server.user, security="plain", timeout=5))
+    with pytest.raises(PermanentError, match="guard"):
+        smtp.submit(b"Subject: x\r\n\r\nx\r\n", "ana@client.example")
+    imap = ImapMailbox(ImapSettings(mail_server.host, mail_server.imap_port, mail_server.user,
+                                    secret=lambda: mail_server.password, security="plain"))
+    with pytest.raises(PermanentError, match="guard"), imap.sent_folder():
+        pass
+    assert delivered(mail_server) == []
+    monkeypatch.setenv("MAILMOAT_IMAP_ALLOW", "127.0.0.1/32")  # the operator allow-lists it
+    smtp.submit(b"Subject: x\r\n\r\nx\r\n", "ana@client.example")
+    assert len(delivered(mail_server)) == 1
