@@ -179,6 +179,16 @@ def test_sent_copy_over_imap_staged_flagged_confirmed(
     with box.sent_folder() as sent:
         sent.discard("<sent-1@x>")
     assert delivered(server, "Sent") == []
+    # A staged copy removed behind our back (by the person, another client): no DATA.
+    with box.sent_folder() as sent:
+        sent.stage(raw, "<sent-1@x>")
+        other = server.imap()
+        other.select_folder("Sent")
+        other.delete_messages(other.search(["ALL"]))
+        other.expunge()
+        other.logout()
+        with pytest.raises(TransientError, match="staged Sent copy is gone"):
+            sent.mark_submitting("<sent-1@x>")
 
 
 def test_plain_text_only_on_loopback() -> None:

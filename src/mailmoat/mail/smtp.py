@@ -25,6 +25,7 @@ import contextlib
 import functools
 import hashlib
 import ipaddress
+import re
 import smtplib
 import ssl
 from collections.abc import Callable, Iterator, Mapping
@@ -335,6 +336,8 @@ def _refused(stage: str, code: int) -> TransportError:
     return PermanentError(f"server refused {stage} ({code})")
 
 
+_APPENDUID = re.compile(rb"\[APPENDUID \d+ (\d+)\]")
+
 # -- IMAP -----------------------------------------------------------------------------------
 
 
@@ -398,9 +401,28 @@ class SentFolder:
     def __init__(self, client: IMAPClient, folder: str) -> None:
         self.client = client
         self.folder = folder
+        # One session serves one send: select once, find the copy once (or take its UID
+        # from the APPEND answer), instead of a SELECT and SEARCH per step.
+        self._selected = False
+        self._found: dict[str, list[int]] = {}
+
+    def _select(self) -> bool:
+        if not self._selected:
+            if not self.client.folder_exists(self.folder):
+                return False
+            self.client.select_folder(self.folder)
+            self._selected = True
+        return True
 
     def _uids(self, message_id: str) -> list[int]:
-        return _find(self.client, self.folder, message_id)
+        if not self._select():
+            return []
+        if message_id not in self._found:
+            uids = list(self.client.search(["HEADER", "Message-ID", message_id]))
+            if not uids:
+                return []
+            self._found[message_id] = uids
+        return self._found[message_id]
 
     def _do(self, what: str, step: Callable[[], Any]) -> Any:
         try:
@@ -430,16 +452,22 @@ class SentFolder:
                 return
             if not self.client.folder_exists(self.folder):
                 self.client.create_folder(self.folder)
-            self.client.append(self.folder, raw, flags=[f.encode() for f in STAGED_FLAGS])
+            answer = self.client.append(self.folder, raw, flags=[f.encode() for f in STAGED_FLAGS])
+            uid = _APPENDUID.search(answer if isinstance(answer, bytes) else b"")
+            if uid and self._select():  # UIDPLUS told us where the copy is
+                self._found[message_id] = [int(uid.group(1))]
 
         self._do("APPEND", stage)
 
     def mark_submitting(self, message_id: str) -> None:
         def mark() -> None:
+            # Looked up afresh, not from the cache: if someone removed the staged copy
+            # meanwhile, the send must not go ahead without it. The STORE answer lists the
+            # messages it flagged: none means the same.
+            self._found.pop(message_id, None)
             uids = self._uids(message_id)
-            if not uids:  # someone removed the staged copy: without it, do not send
+            if not uids or not self.client.add_flags(uids, [FLAGGED.encode()]):
                 raise TransientError("the staged Sent copy is gone; staging again")
-            self.client.add_flags(uids, [FLAGGED.encode()], silent=True)
 
         self._do("STORE", mark)
 
@@ -459,6 +487,7 @@ class SentFolder:
             if uids:
                 self.client.add_flags(uids, [b"\\Deleted"], silent=True)
                 self.client.uid_expunge(uids)
+                self._found.pop(message_id, None)
 
         self._do("EXPUNGE", discard)
 
