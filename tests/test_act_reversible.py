@@ -186,3 +186,21 @@ def test_payloads_that_could_not_run_are_refused_at_proposal(
     [stored] = r.store.ingest_many([Incoming(incoming(), "test", "INBOX")], "acct")
     with pytest.raises(PayloadError):
         r.service.propose("acct", {**payload, "message": stored.message_id}, "sam", "cli")
+
+
+def test_an_unreachable_account_leaves_approved_actions_for_the_next_pass(
+    server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token endpoint down or a server away: nothing is lost, nothing crashes the worker."""
+    from mailmoat.accounts.oauth import TokenError
+
+    r, ring, account, ids = _synced(server, tmp_path, monkeypatch)
+    action = _approve(r, {"action": "mark_read", "message": ids["read"]})
+
+    def down(*_args: object) -> None:
+        raise TokenError("token endpoint https://login.example/token unreachable")
+
+    assert ReversibleApplier(r.store, ring, opener=down).run(account) == {}
+    assert r.service.show(action)["status"] == "approved"
+    assert ReversibleApplier(r.store, ring).run(account) == {action: "done"}
+    assert "\\Seen" in _where(server)["<read@client.example>"][1]

@@ -23,8 +23,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from mailmoat.accounts.oauth import TokenError
 from mailmoat.accounts.registry import AccountSettings
-from mailmoat.accounts.secrets import KeyRing
+from mailmoat.accounts.secrets import KeyRing, SecretKeyError
 from mailmoat.act.audit import utcnow
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import (
@@ -87,7 +88,7 @@ class ReversibleApplier:
             self._insert(book, action, _epoch(action.id, wake=True), wake_steps())
         try:
             client = self.opener(self.store, self.ring, account)
-        except CONNECTION_ERRORS as exc:
+        except (*CONNECTION_ERRORS, TokenError, SecretKeyError) as exc:
             log.warning("%s: reversible actions wait: %s", account.name, type(exc).__name__)
             return self._finish(account, todo, refused, runner_ok=False)
         try:
