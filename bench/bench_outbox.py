@@ -73,10 +73,13 @@ def main() -> None:
                                     "bench", "cli")
                 service.approve(p["id"], "bench")
             approve_s = time.perf_counter() - start
+            def secret() -> str:
+                return server.password
+
             transport = MailTransport(
                 SmtpSettings(server.host, server.smtp_port, server.user, security="plain",
-                             username=server.user, password=server.password),
-                ImapSettings(server.host, server.imap_port, server.user, server.password,
+                             username=server.user, secret=secret),
+                ImapSettings(server.host, server.imap_port, server.user, secret=secret,
                              security="plain", server_files_sent=args.server_files_sent),
             )
             shares: Counter[str] = Counter()

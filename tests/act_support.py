@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from mailmoat.accounts.registry import AccountSettings, Submission, add_account
+from mailmoat.accounts.secrets import ENV_KEY, KeyRing, encode_key, load_key_ring, new_key
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
 from mailmoat.store import Store, open_store
@@ -32,14 +34,33 @@ def rig(url: str) -> Rig:
 def transport(server: MailServer, *, server_files_sent: bool = False,
               sent_folder: str = "Sent") -> MailTransport:
     """Plain text on loopback, asked for explicitly: the test server has no certificate."""
+    def secret() -> str:
+        return server.password
+
     return MailTransport(
         smtp=SmtpSettings(host=server.host, port=server.smtp_port, from_addr=server.user,
-                          security="plain", username=server.user, password=server.password,
-                          timeout=10),
+                          security="plain", username=server.user, secret=secret, timeout=10),
         imap=ImapSettings(host=server.host, port=server.imap_port, username=server.user,
-                          password=server.password, security="plain", timeout=10,
+                          secret=secret, security="plain", timeout=10,
                           sent_folder=sent_folder, server_files_sent=server_files_sent),
     )
+
+
+def secret_key(monkeypatch: pytest.MonkeyPatch) -> KeyRing:
+    """A throwaway sealing key in the environment, inherited by worker subprocesses."""
+    monkeypatch.setenv(ENV_KEY, encode_key(new_key()))
+    return load_key_ring()
+
+
+def add_mail_account(store: Store, ring: KeyRing, server: MailServer, name: str = "acct", *,
+                     server_files_sent: bool = False, sent_folder: str = "Sent"
+                     ) -> AccountSettings:
+    """The account as `mailmoat account add --smtp-host ...` stores it, for the test server."""
+    submission = Submission(host=server.host, port=server.smtp_port, tls="plain",
+                            sent_folder=sent_folder, server_files_sent=server_files_sent)
+    return add_account(store, ring, AccountSettings(
+        name=name, host=server.host, port=server.imap_port, username=server.user, tls="plain",
+        submission=submission), server.password)
 
 
 def send_payload(to: str = "ana@client.example", subject: str = "Quarterly numbers",

@@ -11,9 +11,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from act_support import (
+    add_mail_account,
     body_bytes,
     delivered,
     rig,
+    secret_key,
     send_payload,
     server,  # noqa: F401  (fixtures)
     transport,
@@ -39,7 +41,7 @@ def cli(*args: str) -> Any:
 
 
 def test_cli_propose_show_approve_run_delivers_once(
-    server: MailServer, db_url: str, tmp_path: Path
+    server: MailServer, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     wipe(server)
     body = tmp_path / "body.txt"
@@ -56,15 +58,10 @@ def test_cli_propose_show_approve_run_delivers_once(
     assert refused.exit_code == 1 and "changed since" in refused.output
     ok = cli("approve", str(view["id"]), "--expect", view["payload_sha256"])
     assert ok.exit_code == 0, ok.output
-    t = transport(server)
-    config = tmp_path / "worker.json"
-    config.write_text(json.dumps({"database_url": db_url, "accounts": {"acct": {
-        "smtp": {k: getattr(t.smtp, k) for k in t.smtp.__slots__},  # type: ignore[attr-defined]
-        "imap": {k: getattr(t.imap, k) for k in t.imap.__slots__},  # type: ignore[attr-defined]
-    }}}))
-    assert cli("run", str(config)).exit_code == 2  # readable by others: refused
-    config.chmod(0o600)
-    ran = cli("run", str(config))
+    r, ring = rig(db_url), secret_key(monkeypatch)
+    assert cli("run").exit_code == 0 and delivered(server) == []  # no account can send yet
+    add_mail_account(r.store, ring, server)
+    ran = cli("run")
     assert ran.exit_code == 0, ran.output
     inbox = delivered(server)
     assert len(inbox) == 1 and body_bytes(inbox[0]) == body.read_bytes()

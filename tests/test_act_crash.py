@@ -1,13 +1,13 @@
 """Exactly once across SIGKILL: a subprocess executor killed at named crash points, in a loop.
 
-The executor runs as `python -m mailmoat.act.worker`; MAILMOAT_CRASH_AT makes it SIGKILL
-itself between claim and send, or after send and before the outcome is recorded. After the
+The executor runs as `python -m mailmoat.act.worker` with its transports built from the
+accounts store; MAILMOAT_CRASH_AT makes it SIGKILL itself between claim and send, or after
+send and before the outcome is recorded. After the
 loop a clean worker drains the outbox. Every approved message must be delivered exactly once.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from act_support import delivered, rig, send_payload, transport, wipe
+from act_support import add_mail_account, delivered, rig, secret_key, send_payload, wipe
 from mailmoat.store.act_models import OutboxRow
 from mailserver import MailServer
 
@@ -37,27 +37,23 @@ def server() -> Iterator[MailServer]:
         running.stop()
 
 
-def _config(path: Path, url: str, server: MailServer, server_files_sent: bool) -> Path:
-    t = transport(server, server_files_sent=server_files_sent,
-                  sent_folder="INBOX" if server_files_sent else "Sent")
-    settings = {
-        "database_url": url,
-        "lease_seconds": LEASE,
-        "accounts": {"acct": {
-            "smtp": {k: getattr(t.smtp, k) for k in t.smtp.__slots__},  # type: ignore[attr-defined]
-            "imap": {k: getattr(t.imap, k) for k in t.imap.__slots__},  # type: ignore[attr-defined]
-        }},
-    }
-    path.write_text(json.dumps(settings))
-    path.chmod(0o600)
-    return path
+def _account(r: Any, server: MailServer, monkeypatch: pytest.MonkeyPatch,
+             server_files_sent: bool) -> None:
+    add_mail_account(r.store, secret_key(monkeypatch), server,
+                     server_files_sent=server_files_sent,
+                     sent_folder="INBOX" if server_files_sent else "Sent")
 
 
-def _worker(config: Path, crash_at: str | None, once: bool) -> int:
+def _args(url: str, lease: float = LEASE) -> list[str]:
+    return [sys.executable, "-m", "mailmoat.act.worker", "--database-url", url,
+            "--lease", str(lease)]
+
+
+def _worker(url: str, crash_at: str | None, once: bool) -> int:
     env = {k: v for k, v in os.environ.items() if k != "MAILMOAT_CRASH_AT"}
     if crash_at:
         env["MAILMOAT_CRASH_AT"] = crash_at
-    args = [sys.executable, "-m", "mailmoat.act.worker", str(config)]
+    args = _args(url)
     if once:
         args.append("--once")
     done = subprocess.run(args, env=env, capture_output=True, timeout=120)
@@ -75,28 +71,28 @@ def _approve(r: Any, n: int) -> list[int]:
     return ids
 
 
-def _crash_loop(config: Path, points: list[str], rounds: int) -> Counter[int]:
+def _crash_loop(url: str, points: list[str], rounds: int) -> Counter[int]:
     codes: Counter[int] = Counter()
     for i in range(rounds):
         time.sleep(LEASE)
-        codes[_worker(config, points[i % len(points)], once=True)] += 1
+        codes[_worker(url, points[i % len(points)], once=True)] += 1
     time.sleep(LEASE)
-    assert _worker(config, None, once=False) == 0
+    assert _worker(url, None, once=False) == 0
     return codes
 
 
 @pytest.mark.slow
 def test_sigkill_anywhere_delivers_every_message_exactly_once(
-    server: MailServer, store_url: str, tmp_path: Path
+    server: MailServer, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server files each accepted submission (here: the account's INBOX, where mail-devel
     delivers it), so our Message-ID there settles every outcome-unknown send."""
     wipe(server)
     r = rig(store_url)
     ids = _approve(r, 5)
-    config = _config(tmp_path / "worker.json", store_url, server, server_files_sent=True)
+    _account(r, server, monkeypatch, server_files_sent=True)
     points = ["after_claim", "before_send", "after_send", "after_append"]
-    codes = _crash_loop(config, points, rounds=9)
+    codes = _crash_loop(store_url, points, rounds=9)
     # The crashes really happened (a reconciled row finishes before some points).
     assert codes[-signal.SIGKILL] >= 5
     inbox = delivered(server)
@@ -109,48 +105,76 @@ def test_sigkill_anywhere_delivers_every_message_exactly_once(
     assert all(r.service.show(i)["status"] == "done" for i in ids)
 
 
+# Where a worker dies, and what a clean worker makes of it when mailmoat files the Sent copy
+# itself: the copy is staged before submission and flagged just before DATA, so only a
+# crash between that flag and the recorded answer is held for a person.
+STAGED_OUTCOMES = {
+    "after_claim": ("done", 1),  # nothing staged, nothing sent: run again
+    "before_send": ("done", 1),  # staged, DATA never began: run again, reusing the copy
+    "before_data": ("dead", 0),  # flagged, DATA not sent yet, but no record can say so
+    "after_send": ("dead", 1),  # accepted, answer lost: held, never sent twice
+    "after_append": ("done", 1),  # the copy was final: reconciled as sent
+}
+
+
 @pytest.mark.slow
-def test_without_server_filing_an_unknown_outcome_is_held_never_resent(
-    server: MailServer, tmp_path: Path
+def test_with_our_own_sent_copy_only_a_crash_inside_data_is_held(
+    server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """When we APPEND the Sent copy ourselves, a crash between SMTP acceptance and the
-    APPEND cannot be told apart from a crash just before sending: such a row is dead-lettered
-    as outcome-unknown for a person. Never sent twice; crashes outside that window lose
-    nothing."""
+    """SIGKILL at every point, twice over, one message each: every message is delivered at
+    most once; every crash outside the DATA exchange ends delivered exactly once and
+    recorded done; a held message's Sent copy stays flagged as a draft for a person."""
     wipe(server)
     url = f"sqlite:///{tmp_path / 'm.db'}"
     r = rig(url)
-    _approve(r, 4)
-    config = _config(tmp_path / "worker.json", url, server, server_files_sent=False)
-    _crash_loop(config, ["after_claim", "after_send", "after_append", "after_claim"], rounds=4)
+    _account(r, server, monkeypatch, server_files_sent=False)
+    for round_ in range(2):
+        for point, (state, copies) in STAGED_OUTCOMES.items():
+            subject = f"{point} {round_}"
+            p = r.service.propose("acct", send_payload(subject=subject), "sam", "cli")
+            r.service.approve(p["id"], "sam")
+            assert _worker(url, point, once=True) == -signal.SIGKILL
+            time.sleep(LEASE)
+            assert _worker(url, None, once=False) == 0
+            shown = r.service.show(p["id"])
+            assert (point, shown["outbox"]["state"]) == (point, state)
+            inbox = Counter(str(m["Subject"]) for m in delivered(server))
+            assert (point, inbox[subject]) == (point, copies)
+            sent = {str(m["Subject"]): m for m in delivered(server, "Sent")}
+            assert subject in sent  # staged before submission: a copy always exists
+            if state == "dead":
+                assert "DATA began" in shown["outbox"]["last_error"]
     inbox = Counter(str(m["Subject"]) for m in delivered(server))
     assert max(inbox.values()) == 1  # never twice
-    with r.service.sessions() as session:
-        rows = {row.payload["subject"]: row for row in session.scalars(select(OutboxRow))}
-    held = {s for s, row in rows.items() if row.state == "dead"}
-    assert all("outcome unknown" in rows[s].last_error for s in held)
-    done = {s for s, row in rows.items() if row.state == "done"}
-    assert done | held == set(rows)
-    assert done <= set(inbox)  # everything recorded done was delivered
-    assert held  # the after_send crash did land in the window
-    sent = Counter(str(m["Subject"]) for m in delivered(server, "Sent"))
-    assert set(sent) == done and max(sent.values()) == 1
+    flags = _sent_flags(server)
+    held = {s for s in flags if s.split()[0] in ("before_data", "after_send")}
+    assert all(flags[s] >= {b"\\Draft", b"\\Flagged"} for s in held)
+    assert all(b"\\Draft" not in flags[s] for s in set(flags) - held)
+
+
+def _sent_flags(server: MailServer) -> dict[str, set[bytes]]:
+    client = server.imap()
+    try:
+        client.select_folder("Sent", readonly=True)
+        data = client.fetch(client.search(["ALL"]),
+                            ["FLAGS", "BODY.PEEK[HEADER.FIELDS (SUBJECT)]"])
+        return {next(v for k, v in d.items() if k.startswith(b"BODY")).decode()
+                .split(":", 1)[1].strip(): set(d[b"FLAGS"]) for d in data.values()}
+    finally:
+        client.logout()
 
 
 @pytest.mark.slow
 def test_parallel_worker_processes_deliver_each_message_once(
-    server: MailServer, store_url: str, tmp_path: Path
+    server: MailServer, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three executor processes drain one outbox at the same time (SKIP LOCKED on
     PostgreSQL, single-statement claims on SQLite): each message goes out once."""
     wipe(server)
     r = rig(store_url)
     _approve(r, 9)
-    config = _config(tmp_path / "worker.json", store_url, server, server_files_sent=False)
-    settings = json.loads(config.read_text())
-    settings["lease_seconds"] = 120  # no crashes here: a claim outlives any send
-    config.write_text(json.dumps(settings))
-    args = [sys.executable, "-m", "mailmoat.act.worker", str(config)]
+    _account(r, server, monkeypatch, server_files_sent=False)
+    args = _args(store_url, lease=120)  # no crashes here: a claim outlives any send
     workers = [subprocess.Popen([*args, "--worker", f"p{i}"], stdout=subprocess.PIPE)
                for i in range(3)]
     outputs = [w.communicate(timeout=120)[0].decode() for w in workers]
@@ -162,14 +186,14 @@ def test_parallel_worker_processes_deliver_each_message_once(
 
 
 def test_a_polling_worker_sends_what_is_approved_while_it_runs(
-    server: MailServer, tmp_path: Path
+    server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     wipe(server)
     url = f"sqlite:///{tmp_path / 'm.db'}"
     r = rig(url)
-    config = _config(tmp_path / "worker.json", url, server, server_files_sent=False)
-    worker = subprocess.Popen([sys.executable, "-m", "mailmoat.act.worker", str(config),
-                               "--poll", "0.2"], stdout=subprocess.PIPE)
+    _account(r, server, monkeypatch, server_files_sent=False)
+    worker = subprocess.Popen([*_args(url, lease=120), "--poll", "0.2"],
+                              stdout=subprocess.PIPE)
     try:
         time.sleep(1.0)
         assert worker.poll() is None  # still running, idle
@@ -184,7 +208,9 @@ def test_a_polling_worker_sends_what_is_approved_while_it_runs(
         {"crash test 0": 1, "crash test 1": 1})
 
 
-def test_the_outbox_runs_as_a_queue_job(server: MailServer, tmp_path: Path) -> None:
+def test_the_outbox_runs_as_a_queue_job(
+    server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The job-queue entry point: a huey task (SQLite storage, as in the embedded default)
     drains the outbox through the same executor."""
     from mailmoat.act.jobs import register
@@ -194,12 +220,12 @@ def test_the_outbox_runs_as_a_queue_job(server: MailServer, tmp_path: Path) -> N
     url = f"sqlite:///{tmp_path / 'm.db'}"
     r = rig(url)
     _approve(r, 2)
-    config = _config(tmp_path / "worker.json", url, server, server_files_sent=False)
+    _account(r, server, monkeypatch, server_files_sent=False)
     huey = make_huey(f"act-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
     run_outbox = register(huey)
     consumer = start_workers(huey, workers=1)
     try:
-        result = run_outbox(str(config))
+        result = run_outbox(url)
         ran = result.get(blocking=True, timeout=60)
     finally:
         consumer.stop(graceful=True)

@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "mailmoat"
 
 SEND_MODULES = {"smtplib", "aiosmtplib"}
 # Calls that send or destroy mail when made on a transport or an IMAP client.
-FLOOR_CALLS = {"sendmail", "send_message", "expunge", "uid_expunge", "submit", "append_sent"}
+FLOOR_CALLS = {"sendmail", "send_message", "expunge", "uid_expunge", "submit"}
 TRANSPORT_MODULE = "mailmoat.mail.smtp"
 EXECUTOR_MODULES = ("mailmoat.act.executor", "mailmoat.act.worker")
 

@@ -6,8 +6,10 @@ the same paths run against the real mail server in test_act_e2e.py and test_act_
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,10 +21,39 @@ from sqlalchemy.exc import IntegrityError
 from act_support import Rig, rig, send_payload
 from mailmoat.act.errors import InvalidState, StaleApproval
 from mailmoat.act.executor import Executor
-from mailmoat.core.outbox import Recovery, backoff_seconds, recover_unknown
+from mailmoat.core.outbox import (
+    Recovery,
+    SentCopy,
+    backoff_seconds,
+    recover_unknown,
+    sent_copy_state,
+)
 from mailmoat.core.receipts import PayloadError
 from mailmoat.mail.smtp import OutcomeUnknown, PermanentError, TransientError
 from mailmoat.store.act_models import AuditRow, OutboxRow
+
+
+@dataclass
+class FakeSent:
+    """The Sent folder: Message-ID -> flags of our copy."""
+
+    copies: dict[str, set[str]] = field(default_factory=dict)
+
+    def flags(self, message_id: str) -> frozenset[str] | None:
+        got = self.copies.get(message_id)
+        return None if got is None else frozenset(got)
+
+    def stage(self, raw: bytes, message_id: str) -> None:
+        self.copies[message_id] = {"\\Seen", "\\Draft"}
+
+    def mark_submitting(self, message_id: str) -> None:
+        self.copies[message_id].add("\\Flagged")
+
+    def confirm(self, message_id: str) -> None:
+        self.copies[message_id] -= {"\\Draft", "\\Flagged"}
+
+    def discard(self, message_id: str) -> None:
+        self.copies.pop(message_id, None)
 
 
 @dataclass
@@ -31,21 +62,24 @@ class FakeTransport:
     server_files_sent: bool = False
     failures: list[Exception] = field(default_factory=list)  # raised by submit, in order
     submitted: list[bytes] = field(default_factory=list)
-    sent_copies: list[bytes] = field(default_factory=list)
+    sent: FakeSent = field(default_factory=FakeSent)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def submit(self, raw: bytes, recipient: str) -> str:
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
         with self.lock:
+            if self.failures and not isinstance(self.failures[0], OutcomeUnknown):
+                raise self.failures.pop(0)
+            if before_data is not None:
+                before_data()
             if self.failures:
                 raise self.failures.pop(0)
             self.submitted.append(raw)
         return "250 ok"
 
-    def append_sent(self, raw: bytes) -> None:
-        self.sent_copies.append(raw)
-
-    def in_sent(self, message_id: str) -> bool:
-        return any(message_id.encode() in raw for raw in self.sent_copies)
+    @contextlib.contextmanager
+    def sent_folder(self) -> Iterator[FakeSent]:
+        yield self.sent
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
         return None
@@ -226,17 +260,51 @@ def test_outcome_unknown_is_reconciled_before_any_retry(store_url: str) -> None:
     # Say the server did accept it: its filed copy carries our Message-ID.
     with r.service.sessions() as session:
         row = session.scalars(select(OutboxRow)).one()
-    transport.sent_copies.append(row.raw)  # type: ignore[arg-type]
+    transport.sent.copies[row.message_id] = {"\\Seen"}
     clock.advance(1)
     outcome = executor.run_once()
     assert outcome is not None and outcome.state == "done" and "reconciled" in outcome.detail
     assert transport.submitted == []  # never re-sent
 
 
-def test_recovery_rule() -> None:
-    assert recover_unknown(found_in_sent=True, server_files_sent=False) is Recovery.DONE
-    assert recover_unknown(found_in_sent=False, server_files_sent=True) is Recovery.RETRY
-    assert recover_unknown(found_in_sent=False, server_files_sent=False) is Recovery.HOLD
+@pytest.mark.parametrize(("copy", "server_files_sent", "staged", "verdict"), [
+    (SentCopy.FINAL, False, True, Recovery.DONE),
+    (SentCopy.FINAL, True, False, Recovery.DONE),
+    (SentCopy.SUBMITTING, False, True, Recovery.HOLD),  # DATA began: only a person can say
+    (SentCopy.STAGED, False, True, Recovery.RETRY),  # DATA never began
+    (SentCopy.ABSENT, False, True, Recovery.RETRY),  # staging comes before submission
+    (SentCopy.ABSENT, True, False, Recovery.RETRY),  # the server files every acceptance
+    (SentCopy.ABSENT, False, False, Recovery.HOLD),  # a row from before staging existed
+])
+def test_recovery_rule(copy: SentCopy, server_files_sent: bool, staged: bool,
+                       verdict: Recovery) -> None:
+    assert recover_unknown(copy, server_files_sent, staged) is verdict
+
+
+def test_the_sent_copy_flags_say_how_far_a_send_got() -> None:
+    assert sent_copy_state(None) is SentCopy.ABSENT
+    assert sent_copy_state(frozenset({"\\Seen", "\\Draft"})) is SentCopy.STAGED
+    assert sent_copy_state(frozenset({"\\Draft", "\\Flagged"})) is SentCopy.SUBMITTING
+    assert sent_copy_state(frozenset({"\\Seen", "\\Flagged"})) is SentCopy.FINAL  # user's star
+    assert sent_copy_state(frozenset()) is SentCopy.FINAL
+
+
+def test_an_answer_lost_during_data_is_held_and_a_refusal_leaves_no_copy(
+    store_url: str
+) -> None:
+    r = rig(store_url)
+    approved(r, 2)
+    clock = Clock()
+    transport = FakeTransport(failures=[OutcomeUnknown("connection lost during DATA"),
+                                        PermanentError("550 no such user")])
+    executor = Executor(r.store.engine, {"acct": transport}, clock=clock)
+    assert executor.run_once().state == "sending"  # type: ignore[union-attr]
+    assert executor.run_once().state == "dead"  # type: ignore[union-attr]
+    clock.advance(1)
+    [held] = executor.run_until_idle()
+    assert held.state == "dead" and "DATA began" in held.detail
+    assert transport.submitted == []  # never re-sent
+    assert list(transport.sent.copies.values()) == [{"\\Seen", "\\Draft", "\\Flagged"}]
 
 
 def test_audit_trail_is_append_only(store_url: str) -> None:

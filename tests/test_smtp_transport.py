@@ -80,21 +80,25 @@ def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MailS
         server.stop()
 
 
-def _smtp(server: MailServer, cert: Path, **overrides: Any) -> SmtpSettings:
+def _fixed(secret: str) -> Any:
+    return lambda: secret
+
+
+def _smtp(server: MailServer, cert: Path, password: str | None = None,
+          **overrides: Any) -> SmtpSettings:
     values: dict[str, Any] = {
         "host": server.host, "port": server.smtp_port, "from_addr": server.user,
-        "security": "starttls", "username": server.user, "password": server.password,
-        "ca_file": str(cert), "timeout": 10,
+        "security": "starttls", "username": server.user,
+        "secret": _fixed(password or server.password), "ca_file": str(cert), "timeout": 10,
     }
     values.update(overrides)
     return SmtpSettings(**values)
 
 
-def _imap(server: MailServer, cert: Path, **overrides: Any) -> ImapSettings:
+def _imap(server: MailServer, password: str | None = None, **overrides: Any) -> ImapSettings:
     values: dict[str, Any] = {
         "host": server.host, "port": server.imap_port, "username": server.user,
-        "password": server.password, "security": "starttls", "ca_file": str(cert),
-        "timeout": 10,
+        "secret": _fixed(password or server.password), "security": "starttls", "timeout": 10,
     }
     values.update(overrides)
     return ImapSettings(**values)
@@ -110,7 +114,7 @@ def test_starttls_with_auth_delivers(tls_server: tuple[MailServer, int, Path]) -
 def test_implicit_tls_delivers(tls_server: tuple[MailServer, int, Path]) -> None:
     server, smtps, cert = tls_server
     raw = RAW.replace(b"<t1@x>", b"<t2@x>")
-    SmtpTransport(_smtp(server, cert, port=smtps, security="tls")).submit(raw, "a@b.example")
+    SmtpTransport(_smtp(server, cert, port=smtps, security="implicit")).submit(raw, "a@b.example")
     assert any(m["Message-ID"] == "<t2@x>" for m in delivered(server))
 
 
@@ -135,25 +139,56 @@ def test_wrong_password_is_permanent_and_never_echoed(
 def test_imap_starttls_not_offered_is_a_clear_permanent_error(
     tls_server: tuple[MailServer, int, Path]
 ) -> None:
-    server, _, cert = tls_server  # mail-devel's IMAP side offers no STARTTLS
-    with pytest.raises(PermanentError, match="STARTTLS not offered"):
-        ImapMailbox(_imap(server, cert)).in_sent("<x@y>")
+    server, _, _ = tls_server  # mail-devel's IMAP side offers no STARTTLS
+    with pytest.raises(PermanentError, match="does not offer STARTTLS"):
+        _flags(ImapMailbox(_imap(server)), "<x@y>")
 
 
 def test_wrong_imap_password_is_permanent(tls_server: tuple[MailServer, int, Path]) -> None:
-    server, _, cert = tls_server
-    with pytest.raises(PermanentError, match="login failed"):
-        ImapMailbox(_imap(server, cert, security="plain", password="nope")).in_sent("<x@y>")
+    server, _, _ = tls_server
+    with pytest.raises(PermanentError, match="refused the login"):
+        _flags(ImapMailbox(_imap(server, "nope", security="plain")), "<x@y>")
 
 
-def test_sent_copy_over_imap(tls_server: tuple[MailServer, int, Path]) -> None:
-    server, _, cert = tls_server
-    box = ImapMailbox(_imap(server, cert, security="plain"))
+def _flags(box: ImapMailbox, message_id: str) -> frozenset[str] | None:
+    with box.sent_folder() as sent:
+        return sent.flags(message_id)
+
+
+def test_sent_copy_over_imap_staged_flagged_confirmed(
+    tls_server: tuple[MailServer, int, Path]
+) -> None:
+    """The copy's life as a second IMAP client sees it: a draft before submission, flagged
+    just before DATA, an ordinary sent message after the server's 250."""
+    server, _, _ = tls_server
+    box = ImapMailbox(_imap(server, security="plain"))
     raw = RAW.replace(b"<t1@x>", b"<sent-1@x>")
-    assert not box.in_sent("<sent-1@x>")
-    box.append_sent(raw)  # creates Sent when missing
-    assert box.in_sent("<sent-1@x>")
-    assert [m["Message-ID"] for m in delivered(server, "Sent")] == ["<sent-1@x>"]
+    assert _flags(box, "<sent-1@x>") is None
+    with box.sent_folder() as sent:
+        sent.stage(raw, "<sent-1@x>")  # creates Sent when missing
+        sent.stage(raw, "<sent-1@x>")  # a retry reuses the staged copy
+    assert _flags(box, "<sent-1@x>") == {"\\Seen", "\\Draft"}
+    with box.sent_folder() as sent:
+        sent.mark_submitting("<sent-1@x>")
+    assert _flags(box, "<sent-1@x>") == {"\\Seen", "\\Draft", "\\Flagged"}
+    with box.sent_folder() as sent:
+        sent.confirm("<sent-1@x>")
+    assert _flags(box, "<sent-1@x>") == {"\\Seen"}
+    [copy] = delivered(server, "Sent")
+    assert copy["Message-ID"] == "<sent-1@x>"
+    with box.sent_folder() as sent:
+        sent.discard("<sent-1@x>")
+    assert delivered(server, "Sent") == []
+    # A staged copy removed behind our back (by the person, another client): no DATA.
+    with box.sent_folder() as sent:
+        sent.stage(raw, "<sent-1@x>")
+        other = server.imap()
+        other.select_folder("Sent")
+        other.delete_messages(other.search(["ALL"]))
+        other.expunge()
+        other.logout()
+        with pytest.raises(TransientError, match="staged Sent copy is gone"):
+            sent.mark_submitting("<sent-1@x>")
 
 
 def test_plain_text_only_on_loopback() -> None:
@@ -168,7 +203,7 @@ def test_plain_text_only_on_loopback() -> None:
 def test_unreachable_server_is_transient() -> None:
     port = free_port()  # nothing listens here
     settings = SmtpSettings("127.0.0.1", port, "a@b.example", security="plain", timeout=2)
-    with pytest.raises(TransientError, match="cannot reach"):
+    with pytest.raises(TransientError, match="cannot connect"):
         SmtpTransport(settings).submit(RAW, "a@b.example")
 
 
@@ -330,17 +365,20 @@ class TlsProxy:
         self.loop.close()
 
 
-def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path]) -> None:
+def test_imap_over_implicit_tls(tls_server: tuple[MailServer, int, Path],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The IMAP side connects as sync does (mail.imap.connect): trust comes from the system
+    store plus MAILMOAT_IMAP_CA_FILE."""
     server, _, cert = tls_server
     key = cert.with_name("key.pem")
     with TlsProxy(server.imap_port, cert, key) as proxy:
-        box = ImapMailbox(_imap(server, cert, port=proxy.port, security="tls"))
-        box.append_sent(RAW.replace(b"<t1@x>", b"<tls-1@x>"))
-        assert box.in_sent("<tls-1@x>")
-        untrusted = ImapMailbox(_imap(server, cert, port=proxy.port, security="tls",
-                                      ca_file=None))
-        with pytest.raises(PermanentError, match="TLS failed"):
-            untrusted.in_sent("<tls-1@x>")
+        box = ImapMailbox(_imap(server, port=proxy.port, security="implicit"))
+        with pytest.raises(PermanentError, match="certificate not trusted"):
+            _flags(box, "<tls-1@x>")
+        monkeypatch.setenv("MAILMOAT_IMAP_CA_FILE", str(cert))
+        with box.sent_folder() as sent:
+            sent.stage(RAW.replace(b"<t1@x>", b"<tls-1@x>"), "<tls-1@x>")
+        assert _flags(box, "<tls-1@x>") is not None
 
 
 class OAuthMta:
@@ -371,7 +409,7 @@ def test_xoauth2_submission() -> None:
         def settings(token: str) -> SmtpSettings:
             return SmtpSettings("127.0.0.1", controller.port, "me@example.org",
                                 security="plain", username="me@example.org",
-                                access_token=token, timeout=5)
+                                auth="xoauth2", secret=_fixed(token), timeout=5)
 
         SmtpTransport(settings("ya29.good-token")).submit(RAW, "ana@client.example")
         assert handler.accepted == [RAW]

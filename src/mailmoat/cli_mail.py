@@ -16,6 +16,7 @@ from rich.table import Table
 from mailmoat.accounts.registry import (
     AccountError,
     AccountSettings,
+    Submission,
     add_account,
     get_account,
     list_accounts,
@@ -86,13 +87,29 @@ def account_add(
     secret_stdin: bool = typer.Option(False, "--secret-stdin",
                                       help=f"read the password/refresh token from stdin "
                                            f"(else ${ENV_SECRET}, else a hidden prompt)"),
+    smtp_host: str | None = typer.Option(None, help="SMTP submission host (to send approved "
+                                         "mail; logs in with the same password/token)"),
+    smtp_port: int | None = typer.Option(None, help="default 587 (starttls) or 465 (implicit)"),
+    smtp_tls: str = typer.Option("starttls", help="implicit | starttls | plain (loopback only)"),
+    smtp_login: bool = typer.Option(True, "--smtp-login/--smtp-no-login",
+                                    help="AUTH as the account (off: a relay trusting you)"),
+    from_addr: str | None = typer.Option(None, "--from", help="sender address (default: user)"),
+    sent_folder: str = typer.Option("Sent", help="where copies of sent mail go"),
+    server_files_sent: bool = typer.Option(
+        False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)"),
 ) -> None:
     """Add an account. The password (or refresh token) is sealed with AES-256-GCM."""
+    submission = None if smtp_host is None else Submission(
+        host=smtp_host, port=smtp_port or (465 if smtp_tls == "implicit" else 587),
+        tls=smtp_tls, from_addr=from_addr or "", login=smtp_login, sent_folder=sent_folder,
+        server_files_sent=server_files_sent,
+    )
     settings = AccountSettings(
         name=name, host=host, port=port or (993 if tls == "implicit" else 143), username=user,
         tls=tls, auth=auth, token_endpoint=token_endpoint, client_id=client_id, scope=scope,
         folders=tuple(folder), backfill_days=backfill_days,
         lane_actions=LaneActions.with_moves() if move else LaneActions(),
+        submission=submission,
     )
     store, ring = _store(), _ring()
     label = "refresh token" if auth == "xoauth2" else "password"
@@ -126,10 +143,11 @@ def account_list() -> None:
     if not accounts:
         console.print("no accounts; add one with: mailmoat account add")
         return
-    table = Table("name", "server", "tls", "user", "auth", "folders")
+    table = Table("name", "server", "tls", "user", "auth", "folders", "smtp")
     for a in accounts:
+        sub = a.submission
         table.add_row(a.name, f"{a.host}:{a.port}", a.tls, a.username, a.auth,
-                      ", ".join(a.folders))
+                      ", ".join(a.folders), f"{sub.host}:{sub.port} {sub.tls}" if sub else "-")
     console.print(table)
 
 

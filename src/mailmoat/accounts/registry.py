@@ -12,7 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from mailmoat.accounts.oauth import TOKENS, TokenCache, TokenRequest
 from mailmoat.accounts.secrets import KeyRing
 from mailmoat.core.lane_actions import LaneActions
-from mailmoat.store.accounts_models import AccountRow
+from mailmoat.core.receipts import PayloadError, normalize_recipient
+from mailmoat.store.accounts_models import AccountRow, SubmissionRow
 from mailmoat.store.repository import Store
 
 TLS_MODES = ("implicit", "starttls", "plain")
@@ -21,6 +22,22 @@ AUTH_MODES = ("password", "xoauth2")
 
 class AccountError(ValueError):
     """Bad account settings or an unknown account; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """SMTP submission for the account. It logs in as the account does (same user name, same
+    password or XOAUTH2 token) unless `login` is False (a relay that trusts this host)."""
+
+    host: str
+    port: int = 587
+    tls: str = "starttls"
+    from_addr: str = ""  # default: the account's user name
+    login: bool = True
+    sent_folder: str = "Sent"
+    # The server files every accepted submission in `sent_folder` itself (Gmail, Outlook):
+    # mailmoat then never APPENDs, and "not in Sent" means "not sent".
+    server_files_sent: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,6 +56,7 @@ class AccountSettings:
     backfill_days: int = 30
     max_body_bytes: int = 2 * 1024 * 1024
     id: int | None = None
+    submission: Submission | None = None  # None: the account reads mail but sends none
 
 
 def _is_loopback_name(host: str) -> bool:
@@ -67,13 +85,44 @@ def validate(settings: AccountSettings) -> None:
         raise AccountError("backfill days must be >= 0 and the body cap >= 1024 bytes")
     if not settings.folders:
         raise AccountError("at least one folder to sync")
+    if settings.submission is not None:
+        _validate_submission(settings.submission, settings.username)
+
+
+def _validate_submission(sub: Submission, username: str) -> None:
+    if sub.tls not in TLS_MODES:
+        raise AccountError(f"smtp tls must be one of {', '.join(TLS_MODES)}")
+    if sub.tls == "plain" and not _is_loopback_name(sub.host):
+        raise AccountError("plain (unencrypted) SMTP is allowed only to a loopback host")
+    if not sub.host or not 0 < sub.port < 65536:
+        raise AccountError(f"smtp host and port are required (port 1-65535, got {sub.port})")
+    try:
+        normalize_recipient(sub.from_addr or username)
+    except PayloadError as exc:
+        raise AccountError(f"sender address: {exc} (set --from)") from None
+    if not sub.sent_folder or any(c in sub.sent_folder for c in "\r\n"):
+        raise AccountError("the Sent folder name must be one line")
 
 
 def _context(name: str, fieldname: str) -> str:
     return f"account:{name}:{fieldname}"
 
 
-def _settings(row: AccountRow) -> AccountSettings:
+def _submission(row: SubmissionRow | None) -> Submission | None:
+    if row is None:
+        return None
+    return Submission(host=row.host, port=row.port, tls=row.tls, from_addr=row.from_addr,
+                      login=row.login, sent_folder=row.sent_folder,
+                      server_files_sent=row.server_files_sent)
+
+
+def _submission_row(account_id: int, sub: Submission, username: str) -> SubmissionRow:
+    return SubmissionRow(account_id=account_id, host=sub.host, port=sub.port, tls=sub.tls,
+                         from_addr=sub.from_addr or username, login=sub.login,
+                         sent_folder=sub.sent_folder, server_files_sent=sub.server_files_sent)
+
+
+def _settings(row: AccountRow, submission: SubmissionRow | None = None) -> AccountSettings:
     lane_actions = (
         LaneActions.from_dict(row.lane_actions) if row.lane_actions else LaneActions()
     )
@@ -82,6 +131,7 @@ def _settings(row: AccountRow) -> AccountSettings:
         tls=row.tls, auth=row.auth, token_endpoint=row.token_endpoint, client_id=row.client_id,
         scope=row.scope, folders=tuple(row.folders or ("INBOX",)), lane_actions=lane_actions,
         backfill_days=row.backfill_days, max_body_bytes=row.max_body_bytes,
+        submission=_submission(submission),
     )
 
 
@@ -106,17 +156,23 @@ def add_account(
         lane_actions=settings.lane_actions.as_dict(), backfill_days=settings.backfill_days,
         max_body_bytes=settings.max_body_bytes, created_at=datetime.now(UTC),
     )
+    submission = None
     try:
         with store.sessions.begin() as session:
             session.add(row)
+            if settings.submission is not None:
+                session.flush()
+                submission = _submission_row(row.id, settings.submission, settings.username)
+                session.add(submission)
     except IntegrityError as exc:
         raise AccountError(f"an account named {settings.name!r} exists already") from exc
-    return _settings(row)
+    return _settings(row, submission)
 
 
 def list_accounts(store: Store) -> list[AccountSettings]:
     with store.sessions() as session:
-        return [_settings(r) for r in session.scalars(select(AccountRow).order_by(AccountRow.name))]
+        return [_settings(r, session.get(SubmissionRow, r.id))
+                for r in session.scalars(select(AccountRow).order_by(AccountRow.name))]
 
 
 def get_account(store: Store, name: str) -> AccountSettings:
@@ -124,7 +180,23 @@ def get_account(store: Store, name: str) -> AccountSettings:
         row = session.scalar(select(AccountRow).where(AccountRow.name == name))
         if row is None:
             raise AccountError(f"no account named {name!r}")
-        return _settings(row)
+        return _settings(row, session.get(SubmissionRow, row.id))
+
+
+def set_submission(store: Store, name: str, submission: Submission | None) -> None:
+    """Give an existing account its SMTP side (or None: stop sending from it)."""
+    with store.sessions.begin() as session:
+        row = session.scalar(select(AccountRow).where(AccountRow.name == name))
+        if row is None:
+            raise AccountError(f"no account named {name!r}")
+        if submission is not None:
+            _validate_submission(submission, row.username)
+        current = session.get(SubmissionRow, row.id)
+        if current is not None:
+            session.delete(current)
+            session.flush()
+        if submission is not None:
+            session.add(_submission_row(row.id, submission, row.username))
 
 
 def remove_account(store: Store, name: str) -> None:

@@ -224,12 +224,16 @@ def sweep(account: str = typer.Option("local")) -> None:
 
 
 @actions_app.command()
-def run(config: Path = typer.Argument(..., help="worker config JSON (see act/worker.py)"),
+def run(database_url: str | None = typer.Option(
+            None, help="default: MAILMOAT_DATABASE_URL, else the local SQLite file"),
         once: bool = typer.Option(False, help="run at most one outbox row"),
         poll: float = typer.Option(0.0, help="keep running, checking every POLL seconds")
         ) -> None:
-    """Run the guarded executor over the outbox until it is idle (or keep polling)."""
+    """Run the guarded executor over the outbox until it is idle (or keep polling), with
+    the transports of every account that has SMTP settings; apply approved reversible
+    actions on the IMAP server."""
     from mailmoat.act import worker
 
-    code = worker.main([str(config), *(["--once"] if once else []), "--poll", str(poll)])
+    code = worker.main([*(["--database-url", database_url] if database_url else []),
+                        *(["--once"] if once else []), "--poll", str(poll)])
     raise typer.Exit(code)

@@ -7,19 +7,23 @@ For each outbox row:
 1. Claim it: a single UPDATE on the row picked by `SELECT ... FOR UPDATE SKIP LOCKED` (on
    PostgreSQL several executors run at once; on SQLite the UPDATE itself is the lock). A claim
    is a lease: a worker that dies leaves the row to be picked up when the lease runs out.
-2. A row found in `sending` was mid-flight when its worker died: reconcile by our Message-ID
-   in the Sent folder before anything else (core.outbox.recover_unknown).
+2. A row found in `sending` was mid-flight when its worker died: reconcile by our copy in
+   the Sent folder before anything else (core.outbox.recover_unknown).
 3. Guard: no receipt -> NoReceipt; the receipt must verify against the stored payload
    (schema, action type, sha256), the action must still be approved with that very receipt,
    and the bytes rendered from the payload must equal the stored bytes. Any mismatch is
    terminal: dead-lettered and audited, never retried.
 4. Mark `sending` (durably) with the exact bytes, then hand them over. Transient failures
    requeue with backoff and replay the same stored bytes; no model is consulted, ever.
-5. Append the Sent copy (unless the server files it itself), record `done`.
+   Unless the server files sent mail itself, the Sent copy is staged (APPEND, \\Draft)
+   before submission, flagged just before DATA and cleared after the server's 250, so the
+   copy's flags tell a later reconciliation how far the send got (core.outbox.SentCopy).
+5. Record `done`.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,8 +40,10 @@ from mailmoat.core.outbox import (
     BACKOFF_BASE_SECONDS,
     MAX_ATTEMPTS,
     Recovery,
+    SentCopy,
     backoff_seconds,
     recover_unknown,
+    sent_copy_state,
 )
 from mailmoat.core.receipts import (
     ActionMismatch,
@@ -66,6 +72,20 @@ CrashHook = Callable[[str], None]
 DEFAULT_LEASE_SECONDS = 120.0
 
 
+class SentCopies(Protocol):
+    """Our copy of a message in the Sent folder (mail.smtp.SentFolder)."""
+
+    def flags(self, message_id: str) -> frozenset[str] | None: ...
+
+    def stage(self, raw: bytes, message_id: str) -> None: ...
+
+    def mark_submitting(self, message_id: str) -> None: ...
+
+    def confirm(self, message_id: str) -> None: ...
+
+    def discard(self, message_id: str) -> None: ...
+
+
 class FloorTransport(Protocol):
     """What the executor needs from one account's mail servers (mail.smtp.MailTransport)."""
 
@@ -75,11 +95,10 @@ class FloorTransport(Protocol):
     @property
     def server_files_sent(self) -> bool: ...
 
-    def submit(self, raw: bytes, recipient: str) -> str: ...
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str: ...
 
-    def append_sent(self, raw: bytes) -> None: ...
-
-    def in_sent(self, message_id: str) -> bool: ...
+    def sent_folder(self) -> contextlib.AbstractContextManager[SentCopies]: ...
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None: ...
 
@@ -197,26 +216,28 @@ class Executor:
             return self._retry(row, str(exc))
         except PermanentError as exc:
             return self._finish(row, "dead", str(exc))
-        marked = self._mark_sending(row, raw, message_id)
+        staged = raw is not None and not transport.server_files_sent
+        marked = self._mark_sending(row, raw, message_id, staged)
         if marked == "auto_off":
             return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
         if marked == "lost":
             return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
-        self.crash("before_send")
         try:
-            detail = self._perform(row, raw, transport)
+            if raw is None:
+                self.crash("before_send")
+                detail = self._delete(row, transport)
+            elif staged:
+                detail = self._send_staged(row, raw, transport)
+            else:
+                self.crash("before_send")
+                detail = self._submit(row, raw, transport)
+                self.crash("after_send")
         except TransientError as exc:
             return self._retry(row, str(exc))
         except PermanentError as exc:
             return self._finish(row, "dead", str(exc))
         except OutcomeUnknown as exc:
             return self._unknown(row, str(exc))
-        self.crash("after_send")
-        if raw is not None and not transport.server_files_sent:
-            try:
-                transport.append_sent(raw)
-            except TransportError as exc:  # the mail went out; only the copy is missing
-                self._audit(row, "sent_copy_failed", error=str(exc))
         self.crash("after_append")
         return self._finish(row, "done", detail)
 
@@ -225,17 +246,20 @@ class Executor:
         if row.action == FloorAction.DELETE_PERMANENT:
             return None  # expunging by Message-ID twice removes nothing the second time
         try:
-            found = transport.in_sent(row.message_id)
+            with transport.sent_folder() as sent:
+                copy = sent_copy_state(sent.flags(row.message_id))
         except TransientError as exc:
             return self._unknown(row, f"cannot reconcile yet: {exc}")
         except PermanentError as exc:  # never guess: a person decides
             return self._finish(row, "dead", f"outcome unknown, cannot reconcile: {exc}")
-        verdict = recover_unknown(found, transport.server_files_sent)
-        self._audit(row, "reconciled", found_in_sent=found, verdict=verdict.value)
+        verdict = recover_unknown(copy, transport.server_files_sent, row.staged)
+        self._audit(row, "reconciled", sent_copy=copy.value, verdict=verdict.value)
         if verdict is Recovery.DONE:
             return self._finish(row, "done", "reconciled: our Message-ID is in the Sent folder")
         if verdict is Recovery.HOLD:
-            return self._finish(row, "dead", "outcome unknown: not in Sent; a person decides")
+            why = ("DATA began and no answer was recorded" if copy is SentCopy.SUBMITTING
+                   else "not in Sent")
+            return self._finish(row, "dead", f"outcome unknown: {why}; a person decides")
         return None
 
     def _guard(self, row: OutboxRow, action: ActionRow | None,
@@ -295,13 +319,38 @@ class Executor:
             )
             return {r.sha256: bytes(r.content) for r in rows}
 
-    def _perform(self, row: OutboxRow, raw: bytes | None, transport: FloorTransport) -> str:
-        if row.action == FloorAction.DELETE_PERMANENT:
-            removed = transport.expunge(row.payload["message_id"], row.payload["folder"])
-            return f"expunged {removed} message(s)"
-        assert raw is not None
-        answer = transport.submit(raw, row.payload["to"])
+    def _delete(self, row: OutboxRow, transport: FloorTransport) -> str:
+        removed = transport.expunge(row.payload["message_id"], row.payload["folder"])
+        return f"expunged {removed} message(s)"
+
+    def _submit(self, row: OutboxRow, raw: bytes, transport: FloorTransport,
+                before_data: Callable[[], None] | None = None) -> str:
+        answer = transport.submit(raw, row.payload["to"], before_data)
         return f"accepted: {answer[:200]}"
+
+    def _send_staged(self, row: OutboxRow, raw: bytes, transport: FloorTransport) -> str:
+        """Stage the Sent copy, flag it just before DATA, clear it after the server's 250:
+        whatever instant a crash hits, the copy says whether DATA can have begun."""
+        with transport.sent_folder() as sent:
+            sent.stage(raw, row.message_id)
+            self.crash("before_send")
+
+            def before_data() -> None:
+                sent.mark_submitting(row.message_id)
+                self.crash("before_data")
+
+            try:
+                detail = self._submit(row, raw, transport, before_data)
+            except PermanentError:  # refused for good: no never-sent copy left in Sent
+                with contextlib.suppress(TransportError):
+                    sent.discard(row.message_id)
+                raise
+            self.crash("after_send")
+            try:
+                sent.confirm(row.message_id)
+            except TransportError as exc:  # the mail went out; only the copy's flags lag
+                self._audit(row, "sent_copy_failed", error=str(exc))
+        return detail
 
     # -- state changes --------------------------------------------------------------------
 
@@ -309,7 +358,8 @@ class Executor:
         return and_(OutboxRow.id == row.id, OutboxRow.claimed_by == self.worker,
                     OutboxRow.state.in_(("claimed", "sending")))
 
-    def _mark_sending(self, row: OutboxRow, raw: bytes | None, message_id: str) -> str:
+    def _mark_sending(self, row: OutboxRow, raw: bytes | None, message_id: str,
+                      staged: bool) -> str:
         """Durably record the exact bytes and that they are about to leave.
 
         For unattended work the account's mode is read in the same transaction, under the
@@ -324,12 +374,12 @@ class Executor:
             result = session.execute(
                 update(OutboxRow).where(self._mine(row))
                 # The lease restarts here so it covers the whole hand-over.
-                .values(state="sending", raw=raw, message_id=message_id,
+                .values(state="sending", raw=raw, message_id=message_id, staged=staged,
                         lease_until=self.clock() + self.lease)
                 .execution_options(synchronize_session=False)
             )
             ok = bool(result.rowcount)  # type: ignore[attr-defined]
-        row.raw, row.message_id = raw, message_id
+        row.raw, row.message_id, row.staged = raw, message_id, staged
         return "ok" if ok else "lost"
 
     def _retry(self, row: OutboxRow, error: str) -> Outcome:

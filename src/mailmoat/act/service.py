@@ -21,7 +21,7 @@ from mailmoat.act.errors import InvalidState, NotFound, PolicyRefused, StaleAppr
 from mailmoat.act.modes import AccountModes
 from mailmoat.act.recording import HumanActs, is_person, message_of
 from mailmoat.act.triage import TriageList
-from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor
+from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor, server_steps
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
@@ -58,6 +58,7 @@ def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
     message = payload.get("message")
     if isinstance(message, bool) or not isinstance(message, int):
         raise PayloadError("a reversible action names the stored message id it acts on")
+    server_steps(payload)  # a payload that could not run on the server is refused now
     return dict(payload)
 
 
@@ -238,13 +239,20 @@ class ActionService(AccountModes, TriageList):
 
     def mark_done(self, action_id: int, by: str) -> None:
         """Record that an approved reversible action was applied (floor actions: executor)."""
+        self.finish_reversible(action_id, by, ok=True)
+
+    def finish_reversible(self, action_id: int, by: str, ok: bool, detail: str = "") -> None:
+        """An approved reversible action was applied (done) or could not be (failed)."""
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
             if is_floor(row.action) or row.status != "approved":
                 raise InvalidState(f"action {action_id} is not an approved reversible action")
-            row.status = "done"
-            audit(session, "applied", by, now, action_id=row.id)
+            row.status = "done" if ok else "failed"
+            if detail:
+                row.note = detail[:2000]
+            audit(session, "applied" if ok else "apply_failed", by, now, action_id=row.id,
+                  detail=detail)
 
     def reject(self, action_id: int, rejected_by: str, note: str = "") -> dict[str, Any]:
         now = self.clock()

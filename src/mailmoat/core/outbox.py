@@ -34,15 +34,50 @@ class Recovery(StrEnum):
     HOLD = "hold"  # cannot tell: dead-letter for a person, never resend blindly
 
 
-def recover_unknown(found_in_sent: bool, server_files_sent: bool) -> Recovery:
+class SentCopy(StrEnum):
+    """Our copy in the Sent folder, found by our Message-ID. When we file the copy ourselves
+    it is APPENDed *before* submission and its flags say how far the send got:
+
+    staged      \\Draft: appended; the SMTP DATA command has not begun
+    submitting  \\Draft \\Flagged: flagged just before DATA; the server may have accepted
+    final       no \\Draft: the server accepted the message (flags cleared after its 250)
+
+    System flags, not keywords: every IMAP server keeps them (many drop custom keywords).
+    A copy the server filed itself (Gmail, Outlook) has no \\Draft, so it reads as final.
+    """
+
+    ABSENT = "absent"
+    STAGED = "staged"
+    SUBMITTING = "submitting"
+    FINAL = "final"
+
+
+DRAFT = "\\Draft"
+FLAGGED = "\\Flagged"
+STAGED_FLAGS: tuple[str, ...] = ("\\Seen", DRAFT)
+
+
+def sent_copy_state(flags: frozenset[str] | None) -> SentCopy:
+    if flags is None:
+        return SentCopy.ABSENT
+    if DRAFT not in flags:
+        return SentCopy.FINAL
+    return SentCopy.SUBMITTING if FLAGGED in flags else SentCopy.STAGED
+
+
+def recover_unknown(copy: SentCopy, server_files_sent: bool, staged: bool) -> Recovery:
     """A send whose worker died after it started handing bytes to the server.
 
-    Our Message-ID in the Sent folder proves it went out. Its absence proves the opposite
-    only when the server itself files every accepted submission there; otherwise the
-    message may have been accepted a moment before the crash, so a person decides.
+    A final copy proves it went out. A copy flagged as submitting means DATA began and no
+    answer was recorded: the server may or may not have accepted it, and nothing we can ask
+    it tells which, so a person decides. A staged copy, or none at all where the copy is
+    staged before submission (`staged`) or the server files every accepted submission
+    itself, proves DATA never began. A row from before staging with no copy: a person.
     """
-    if found_in_sent:
+    if copy is SentCopy.FINAL:
         return Recovery.DONE
-    if server_files_sent:
+    if copy is SentCopy.SUBMITTING:
+        return Recovery.HOLD
+    if copy is SentCopy.STAGED or server_files_sent or staged:
         return Recovery.RETRY
     return Recovery.HOLD

@@ -4,8 +4,13 @@ permanent deletes and forwards.
 Only the guarded executor (`mailmoat.act.executor`) may call into this module; a test scans
 the source tree for any other caller. Sending is gated there; this module only moves bytes.
 
-* Submission: implicit TLS (port 465) or STARTTLS (587), AUTH when a username is set.
-  Plain SMTP only on a loopback host, and only when asked for explicitly.
+* Submission: implicit TLS (port 465) or STARTTLS (587), AUTH (password or XOAUTH2) when a
+  username is set. Plain SMTP only on a loopback host, and only when asked for explicitly.
+  Both sides connect through `mail.imap`'s vetted socket, so the multi-user address guard
+  covers SMTP hosts as it covers IMAP hosts; the IMAP side logs in with `mail.imap.connect`,
+  the same code sync uses.
+* Secrets are fetched at connect time through a callable (the accounts store opens the
+  password or refreshes the access token), so a long-running worker never holds a stale one.
 * Rendering is deterministic: the same payload, sender, Message-ID and date always give the
   same bytes, so the executor can re-render and compare with the stored bytes before sending.
   The body travels base64-encoded so no hop rewrites its line endings or bytes.
@@ -20,9 +25,10 @@ import contextlib
 import functools
 import hashlib
 import ipaddress
+import re
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -31,9 +37,24 @@ from email.utils import format_datetime
 from typing import Any, Literal
 
 from imapclient import IMAPClient
-from imapclient.exceptions import CapabilityError, IMAPClientError, LoginError
+from imapclient.exceptions import IMAPClientError
 
-Security = Literal["tls", "starttls", "plain"]
+from mailmoat.core.outbox import DRAFT, FLAGGED, STAGED_FLAGS
+from mailmoat.mail.imap import (
+    ConnectError,
+    Endpoint,
+    address_policy_from_env,
+    connect,
+    vetted_socket,
+)
+
+# The same names as the accounts store (accounts.registry.TLS_MODES).
+Security = Literal["implicit", "starttls", "plain"]
+Auth = Literal["password", "xoauth2"]
+Secret = Callable[[], str]
+# Connection steps whose failure may pass (name lookup, TCP, a dropped greeting); the rest
+# (TLS, login, capability, the address guard) need a person to change something.
+_TRANSIENT_STAGES = frozenset({"dns", "tcp", "protocol"})
 
 
 class TransportError(Exception):
@@ -66,28 +87,31 @@ class SmtpSettings:
     port: int
     from_addr: str
     security: Security = "starttls"
-    username: str = ""
-    password: str = field(default="", repr=False)
-    # An OAuth2 access token (Gmail, Outlook): AUTH XOAUTH2 instead of a password. Getting
-    # and refreshing it is the accounts store's job; it hands over a fresh one.
-    access_token: str = field(default="", repr=False)
+    username: str = ""  # empty: no AUTH (a relay that trusts this host)
+    auth: Auth = "password"
+    # Called at connect time: the password, or for xoauth2 a current access token (Gmail,
+    # Outlook); getting and refreshing it is the accounts store's job.
+    secret: Secret | None = field(default=None, repr=False, compare=False)
     timeout: float = 30.0
     ca_file: str | None = None  # an extra trust anchor (a private CA, a test server)
 
 
 @dataclass(frozen=True, slots=True)
 class ImapSettings:
+    """The account's IMAP side. TLS trust comes from `mail.imap.tls_context` (the system
+    store plus MAILMOAT_IMAP_CA_FILE), as for sync."""
+
     host: str
     port: int
     username: str
-    password: str = field(default="", repr=False)
-    security: Security = "tls"
+    auth: Auth = "password"
+    secret: Secret | None = field(default=None, repr=False, compare=False)
+    security: Security = "implicit"
     sent_folder: str = "Sent"
     # True when the server itself files every accepted submission in `sent_folder` (Gmail,
     # Outlook, Sieve copies): then we never APPEND, and "not in Sent" means "not sent".
     server_files_sent: bool = False
     timeout: float = 30.0
-    ca_file: str | None = None
 
 
 def _is_loopback(host: str) -> bool:
@@ -109,8 +133,8 @@ def _tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 
 def _check_security(security: str, host: str) -> None:
-    if security not in ("tls", "starttls", "plain"):
-        raise ConfigError(f"unknown security {security!r}: use tls, starttls or plain")
+    if security not in ("implicit", "starttls", "plain"):
+        raise ConfigError(f"unknown security {security!r}: use implicit, starttls or plain")
     if security == "plain" and not _is_loopback(host):
         raise ConfigError(f"plain text is allowed only on a loopback host, not {host!r}")
 
@@ -200,6 +224,27 @@ def _subject_of(raw: bytes) -> str:
 _CONNECT_ERRORS = (OSError, smtplib.SMTPConnectError, smtplib.SMTPServerDisconnected)
 
 
+class _VettedSMTP(smtplib.SMTP):
+    """smtplib over `mail.imap.vetted_socket`: the address guard vets the resolved address
+    and the socket connects to that very address."""
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> Any:
+        return vetted_socket(Endpoint(host, port, "plain", address_policy_from_env()), timeout)
+
+
+class _VettedSMTPSSL(smtplib.SMTP_SSL, _VettedSMTP):
+    """Implicit TLS: SMTP_SSL wraps the socket `_VettedSMTP` hands it (method order)."""
+
+
+def _secret(secret: Secret | None) -> str:
+    return secret() if secret is not None else ""
+
+
+def _connect_error(side: str, exc: ConnectError) -> TransportError:
+    kind = TransientError if exc.stage in _TRANSIENT_STAGES else PermanentError
+    return kind(f"{side} {exc}")
+
+
 class SmtpTransport:
     def __init__(self, settings: SmtpSettings) -> None:
         _check_security(settings.security, settings.host)
@@ -208,12 +253,12 @@ class SmtpTransport:
     def _connect(self) -> smtplib.SMTP:
         s = self.settings
         context = None if s.security == "plain" else _tls_context(s.ca_file)
-        if s.security == "tls":
-            client: smtplib.SMTP = smtplib.SMTP_SSL(
+        if s.security == "implicit":
+            client: smtplib.SMTP = _VettedSMTPSSL(
                 s.host, s.port, timeout=s.timeout, context=context
             )
         else:
-            client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            client = _VettedSMTP(s.host, s.port, timeout=s.timeout)
         client.ehlo()
         if s.security == "starttls":
             if not client.has_extn("starttls"):
@@ -221,16 +266,21 @@ class SmtpTransport:
                 raise PermanentError(f"{s.host}:{s.port} does not offer STARTTLS")
             client.starttls(context=context)
             client.ehlo()
-        if s.access_token:
-            client.auth("XOAUTH2", _xoauth2(s.username, s.access_token))
+        if s.username and s.auth == "xoauth2":
+            client.auth("XOAUTH2", _xoauth2(s.username, _secret(s.secret)))
         elif s.username:
-            client.login(s.username, s.password)
+            client.login(s.username, _secret(s.secret))
         return client
 
-    def submit(self, raw: bytes, recipient: str) -> str:
-        """Hand one message to the server; return its answer to DATA."""
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
+        """Hand one message to the server; return its answer to DATA. `before_data` runs
+        once the server has taken the envelope and nothing has been sent yet; if it raises,
+        DATA is never sent."""
         try:
             client = self._connect()
+        except ConnectError as exc:
+            raise _connect_error("SMTP", exc) from None
         except smtplib.SMTPAuthenticationError as exc:
             raise PermanentError(f"SMTP authentication failed ({exc.smtp_code})") from None
         except smtplib.SMTPNotSupportedError:
@@ -253,6 +303,8 @@ class SmtpTransport:
                 raise TransientError("SMTP server hung up before DATA") from None
             except (TimeoutError, OSError) as exc:
                 raise TransientError(f"SMTP failed before DATA: {type(exc).__name__}") from None
+            if before_data is not None:
+                before_data()
             try:
                 code, answer = client.data(raw)
             except smtplib.SMTPDataError as exc:  # the server answered: it refused the data
@@ -284,6 +336,8 @@ def _refused(stage: str, code: int) -> TransportError:
     return PermanentError(f"server refused {stage} ({code})")
 
 
+_APPENDUID = re.compile(rb"\[APPENDUID \d+ (\d+)\]")
+
 # -- IMAP -----------------------------------------------------------------------------------
 
 
@@ -296,63 +350,25 @@ class ImapMailbox:
 
     def _connect(self) -> IMAPClient:
         s = self.settings
-        context = None if s.security == "plain" else _tls_context(s.ca_file)
+        endpoint = Endpoint(s.host, s.port, s.security, address_policy_from_env(), s.timeout)
         try:
-            client = IMAPClient(
-                s.host, port=s.port, ssl=s.security == "tls", ssl_context=context,
-                timeout=s.timeout,
-            )
-        except ssl.SSLError as exc:
-            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
-        except OSError as exc:
-            raise TransientError(f"cannot reach IMAP server: {type(exc).__name__}") from None
-        try:
-            if s.security == "starttls":
-                client.starttls(context)
-            client.login(s.username, s.password)
-        except ssl.SSLError as exc:
-            _logout(client)
-            raise PermanentError(f"IMAP TLS failed: {exc.reason}") from None
-        except (CapabilityError, LoginError) as exc:
-            _logout(client)
-            what = "login failed" if isinstance(exc, LoginError) else "STARTTLS not offered"
-            raise PermanentError(f"IMAP {what}") from None
-        except (OSError, IMAPClientError) as exc:
-            _logout(client)
-            raise TransientError(f"IMAP connection failed: {type(exc).__name__}") from None
-        return client
+            return connect(endpoint, s.username, lambda: _secret(s.secret), s.auth)
+        except ConnectError as exc:
+            raise _connect_error("IMAP", exc) from None
 
-    def _uids(self, client: IMAPClient, folder: str, message_id: str) -> list[int]:
-        if not client.folder_exists(folder):
-            return []
-        client.select_folder(folder)
-        return list(client.search(["HEADER", "Message-ID", message_id]))
-
-    def append_sent(self, raw: bytes) -> None:
+    @contextlib.contextmanager
+    def sent_folder(self) -> Iterator[SentFolder]:
+        """One logged-in session on the Sent folder, for the life of one send."""
         client = self._connect()
         try:
-            folder = self.settings.sent_folder
-            if not client.folder_exists(folder):
-                client.create_folder(folder)
-            client.append(folder, raw, flags=(b"\\Seen",))
-        except (OSError, IMAPClientError) as exc:
-            raise TransientError(f"IMAP APPEND failed: {type(exc).__name__}") from None
-        finally:
-            _logout(client)
-
-    def in_sent(self, message_id: str) -> bool:
-        client = self._connect()
-        try:
-            return bool(self._uids(client, self.settings.sent_folder, message_id))
-        except (OSError, IMAPClientError) as exc:
-            raise TransientError(f"IMAP search failed: {type(exc).__name__}") from None
+            yield SentFolder(client, self.settings.sent_folder)
         finally:
             _logout(client)
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
         client = self._connect()
         try:
-            uids = self._uids(client, folder, message_id)
+            uids = _find(client, folder, message_id)
             if not uids:
                 return None
             data = client.fetch(uids[:1], ["BODY.PEEK[]"])
@@ -366,7 +382,7 @@ class ImapMailbox:
         """Permanently remove the message(s) with this Message-ID from `folder`."""
         client = self._connect()
         try:
-            uids = self._uids(client, folder, message_id)
+            uids = _find(client, folder, message_id)
             if uids:
                 client.add_flags(uids, [b"\\Deleted"])
                 client.uid_expunge(uids)
@@ -375,6 +391,112 @@ class ImapMailbox:
             raise TransientError(f"IMAP expunge failed: {type(exc).__name__}") from None
         finally:
             _logout(client)
+
+
+class SentFolder:
+    """Our copy of one message in the Sent folder, found by our Message-ID. Its flags record
+    how far the send got (core.outbox.SentCopy): staged before submission, flagged just
+    before DATA, cleared once the server accepted it."""
+
+    def __init__(self, client: IMAPClient, folder: str) -> None:
+        self.client = client
+        self.folder = folder
+        # One session serves one send: select once, find the copy once (or take its UID
+        # from the APPEND answer), instead of a SELECT and SEARCH per step.
+        self._selected = False
+        self._found: dict[str, list[int]] = {}
+
+    def _select(self) -> bool:
+        if not self._selected:
+            if not self.client.folder_exists(self.folder):
+                return False
+            self.client.select_folder(self.folder)
+            self._selected = True
+        return True
+
+    def _uids(self, message_id: str) -> list[int]:
+        if not self._select():
+            return []
+        if message_id not in self._found:
+            uids = list(self.client.search(["HEADER", "Message-ID", message_id]))
+            if not uids:
+                return []
+            self._found[message_id] = uids
+        return self._found[message_id]
+
+    def _do(self, what: str, step: Callable[[], Any]) -> Any:
+        try:
+            return step()
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP {what} failed: {type(exc).__name__}") from None
+
+    def flags(self, message_id: str) -> frozenset[str] | None:
+        """The copy's flags, or None when there is no copy."""
+        def look() -> frozenset[str] | None:
+            uids = self._uids(message_id)
+            if not uids:
+                return None
+            got = self.client.get_flags(uids[:1]).get(uids[0], ())
+            return frozenset(f.decode() if isinstance(f, bytes) else str(f) for f in got)
+
+        return self._do("search", look)  # type: ignore[no-any-return]
+
+    def stage(self, raw: bytes, message_id: str) -> None:
+        """File the exact bytes as a draft copy before they are submitted; a copy staged by
+        an earlier attempt is reused (and un-flagged: that attempt's DATA never began)."""
+        def stage() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.remove_flags(uids, [FLAGGED.encode()], silent=True)
+                self.client.add_flags(uids, [DRAFT.encode()], silent=True)
+                return
+            if not self.client.folder_exists(self.folder):
+                self.client.create_folder(self.folder)
+            answer = self.client.append(self.folder, raw, flags=[f.encode() for f in STAGED_FLAGS])
+            uid = _APPENDUID.search(answer if isinstance(answer, bytes) else b"")
+            if uid and self._select():  # UIDPLUS told us where the copy is
+                self._found[message_id] = [int(uid.group(1))]
+
+        self._do("APPEND", stage)
+
+    def mark_submitting(self, message_id: str) -> None:
+        def mark() -> None:
+            # Looked up afresh, not from the cache: if someone removed the staged copy
+            # meanwhile, the send must not go ahead without it. The STORE answer lists the
+            # messages it flagged: none means the same.
+            self._found.pop(message_id, None)
+            uids = self._uids(message_id)
+            if not uids or not self.client.add_flags(uids, [FLAGGED.encode()]):
+                raise TransientError("the staged Sent copy is gone; staging again")
+
+        self._do("STORE", mark)
+
+    def confirm(self, message_id: str) -> None:
+        """The server accepted the message: the copy becomes an ordinary sent message."""
+        def confirm() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.remove_flags(uids, [DRAFT.encode(), FLAGGED.encode()], silent=True)
+
+        self._do("STORE", confirm)
+
+    def discard(self, message_id: str) -> None:
+        """The server refused the message for good: remove our never-sent draft copy."""
+        def discard() -> None:
+            uids = self._uids(message_id)
+            if uids:
+                self.client.add_flags(uids, [b"\\Deleted"], silent=True)
+                self.client.uid_expunge(uids)
+                self._found.pop(message_id, None)
+
+        self._do("EXPUNGE", discard)
+
+
+def _find(client: IMAPClient, folder: str, message_id: str) -> list[int]:
+    if not client.folder_exists(folder):
+        return []
+    client.select_folder(folder)
+    return list(client.search(["HEADER", "Message-ID", message_id]))
 
 
 def _logout(client: IMAPClient) -> None:
@@ -397,14 +519,12 @@ class MailTransport:
     def server_files_sent(self) -> bool:
         return self.imap.server_files_sent
 
-    def submit(self, raw: bytes, recipient: str) -> str:
-        return SmtpTransport(self.smtp).submit(raw, recipient)
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
+        return SmtpTransport(self.smtp).submit(raw, recipient, before_data)
 
-    def append_sent(self, raw: bytes) -> None:
-        ImapMailbox(self.imap).append_sent(raw)
-
-    def in_sent(self, message_id: str) -> bool:
-        return ImapMailbox(self.imap).in_sent(message_id)
+    def sent_folder(self) -> contextlib.AbstractContextManager[SentFolder]:
+        return ImapMailbox(self.imap).sent_folder()
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
         return ImapMailbox(self.imap).fetch(message_id, folder)

@@ -117,3 +117,21 @@ class AppliedLaneRow(Base):
     folder: Mapped[str | None] = mapped_column(String(500), nullable=True)
     mark_read: Mapped[bool] = mapped_column(Boolean, default=False)
     marked_read_by_us: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SubmissionRow(Base):
+    """The account's SMTP submission side. It logs in with the account's own secret (the
+    password, or the XOAUTH2 token refreshed for IMAP): no second credential to keep."""
+
+    __tablename__ = "mail_account_submission"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("mail_accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    host: Mapped[str] = mapped_column(String(255))
+    port: Mapped[int] = mapped_column(Integer)
+    tls: Mapped[str] = mapped_column(String(10))  # implicit | starttls | plain
+    from_addr: Mapped[str] = mapped_column(String(320))
+    login: Mapped[bool] = mapped_column(Boolean, default=True)  # False: a relay without AUTH
+    sent_folder: Mapped[str] = mapped_column(String(500), default="Sent")
+    server_files_sent: Mapped[bool] = mapped_column(Boolean, default=False)

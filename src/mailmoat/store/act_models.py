@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -83,6 +84,9 @@ class OutboxRow(Base):
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(_TS)
     finished_at: Mapped[datetime | None] = mapped_column(_TS, nullable=True)
+    # The Sent copy is staged before submission (core.outbox.SentCopy): with no copy found
+    # after a crash, nothing was submitted. False for rows from before staging existed.
+    staged: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class AttachmentBlobRow(Base):
