@@ -9,6 +9,7 @@ from typing import Any
 
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
+from mailmoat.core.actions import is_floor
 from mailmoat.web.approvals import Outcome, PendingAction, TriageItem
 from mailmoat.web.draft_diff import draft_diff, edits_from_audit
 from mailmoat.web.views import MAX_ID
@@ -76,13 +77,16 @@ class ActApprovals:
 
     def approve(self, account: str, action_id: str, actor: str,
                 expected_sha256: str | None = None) -> Outcome:
-        if self._owned(account, action_id) is None:
+        view = self._owned(account, action_id)
+        if view is None:
             return Outcome(False, "no such pending action")
         try:
             self.service.approve(int(action_id), actor, expected_sha256=expected_sha256)
         except ActError as exc:
             return Outcome(False, str(exc))
-        return Outcome(True, "approved: the guarded executor will send it")
+        if is_floor(str(view["action"])):
+            return Outcome(True, "approved: the guarded executor will send it")
+        return Outcome(True, "approved: the worker applies it on the mail server")
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
         if self._owned(account, action_id) is None:
