@@ -86,8 +86,10 @@ def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, fl
     start = time.perf_counter()
     report = sync_once(store, ring, get_account(store, "bench"))
     seconds = time.perf_counter() - start
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"seconds": seconds, "messages": report.fetched, "created": report.created,
-            "rss_mb": _rss(), "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
+            "rss_mb": _rss(), "worker_rss_mb": workers,
+            "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
 
 
 def _rss() -> float:
@@ -168,7 +170,8 @@ def main() -> None:
               f"{bare2['seconds']:.1f}s), peak RSS {bare['rss_mb']:.0f} MB")
         print(f"mailmoat sync+classify+store: {moat['created']:.0f} msgs in "
               f"{moat['seconds']:.1f}s = {moat['messages'] / moat['seconds']:,.0f} msgs/s, "
-              f"peak RSS {moat['rss_mb']:.0f} MB (goal < 300 MB)")
+              f"peak RSS {moat['rss_mb']:.0f} MB, largest parse worker {moat['worker_rss_mb']:.0f} MB "
+              f"(goal < 300 MB)")
         print(f"ratio mailmoat/bare: {moat['seconds'] / best_bare:.2f}x (goal <= 2x); "
               f"lanes {moat['lanes']}")
     finally:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -40,15 +43,19 @@ from mailmoat.core.policy import Facts
 from mailmoat.judge.cascade import classify
 from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
+from mailmoat.mail.parse_pool import ParsePool, default_workers
 from mailmoat.mail.server_actions import ActionRunner
 from mailmoat.store.accounts_sync import Location, Plan, SyncBook
 from mailmoat.store.models import MessageRow
-from mailmoat.store.repository import Incoming, Store
+from mailmoat.store.repository import Incoming, Prepared, Store
 
 log = logging.getLogger(__name__)
 
 BATCH = 100
 FLAG_CHUNK = 1000  # UIDs per FLAGS fetch: keeps the command line short
+POOL_MIN = 500  # UIDs: a smaller pull is prepared in-process (a worker costs ~0.5 s to start)
+PIPELINE_DEPTH = 2  # fetched batches waiting to be stored, besides the one being fetched
+PIPELINE_BYTES = 32 * 2**20  # ... and their bytes: large messages shorten the queue
 USER_MOVE = "imap:user-move"
 Progress = Callable[[str, int, int], None]  # (folder, done, total)
 Fetched = dict[int, dict[bytes, object]]
@@ -65,6 +72,26 @@ class PassReport:
     actions_planned: int = 0
     actions_done: int = 0
     skipped_folders: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    uids: list[int]  # in the order asked for, those the server answered
+    raws: list[bytes]
+    flags: list[tuple[str, ...]]
+
+
+def _size(waiting: deque[tuple[list[int], _Batch, Future[list[Prepared]]]]) -> int:
+    return sum(len(raw) for _, batch, _ in waiting for raw in batch.raws)
+
+
+def _prepared(parsing: Future[list[Prepared]]) -> list[Prepared] | None:
+    """The worker's work, or None (the store does it in-process) if the worker died."""
+    try:
+        return parsing.result()
+    except BrokenProcessPool:
+        log.warning("a parse worker died; parsing this batch in-process")
+        return None
 
 
 def _body_key(item: dict[bytes, object]) -> bytes | None:
@@ -94,6 +121,7 @@ class MailboxSync:
         today: Callable[[], date] = lambda: datetime.now(UTC).date(),
         flag_interval: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        parse_workers: int | None = None,
     ) -> None:
         if account.id is None:
             raise ValueError("the account must be stored before it is synced")
@@ -107,6 +135,7 @@ class MailboxSync:
         self.flag_interval = flag_interval
         self.clock = clock
         self._last_sweep: dict[str, float] = {}
+        self.parse_workers = default_workers() if parse_workers is None else parse_workers
 
     # -- the pass -------------------------------------------------------------------------
 
@@ -146,17 +175,20 @@ class MailboxSync:
                 self.book.save_state(folder, state)
         # New mail first: it is what a person is waiting for.
         arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
-        for chunk in batches(arrived, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report,
-                         incremental=True)
+        fresh: set[int] = set()
+
+        def advance(chunk: list[int]) -> None:
+            nonlocal state
             state = replace(state, high_uid=max(chunk))
             self.book.save_state(folder, state)
+
+        self._pull(client, folder, uidvalidity, arrived, report, fresh, advance, incremental=True)
         if not state.backfill_done:
-            state = self._backfill(client, folder, state, report, progress)
-        self._sync_flags(client, folder, state, features, info, report)
+            state = self._backfill(client, folder, state, report, fresh, progress)
+        self._sync_flags(client, folder, state, features, info, report, fresh)
 
     def _backfill(self, client: IMAPClient, folder: str, state: FolderState,
-                  report: PassReport, progress: Progress | None) -> FolderState:
+                  report: PassReport, fresh: set[int], progress: Progress | None) -> FolderState:
         if state.high_uid > 0:
             criteria: list[object] = ["UID", f"1:{state.high_uid}"]
             if self.account.backfill_days > 0:
@@ -168,34 +200,63 @@ class MailboxSync:
             todo = []
         total = len(todo)
         done = 0
-        for chunk in batches(todo, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report,
-                         incremental=False)
+
+        def advance(chunk: list[int]) -> None:
+            nonlocal done
             done += len(chunk)
             if progress:
                 progress(folder, done, total)
+
+        self._pull(client, folder, state.uidvalidity, todo, report, fresh, advance,
+                   incremental=False)
         state = replace(state, backfill_done=True)
         self.book.save_state(folder, state)
         return state
 
     # -- fetch, decide, store -------------------------------------------------------------
 
-    def _fetch(self, client: IMAPClient, uids: list[int]) -> Fetched:
+    def _fetch(self, client: IMAPClient, uids: list[int]) -> _Batch:
         # BODY.PEEK never sets \Seen; the partial fetch bounds what one message can cost.
-        return client.fetch(uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
-
-    def _ingest(self, fetched: Fetched, folder: str, uidvalidity: int, uids: list[int],
-                report: PassReport, incremental: bool) -> None:
+        fetched: Fetched = client.fetch(
+            uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
         order = [u for u in uids if u in fetched]
-        raws: list[bytes] = []
-        flags: list[tuple[str, ...]] = []
-        for uid in order:
-            body = _body_key(fetched[uid])
-            raws.append(body if body is not None else b"")
-            flags.append(_flags(fetched[uid]))
+        raws = [_body_key(fetched[u]) or b"" for u in order]
+        return _Batch(order, raws, [_flags(fetched[u]) for u in order])
+
+    def _pull(self, client: IMAPClient, folder: str, uidvalidity: int, uids: list[int],
+              report: PassReport, fresh: set[int], advance: Callable[[list[int]], None],
+              incremental: bool) -> None:
+        """Fetch `uids` in batches and store them in order, calling `advance` after each.
+
+        On a large pull, batch n is prepared in a worker process while batch n+1 is fetched;
+        at most PIPELINE_DEPTH batches (and PIPELINE_BYTES) wait unstored. A batch counts
+        only once `advance` ran for it, so a failure anywhere leaves the rest for the next
+        pass, exactly as without the pipeline."""
+        workers = self.parse_workers if len(uids) >= POOL_MIN else 0
+        waiting: deque[tuple[list[int], _Batch, Future[list[Prepared]]]] = deque()
+
+        def store_oldest() -> None:
+            chunk, batch, parsing = waiting.popleft()
+            self._ingest(batch, folder, uidvalidity, report, incremental, _prepared(parsing))
+            fresh.update(batch.uids)
+            advance(chunk)
+
+        with ParsePool(workers) as pool:
+            for chunk in batches(uids, self.batch):
+                batch = self._fetch(client, chunk)
+                waiting.append((chunk, batch, pool.submit([(raw, ()) for raw in batch.raws])))
+                while len(waiting) > PIPELINE_DEPTH or (
+                        len(waiting) > 1 and _size(waiting) > PIPELINE_BYTES):
+                    store_oldest()
+            while waiting:
+                store_oldest()
+
+    def _ingest(self, batch: _Batch, folder: str, uidvalidity: int, report: PassReport,
+                incremental: bool, prepared: list[Prepared] | None = None) -> None:
+        order, raws, flags = batch.uids, batch.raws, batch.flags
         report.fetched += len(order)
         results = self.store.ingest_many(
-            [Incoming(raw, "imap", folder) for raw in raws], self.account.name)
+            [Incoming(raw, "imap", folder) for raw in raws], self.account.name, prepared)
         self.book.record_locations(
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))
@@ -282,7 +343,7 @@ class MailboxSync:
 
     def _sync_flags(self, client: IMAPClient, folder: str, state: FolderState,
                     features: ServerFeatures, info: dict[bytes, object],
-                    report: PassReport) -> None:
+                    report: PassReport, fresh: set[int]) -> None:
         # Without CONDSTORE a sweep asks for every message's flags: on a long-running
         # sync (IDLE wakes often) at most one sweep per folder per `flag_interval`.
         now = self.clock()
@@ -297,10 +358,11 @@ class MailboxSync:
         use_modseq = features.condstore and state.highest_modseq is not None and modseq is not None
         modifiers = [f"CHANGEDSINCE {state.highest_modseq}"] if use_modseq else None
         changed: dict[int, dict[bytes, object]] = {}
-        for chunk in batches(sorted(known), FLAG_CHUNK):
+        # Messages fetched in this pass came with their flags a moment ago.
+        for chunk in batches(sorted(set(known) - fresh), FLAG_CHUNK):
             changed.update(client.fetch(chunk, ["FLAGS"], modifiers=modifiers))
         # Without CHANGEDSINCE every present message answers, so absence means gone.
-        on_server = set(client.search(["ALL"])) if use_modseq else set(changed)
+        on_server = set(client.search(["ALL"])) if use_modseq else set(changed) | fresh
         flags = {uid: _flags(item) for uid, item in changed.items() if uid in known}
         report.flag_changes += self.book.update_flags(folder, state.uidvalidity, flags)
         # Gone from this folder: expunged, or moved by the person (found again elsewhere).

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -154,14 +154,16 @@ class SyncBook:
                             LocationRow.account_id == self.account_id,
                             LocationRow.folder == folder, LocationRow.uidvalidity == uidvalidity,
                             LocationRow.uid.in_(chunk))))
+            rows: list[dict[str, object]] = []
             for loc in items:
                 key = (loc.folder, loc.uidvalidity, loc.uid)
                 if key not in known:
                     known.add(key)
-                    session.add(LocationRow(
-                        account_id=self.account_id, folder=loc.folder,
-                        uidvalidity=loc.uidvalidity, uid=loc.uid, message_id=loc.message_id,
-                        flags=list(loc.flags)))
+                    rows.append({"account_id": self.account_id, "folder": loc.folder,
+                                 "uidvalidity": loc.uidvalidity, "uid": loc.uid,
+                                 "message_id": loc.message_id, "flags": list(loc.flags)})
+            if rows:
+                session.execute(insert(LocationRow), rows)
             for seen in (True, False):
                 ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
                 for chunk in _chunks(ids):
@@ -225,42 +227,50 @@ class SyncBook:
     def _plan_many(self, plans: list[Plan]) -> int:
         keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
                  for p in plans for a in p.actions]
-        added = 0
         with self.store.sessions.begin() as session:
             existing: set[str] = set()
             for chunk in _chunks([k for _, _, k in keyed]):
                 existing.update(session.scalars(
                     select(ServerActionRow.key).where(ServerActionRow.key.in_(chunk))))
             now = _now()
+            actions: list[dict[str, object]] = []
             for plan, action, key in keyed:
                 if key in existing:
                     continue
                 existing.add(key)
-                session.add(ServerActionRow(
-                    key=key, account_id=self.account_id, message_id=plan.message_id,
-                    lane=plan.lane, kind=action.kind.value, argument=action.argument,
-                    status="pending", detail="", created_at=now))
-                added += 1
+                actions.append({
+                    "key": key, "account_id": self.account_id, "message_id": plan.message_id,
+                    "lane": plan.lane, "kind": action.kind.value, "argument": action.argument,
+                    "status": "pending", "detail": "", "created_at": now})
+            if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
+                session.execute(insert(ServerActionRow), actions)
             ids = list({p.message_id for p in plans})
             applied: dict[int, AppliedLaneRow] = {}
             for chunk in _chunks(ids):
                 applied.update((r.message_id, r) for r in session.scalars(
                     select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
                                                  AppliedLaneRow.message_id.in_(chunk))))
+            fresh: dict[int, dict[str, object]] = {}
             for plan in plans:
+                lane = {"lane": plan.lane, "keyword": plan.applied.keyword,
+                        "folder": plan.applied.folder, "mark_read": plan.applied.mark_read}
                 row = applied.get(plan.message_id)
-                if row is None:
-                    row = AppliedLaneRow(account_id=self.account_id, message_id=plan.message_id,
-                                         marked_read_by_us=bool(plan.marked_read))
-                    session.add(row)
-                    applied[plan.message_id] = row
-                elif plan.marked_read is not None:
-                    row.marked_read_by_us = plan.marked_read
-                row.lane = plan.lane
-                row.keyword = plan.applied.keyword
-                row.folder = plan.applied.folder
-                row.mark_read = plan.applied.mark_read
-        return added
+                if row is not None:
+                    if plan.marked_read is not None:
+                        row.marked_read_by_us = plan.marked_read
+                    for name, value in lane.items():
+                        setattr(row, name, value)
+                elif plan.message_id in fresh:  # planned twice in this batch: the last wins
+                    if plan.marked_read is not None:
+                        lane["marked_read_by_us"] = plan.marked_read
+                    fresh[plan.message_id].update(lane)
+                else:
+                    fresh[plan.message_id] = {
+                        "account_id": self.account_id, "message_id": plan.message_id,
+                        "marked_read_by_us": bool(plan.marked_read), **lane}
+            if fresh:
+                session.execute(insert(AppliedLaneRow), list(fresh.values()))
+        return len(actions)
 
     def pending(self) -> list[PendingAction]:
         with self.store.sessions() as session:
