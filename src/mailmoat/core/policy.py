@@ -15,6 +15,7 @@ worst QUEUE (invariant 3).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -84,6 +85,7 @@ class Decision:
         return {**asdict(self), "lane": self.lane.value}
 
 
+@functools.lru_cache(maxsize=16)  # called for every decision; thresholds are frozen
 def _version(thresholds: Thresholds) -> str:
     blob = json.dumps({"t": asdict(thresholds), "order": BRANCH_ORDER}, sort_keys=True)
     return "policy-1." + hashlib.sha256(blob.encode()).hexdigest()[:8]

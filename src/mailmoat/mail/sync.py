@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
@@ -53,9 +52,12 @@ log = logging.getLogger(__name__)
 
 BATCH = 100
 FLAG_CHUNK = 1000  # UIDs per FLAGS fetch: keeps the command line short
-POOL_MIN = 500  # UIDs: a smaller pull is prepared in-process (a worker costs ~0.5 s to start)
-PIPELINE_DEPTH = 2  # fetched batches waiting to be stored, besides the one being fetched
-PIPELINE_BYTES = 32 * 2**20  # ... and their bytes: large messages shorten the queue
+# A pull of POOL_MIN UIDs or more is "large": prepared in worker processes (a worker costs
+# ~0.5 s to start) and stored GROUP_BATCHES fetched batches per transaction, or fewer once
+# they hold GROUP_BYTES. A smaller pull (IDLE arrivals) stores batch by batch, in-process.
+POOL_MIN = 500
+GROUP_BATCHES = 5
+GROUP_BYTES = 16 * 2**20
 USER_MOVE = "imap:user-move"
 Progress = Callable[[str, int, int], None]  # (folder, done, total)
 Fetched = dict[int, dict[bytes, object]]
@@ -81,8 +83,20 @@ class _Batch:
     flags: list[tuple[str, ...]]
 
 
-def _size(waiting: deque[tuple[list[int], _Batch, Future[list[Prepared]]]]) -> int:
-    return sum(len(raw) for _, batch, _ in waiting for raw in batch.raws)
+@dataclass
+class _Group:
+    """Fetched batches stored together, each being prepared meanwhile."""
+
+    asked: list[list[int]] = field(default_factory=list)
+    batches: list[_Batch] = field(default_factory=list)
+    work: list[Future[list[Prepared]]] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, asked: list[int], batch: _Batch, work: Future[list[Prepared]]) -> None:
+        self.asked.append(asked)
+        self.batches.append(batch)
+        self.work.append(work)
+        self.size += sum(map(len, batch.raws))
 
 
 def _prepared(parsing: Future[list[Prepared]]) -> list[Prepared] | None:
@@ -226,30 +240,48 @@ class MailboxSync:
     def _pull(self, client: IMAPClient, folder: str, uidvalidity: int, uids: list[int],
               report: PassReport, fresh: set[int], advance: Callable[[list[int]], None],
               incremental: bool) -> None:
-        """Fetch `uids` in batches and store them in order, calling `advance` after each.
+        """Fetch `uids` in batches and store them in order, calling `advance` after each
+        stored group of batches.
 
-        On a large pull, batch n is prepared in a worker process while batch n+1 is fetched;
-        at most PIPELINE_DEPTH batches (and PIPELINE_BYTES) wait unstored. A batch counts
-        only once `advance` ran for it, so a failure anywhere leaves the rest for the next
-        pass, exactly as without the pipeline."""
-        workers = self.parse_workers if len(uids) >= POOL_MIN else 0
-        waiting: deque[tuple[list[int], _Batch, Future[list[Prepared]]]] = deque()
+        A fetch thread downloads the next group while this thread stores the last one; on
+        a large pull each batch is also prepared (parsed, perceived) in a worker process
+        meanwhile. A group closes at GROUP_BATCHES batches or GROUP_BYTES, so at most two
+        groups are in memory. A UID counts only once `advance` ran for its group, so a
+        failure anywhere leaves the rest for the next pass, exactly as without the
+        pipeline."""
+        if not uids:
+            return
+        large = len(uids) >= POOL_MIN
+        workers, per_group = (self.parse_workers, GROUP_BATCHES) if large else (0, 1)
+        todo = iter(batches(uids, self.batch))
 
-        def store_oldest() -> None:
-            chunk, batch, parsing = waiting.popleft()
-            self._ingest(batch, folder, uidvalidity, report, incremental, _prepared(parsing))
-            fresh.update(batch.uids)
-            advance(chunk)
+        def store(group: _Group) -> None:
+            prepared = [_prepared(work) for work in group.work]
+            joined = _Batch([u for b in group.batches for u in b.uids],
+                            [r for b in group.batches for r in b.raws],
+                            [f for b in group.batches for f in b.flags])
+            ready = (None if any(p is None for p in prepared)
+                     else [item for p in prepared for item in p or ()])
+            self._ingest(joined, folder, uidvalidity, report, incremental, ready)
+            fresh.update(joined.uids)
+            advance([u for chunk in group.asked for u in chunk])
 
-        with ParsePool(workers) as pool:
-            for chunk in batches(uids, self.batch):
-                batch = self._fetch(client, chunk)
-                waiting.append((chunk, batch, pool.submit([(raw, ()) for raw in batch.raws])))
-                while len(waiting) > PIPELINE_DEPTH or (
-                        len(waiting) > 1 and _size(waiting) > PIPELINE_BYTES):
-                    store_oldest()
-            while waiting:
-                store_oldest()
+        with ParsePool(workers) as pool, ThreadPoolExecutor(1, "mailmoat-fetch") as fetcher:
+
+            def fetch_group() -> _Group:
+                # Runs on the fetch thread, the only user of `client` until the pull ends.
+                group = _Group()
+                for chunk in todo:
+                    batch = self._fetch(client, chunk)
+                    group.add(chunk, batch, pool.submit([(raw, ()) for raw in batch.raws]))
+                    if len(group.asked) >= per_group or group.size >= GROUP_BYTES:
+                        break
+                return group
+
+            coming = fetcher.submit(fetch_group)
+            while (group := coming.result()).asked:
+                coming = fetcher.submit(fetch_group)  # the next group downloads meanwhile
+                store(group)
 
     def _ingest(self, batch: _Batch, folder: str, uidvalidity: int, report: PassReport,
                 incremental: bool, prepared: list[Prepared] | None = None) -> None:

@@ -274,10 +274,12 @@ class SyncBook:
 
     def pending(self) -> list[PendingAction]:
         with self.store.sessions() as session:
-            rows = session.scalars(select(ServerActionRow).where(
+            rows = session.execute(select(
+                ServerActionRow.id, ServerActionRow.message_id, ServerActionRow.lane,
+                ServerActionRow.kind, ServerActionRow.argument).where(
                 ServerActionRow.account_id == self.account_id,
                 ServerActionRow.status == "pending").order_by(ServerActionRow.id))
-            return [PendingAction(r.id, r.message_id, r.lane, r.kind, r.argument) for r in rows]
+            return [PendingAction(*r) for r in rows]
 
     def has_pending(self, message_id: int) -> bool:
         with self.store.sessions() as session:
@@ -287,15 +289,18 @@ class SyncBook:
                 ServerActionRow.status == "pending").limit(1)) is not None
 
     def finish_many(self, outcomes: list[tuple[int, str, str]]) -> None:
+        # Outcomes mostly share their status and detail ("done", or one skip reason for
+        # the whole run): one UPDATE per distinct outcome, not one per action.
+        same: dict[tuple[str, str], list[int]] = {}
+        for action_id, status, detail in outcomes:
+            same.setdefault((status, detail[:2000]), []).append(action_id)
         with self.store.sessions.begin() as session:
             now = _now()
-            for chunk in _chunks(outcomes):
-                rows = {r.id: r for r in session.scalars(select(ServerActionRow).where(
-                    ServerActionRow.id.in_([o[0] for o in chunk])))}
-                for action_id, status, detail in chunk:
-                    row = rows.get(action_id)
-                    if row is not None:
-                        row.status, row.detail, row.done_at = status, detail[:2000], now
+            for (status, detail), ids in same.items():
+                for chunk in _chunks(ids):
+                    session.execute(update(ServerActionRow)
+                                    .where(ServerActionRow.id.in_(chunk))
+                                    .values(status=status, detail=detail, done_at=now))
 
     def set_marked_read_many(self, values: dict[int, bool]) -> None:
         with self.store.sessions.begin() as session:
