@@ -36,6 +36,7 @@ from mailmoat.core.mailbox_sync import (
     folder_start,
     new_uids,
     start_state,
+    vanished_uids,
 )
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import Facts
@@ -156,6 +157,7 @@ class MailboxSync:
     def run_pass(self, client: IMAPClient, progress: Progress | None = None) -> PassReport:
         report = PassReport()
         features = ServerFeatures.of(client)
+        self.config = self.account.lane_actions.with_delimiter(hierarchy_delimiter(client))
         if features.qresync:
             client.enable("QRESYNC")
         elif features.condstore:
@@ -388,16 +390,54 @@ class MailboxSync:
             return
         modseq = info.get(b"HIGHESTMODSEQ")
         use_modseq = features.condstore and state.highest_modseq is not None and modseq is not None
-        modifiers = [f"CHANGEDSINCE {state.highest_modseq}"] if use_modseq else None
+        # QRESYNC: the same FETCH also names the UIDs expunged since (VANISHED (EARLIER)).
+        qresync = use_modseq and features.qresync
+        modifiers = ([f"CHANGEDSINCE {state.highest_modseq}", *(["VANISHED"] if qresync else [])]
+                     if use_modseq else None)
         changed: dict[int, dict[bytes, object]] = {}
+        vanished: list[bytes] = []
+        _untagged(client, "VANISHED")  # left from earlier commands, maybe another folder
         # Messages fetched in this pass came with their flags a moment ago.
         for chunk in batches(sorted(set(known) - fresh), FLAG_CHUNK):
             changed.update(client.fetch(chunk, ["FLAGS"], modifiers=modifiers))
-        # Without CHANGEDSINCE every present message answers, so absence means gone.
-        on_server = set(client.search(["ALL"])) if use_modseq else set(changed) | fresh
+            if qresync:
+                vanished += _untagged(client, "VANISHED")
         flags = {uid: _flags(item) for uid, item in changed.items() if uid in known}
         report.flag_changes += self.book.update_flags(folder, state.uidvalidity, flags)
         # Gone from this folder: expunged, or moved by the person (found again elsewhere).
-        self.book.forget(folder, state.uidvalidity, [u for u in known if u not in on_server])
+        self.book.forget(folder, state.uidvalidity,
+                         sorted(self._gone(client, known, changed, fresh, use_modseq,
+                                           vanished if qresync else None)))
         if modseq is not None:
             self.book.save_state(folder, replace(state, highest_modseq=int(modseq)))  # type: ignore[call-overload]
+
+    @staticmethod
+    def _gone(client: IMAPClient, known: dict[int, Location], changed: Fetched,
+              fresh: set[int], use_modseq: bool, vanished: list[bytes] | None) -> set[int]:
+        if vanished is not None:
+            try:
+                return vanished_uids(vanished, known)
+            except ValueError:
+                log.warning("unreadable VANISHED response; listing the folder instead")
+        if use_modseq:  # CHANGEDSINCE answers only for changes: ask what is still there
+            return set(known) - set(client.search(["ALL"]))
+        # Without CHANGEDSINCE every present message answers, so absence means gone.
+        return set(known) - set(changed) - fresh
+
+
+def hierarchy_delimiter(client: IMAPClient) -> str | None:
+    """The server's folder hierarchy delimiter (`LIST "" ""`), None for a flat server."""
+    for _flags, delimiter, _name in client.list_folders("", ""):
+        if delimiter:
+            return delimiter.decode() if isinstance(delimiter, bytes) else str(delimiter)
+    return None
+
+
+def _untagged(client: IMAPClient, name: str) -> list[bytes]:
+    """Take the untagged responses `name` that imaplib collected. imapclient has no API for
+    VANISHED; its own commands read other responses from the same imaplib dict."""
+    imap = getattr(client, "_imap", None)
+    if imap is None:  # not an imaplib-backed client
+        return []
+    found: list[bytes] = imap.untagged_responses.pop(name, [])
+    return found
