@@ -122,3 +122,19 @@ def test_worker_count_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         parse_pool.default_workers()
     monkeypatch.delenv(parse_pool.ENV_WORKERS)
     assert 1 <= parse_pool.default_workers() <= 2
+
+
+def test_a_dead_worker_costs_speed_not_mail() -> None:
+    items = [(make_message(i), ()) for i in range(3)] + [(marketing(9), ())]
+    expected = parse_pool.prepare_batch(items)
+    with parse_pool.ParsePool(1) as pool:
+        assert pool.submit(items).result() == expected
+        assert pool._pool is not None
+        (worker,) = pool._pool._processes.values()  # type: ignore[attr-defined]  # to kill it
+        worker.kill()
+        worker.join()
+        got = [sync._prepared(pool.submit(items)) for _ in range(3)]
+    # A batch caught by the death comes back None (the store then parses it in-process);
+    # once the pool is known broken, batches are prepared in-process.
+    assert all(g is None or g == expected for g in got)
+    assert got[-1] == expected
