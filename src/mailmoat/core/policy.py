@@ -24,6 +24,7 @@ from typing import Any
 
 from mailmoat.core.features import Features
 from mailmoat.core.lanes import HIDDEN_LANES, Lane
+from mailmoat.core.records import flat_dict
 from mailmoat.core.signals import Signals
 
 
@@ -70,7 +71,7 @@ class Facts:
                 object.__setattr__(self, name, Lane(value))
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return flat_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
