@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import statistics
@@ -69,7 +70,7 @@ def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
         size += sum(len(v.get(b"BODY[]<0>", b"")) for v in data.values())
     client.logout()
     return {"seconds": time.perf_counter() - start, "messages": len(uids),
-            "mb": size / 2**20, "rss_mb": _rss()}
+            "mb": size / 2**20, "rss_mb": _rss(), "cpu": _cpu()}
 
 
 def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, float]:
@@ -83,11 +84,57 @@ def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, fl
     add_account(store, ring, AccountSettings(name="bench", host="127.0.0.1", port=port,
                                              username=user, tls="plain", backfill_days=0),
                 password)
+    sampler = ChildPeaks().start()
     start = time.perf_counter()
     report = sync_once(store, ring, get_account(store, "bench"))
     seconds = time.perf_counter() - start
+    workers = sampler.stop()
     return {"seconds": seconds, "messages": report.fetched, "created": report.created,
-            "rss_mb": _rss(), "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
+            "rss_mb": _rss(), "worker_rss_mb": max(workers, default=0),
+            "workers_rss_mb": sum(workers), "cpu": _cpu(),
+            "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
+
+
+class ChildPeaks:
+    """Peak RSS (VmHWM) of each child process (the parse workers), sampled from /proc.
+    Not RUSAGE_CHILDREN: Linux keeps a child's ru_maxrss from before its exec, so every
+    spawned worker would report the parent's size at the time it was forked."""
+
+    def __init__(self) -> None:
+        self.peaks: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> ChildPeaks:
+        self._thread.start()
+        return self
+
+    def stop(self) -> list[float]:
+        self._stop.set()
+        self._thread.join()
+        return list(self.peaks.values())
+
+    def _run(self) -> None:
+        me = str(os.getpid())
+        while not self._stop.wait(0.2):
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    if stat.read_text().rsplit(")", 1)[1].split()[1] != me:
+                        continue
+                    status = (stat.parent / "status").read_text()
+                except (OSError, IndexError):
+                    continue  # the process ended meanwhile
+                for line in status.splitlines():
+                    if line.startswith("VmHWM:"):
+                        pid = int(stat.parent.name)
+                        self.peaks[pid] = max(self.peaks.get(pid, 0.0), int(line.split()[1]) / 1024)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the parse workers): on a
+    busy machine wall time swings with other load, CPU time much less."""
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def _rss() -> float:
@@ -168,9 +215,13 @@ def main() -> None:
               f"{bare2['seconds']:.1f}s), peak RSS {bare['rss_mb']:.0f} MB")
         print(f"mailmoat sync+classify+store: {moat['created']:.0f} msgs in "
               f"{moat['seconds']:.1f}s = {moat['messages'] / moat['seconds']:,.0f} msgs/s, "
-              f"peak RSS {moat['rss_mb']:.0f} MB (goal < 300 MB)")
+              f"peak RSS {moat['rss_mb']:.0f} MB, parse workers {moat['workers_rss_mb']:.0f} MB "
+              f"together (largest {moat['worker_rss_mb']:.0f} MB); goal < 300 MB in all")
         print(f"ratio mailmoat/bare: {moat['seconds'] / best_bare:.2f}x (goal <= 2x); "
               f"lanes {moat['lanes']}")
+        best_cpu = min(bare["cpu"], bare2["cpu"])
+        print(f"client CPU seconds (the server's excluded): bare {best_cpu:.1f}s, mailmoat "
+              f"{moat['cpu']:.1f}s with its parse workers, ratio {moat['cpu'] / best_cpu:.2f}x")
     finally:
         server.stop()
     if args.arrivals:

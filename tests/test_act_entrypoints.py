@@ -29,6 +29,10 @@ ALLOWED_FLOOR_CALLS = {"mail/smtp.py", "act/executor.py"}
 REVIEWED_FLOOR_CALLS = {
     ("mail/server_actions.py", "uid_expunge"): "folder move on a server without MOVE: "
     "UID EXPUNGE of exactly the UIDs just COPYed to the destination (UIDPLUS), a move",
+    ("mail/parse_pool.py", "submit"): "concurrent.futures: hands fetched bytes to a parse "
+    "worker process; no transport or IMAP client is reachable from it",
+    ("mail/sync.py", "submit"): "concurrent.futures: the sync's fetch thread (BODY.PEEK "
+    "fetches) and the parse pool; nothing is sent or deleted",
 }
 ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "act/worker.py"}
 # Entry points that may run the executor, and what they are.

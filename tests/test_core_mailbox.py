@@ -27,6 +27,7 @@ from mailmoat.core.mailbox_sync import (
     folder_start,
     new_uids,
     start_state,
+    vanished_uids,
 )
 
 
@@ -133,6 +134,30 @@ def test_backfill_plus_new_covers_everything_once(server: set[int], stored: set[
     assert server <= set(todo) | set(arrived) | stored  # no gap
     assert set(todo) | set(arrived) <= server  # nothing invented
     assert todo == sorted(todo, reverse=True)
+
+
+@given(st.lists(st.tuples(st.integers(1, 300), st.integers(1, 300)), max_size=8),
+       st.sets(st.integers(1, 300)), st.booleans())
+def test_vanished_uids_reads_every_range(ranges: list[tuple[int, int]], known: set[int],
+                                         earlier: bool) -> None:
+    text = ",".join(f"{a}:{b}" if a != b else str(a) for a, b in ranges)
+    data = [(b"(EARLIER) " if earlier else b"") + text.encode()] if ranges else []
+    named = {u for a, b in ranges for u in range(min(a, b), max(a, b) + 1)}
+    assert vanished_uids(data, known) == known & named
+
+
+def test_vanished_uids_refuses_garbage() -> None:
+    with pytest.raises(ValueError):
+        vanished_uids([b"(EARLIER) 3,x:9"], [3])
+
+
+def test_lane_folders_follow_the_server_delimiter() -> None:
+    moves = LaneActions.with_moves()
+    dotted = moves.with_delimiter(".")
+    assert dotted.for_lane(Lane.SILENT).folder == "Moat.Silent"
+    assert dotted.for_lane(Lane.SILENT).keyword == moves.for_lane(Lane.SILENT).keyword
+    assert dotted.for_lane(Lane.QUEUE).folder is None
+    assert moves.with_delimiter("/") is moves and moves.with_delimiter(None) is moves
 
 
 def test_backoff_doubles_and_caps() -> None:

@@ -42,6 +42,9 @@ class ScriptedServer:
     def folder_exists(self, folder: str) -> bool:
         return folder == "INBOX"
 
+    def list_folders(self, directory: str = "", pattern: str = "*") -> list[tuple[Any, ...]]:
+        return [((b"\\Noselect",), b"/", "")]
+
     def select_folder(self, folder: str, readonly: bool = False) -> dict[bytes, Any]:
         return {b"UIDVALIDITY": 7, b"UIDNEXT": max(self.messages) + 1,
                 b"HIGHESTMODSEQ": 50 + len(self.calls), b"PERMANENTFLAGS": (b"\\*",)}

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
+
+from mailmoat.core.records import flat_dict
 
 FEATURE_NAMES: tuple[str, ...] = ("confidence", "sender_trust", "reversibility", "urgency")
 
@@ -65,4 +67,4 @@ class Features:
         return cls(**{name: _coerce(name, raw[name]) for name in FEATURE_NAMES})
 
     def as_dict(self) -> dict[str, float]:
-        return asdict(self)
+        return flat_dict(self)

@@ -6,7 +6,7 @@ marking read. Planning is pure; `mail/server_actions.py` executes and records th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from mailmoat.core.lanes import Lane
@@ -57,6 +57,17 @@ class LaneActions:
 
     def for_lane(self, lane: Lane) -> LaneAction:
         return self.lanes.get(lane, LaneAction())
+
+    def with_delimiter(self, delimiter: str | None) -> LaneActions:
+        """Folder names as the server spells them: "/" in the configuration separates
+        levels, and a server whose hierarchy delimiter is "." (Dovecot's and Courier's
+        Maildir++) refuses a name containing "/", so it gets "Moat.Silent"."""
+        if not delimiter or delimiter == "/":
+            return self
+        return LaneActions({
+            lane: replace(a, folder=a.folder.replace("/", delimiter) if a.folder else None)
+            for lane, a in self.lanes.items()
+        })
 
     def lane_folders(self) -> dict[str, Lane]:
         return {a.folder: lane for lane, a in self.lanes.items() if a.folder}

@@ -8,6 +8,7 @@ and no duplicate because messages are unique per content hash.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -59,3 +60,30 @@ def batches(uids: list[int], size: int) -> list[list[int]]:
 def backoff_delay(attempt: int, base: float = 1.0, cap: float = 60.0) -> float:
     """Seconds to wait before reconnect attempt `attempt` (0-based): doubling, capped."""
     return float(min(cap, base * (2 ** max(attempt, 0))))
+
+
+def vanished_uids(responses: Iterable[bytes], known: Iterable[int]) -> set[int]:
+    """The UIDs of `known` that QRESYNC VANISHED responses name (RFC 7162: a UID set after
+    an optional `(EARLIER)`, for example `(EARLIER) 3,5:9`). ValueError when malformed."""
+    ranges: list[tuple[int, int]] = []
+    for data in responses:
+        text = data.decode("ascii").strip()
+        if text.upper().startswith("(EARLIER)"):
+            text = text[len("(EARLIER)"):].strip()
+        for part in text.split(","):
+            low, _, high = part.strip().partition(":")
+            first, last = int(low), int(high or low)  # no "*" in VANISHED: UIDs are known
+            ranges.append((min(first, last), max(first, last)))
+    ranges.sort()
+    starts = [first for first, _ in ranges]
+    # A running maximum of the ends: a UID is inside some range iff it is at most the
+    # largest end among the ranges starting at or below it.
+    reach: list[int] = []
+    for _, last in ranges:
+        reach.append(max(last, reach[-1]) if reach else last)
+    out: set[int] = set()
+    for uid in known:
+        i = bisect_right(starts, uid) - 1
+        if i >= 0 and uid <= reach[i]:
+            out.add(uid)
+    return out

@@ -15,6 +15,7 @@ worst QUEUE (invariant 3).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -23,6 +24,7 @@ from typing import Any
 
 from mailmoat.core.features import Features
 from mailmoat.core.lanes import HIDDEN_LANES, Lane
+from mailmoat.core.records import flat_dict
 from mailmoat.core.signals import Signals
 
 
@@ -69,7 +71,7 @@ class Facts:
                 object.__setattr__(self, name, Lane(value))
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return flat_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class Decision:
         return {**asdict(self), "lane": self.lane.value}
 
 
+@functools.lru_cache(maxsize=16)  # called for every decision; thresholds are frozen
 def _version(thresholds: Thresholds) -> str:
     blob = json.dumps({"t": asdict(thresholds), "order": BRANCH_ORDER}, sort_keys=True)
     return "policy-1." + hashlib.sha256(blob.encode()).hexdigest()[:8]

@@ -7,12 +7,13 @@ The policy combines them with the scorer's features; the local scorer also reads
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import re2  # type: ignore[import-untyped]
 
 from mailmoat.core.message import Message
+from mailmoat.core.records import flat_dict
 from mailmoat.core.text import fold
 
 
@@ -29,7 +30,7 @@ class Signals:
     action_requested: bool = False  # the mail asks the reader to do something
 
     def as_dict(self) -> dict[str, bool]:
-        return asdict(self)
+        return flat_dict(self)
 
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, on in self.as_dict().items() if on)

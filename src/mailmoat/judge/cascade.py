@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from mailmoat.core.hashing import input_hash
@@ -50,15 +51,32 @@ def for_account(scorers: Sequence[Scorer], account: str | None) -> list[Scorer]:
     return [s.for_account(account) if isinstance(s, PerAccount) else s for s in scorers]
 
 
+@dataclass(frozen=True, slots=True)
+class Perception:
+    """What `classify` reads off the message alone (no facts, no model): computable ahead,
+    in another process, and handed in."""
+
+    signals: Signals
+    local: Scored
+    input_hash: str
+
+
+def perceive(message: Message) -> Perception:
+    signals = detect_signals(message)
+    return Perception(signals, score_local(message, signals), input_hash(message))
+
+
 def classify(
     message: Message,
     facts: Facts = Facts(),
     scorers: Sequence[Scorer] = (),
     account: str | None = None,
+    perception: Perception | None = None,
 ) -> Trace:
     """One lane for `message`. `account` is the mail account it belongs to: a per-account
-    scorer bills and learns for that account (None: each scorer as it was built)."""
-    signals = detect_signals(message)
+    scorer bills and learns for that account (None: each scorer as it was built).
+    `perception` is the message-only part, when it was computed ahead (mail/parse_pool)."""
+    signals = perception.signals if perception else detect_signals(message)
     scored: Scored | None = None
     degraded = False
     if facts.pinned_lane is None and facts.rule_lane is None:
@@ -70,7 +88,7 @@ def classify(
                 log.info("scorer %s unavailable: %s", scorer.name, exc)
         degraded = bool(scorers) and scored is None
     if scored is None:
-        scored = score_local(message, signals)
+        scored = perception.local if perception else score_local(message, signals)
     source = f"{LOCAL_SOURCE}:degraded" if degraded else scored.source
     if facts.pinned_lane is not None:
         source = "pin"
@@ -84,6 +102,6 @@ def classify(
         external=facts,
         source=source,
         scorer_reason=scored.reason,
-        input_hash=input_hash(message),
+        input_hash=perception.input_hash if perception else input_hash(message),
         degraded=degraded,
     )

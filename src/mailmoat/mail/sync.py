@@ -11,6 +11,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -35,19 +37,27 @@ from mailmoat.core.mailbox_sync import (
     folder_start,
     new_uids,
     start_state,
+    vanished_uids,
 )
 from mailmoat.learn.service import Learning, LearningError
 from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
+from mailmoat.mail.parse_pool import ParsePool, default_workers
 from mailmoat.mail.server_actions import ActionRunner
 from mailmoat.store.accounts_sync import Location, Plan, SyncBook
 from mailmoat.store.models import MessageRow
-from mailmoat.store.repository import Incoming, Store
+from mailmoat.store.repository import Incoming, Prepared, Store
 
 log = logging.getLogger(__name__)
 
 BATCH = 100
 FLAG_CHUNK = 1000  # UIDs per FLAGS fetch: keeps the command line short
+# A pull of POOL_MIN UIDs or more is "large": prepared in worker processes (a worker costs
+# ~0.5 s to start) and stored GROUP_BATCHES fetched batches per transaction, or fewer once
+# they hold GROUP_BYTES. A smaller pull (IDLE arrivals) stores batch by batch, in-process.
+POOL_MIN = 500
+GROUP_BATCHES = 5
+GROUP_BYTES = 16 * 2**20
 USER_MOVE = "imap:user-move"
 Progress = Callable[[str, int, int], None]  # (folder, done, total)
 Fetched = dict[int, dict[bytes, object]]
@@ -64,6 +74,38 @@ class PassReport:
     actions_planned: int = 0
     actions_done: int = 0
     skipped_folders: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    uids: list[int]  # in the order asked for, those the server answered
+    raws: list[bytes]
+    flags: list[tuple[str, ...]]
+
+
+@dataclass
+class _Group:
+    """Fetched batches stored together, each being prepared meanwhile."""
+
+    asked: list[list[int]] = field(default_factory=list)
+    batches: list[_Batch] = field(default_factory=list)
+    work: list[Future[list[Prepared]]] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, asked: list[int], batch: _Batch, work: Future[list[Prepared]]) -> None:
+        self.asked.append(asked)
+        self.batches.append(batch)
+        self.work.append(work)
+        self.size += sum(map(len, batch.raws))
+
+
+def _prepared(parsing: Future[list[Prepared]]) -> list[Prepared] | None:
+    """The worker's work, or None (the store does it in-process) if the worker died."""
+    try:
+        return parsing.result()
+    except BrokenProcessPool:
+        log.warning("a parse worker died; parsing this batch in-process")
+        return None
 
 
 def _body_key(item: dict[bytes, object]) -> bytes | None:
@@ -93,6 +135,7 @@ class MailboxSync:
         today: Callable[[], date] = lambda: datetime.now(UTC).date(),
         flag_interval: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        parse_workers: int | None = None,
     ) -> None:
         if account.id is None:
             raise ValueError("the account must be stored before it is synced")
@@ -106,12 +149,14 @@ class MailboxSync:
         self.flag_interval = flag_interval
         self.clock = clock
         self._last_sweep: dict[str, float] = {}
+        self.parse_workers = default_workers() if parse_workers is None else parse_workers
 
     # -- the pass -------------------------------------------------------------------------
 
     def run_pass(self, client: IMAPClient, progress: Progress | None = None) -> PassReport:
         report = PassReport()
         features = ServerFeatures.of(client)
+        self.config = self.account.lane_actions.with_delimiter(hierarchy_delimiter(client))
         if features.qresync:
             client.enable("QRESYNC")
         elif features.condstore:
@@ -145,17 +190,20 @@ class MailboxSync:
                 self.book.save_state(folder, state)
         # New mail first: it is what a person is waiting for.
         arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
-        for chunk in batches(arrived, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, uidvalidity, chunk, report,
-                         incremental=True)
+        fresh: set[int] = set()
+
+        def advance(chunk: list[int]) -> None:
+            nonlocal state
             state = replace(state, high_uid=max(chunk))
             self.book.save_state(folder, state)
+
+        self._pull(client, folder, uidvalidity, arrived, report, fresh, advance, incremental=True)
         if not state.backfill_done:
-            state = self._backfill(client, folder, state, report, progress)
-        self._sync_flags(client, folder, state, features, info, report)
+            state = self._backfill(client, folder, state, report, fresh, progress)
+        self._sync_flags(client, folder, state, features, info, report, fresh)
 
     def _backfill(self, client: IMAPClient, folder: str, state: FolderState,
-                  report: PassReport, progress: Progress | None) -> FolderState:
+                  report: PassReport, fresh: set[int], progress: Progress | None) -> FolderState:
         if state.high_uid > 0:
             criteria: list[object] = ["UID", f"1:{state.high_uid}"]
             if self.account.backfill_days > 0:
@@ -167,34 +215,81 @@ class MailboxSync:
             todo = []
         total = len(todo)
         done = 0
-        for chunk in batches(todo, self.batch):
-            self._ingest(self._fetch(client, chunk), folder, state.uidvalidity, chunk, report,
-                         incremental=False)
+
+        def advance(chunk: list[int]) -> None:
+            nonlocal done
             done += len(chunk)
             if progress:
                 progress(folder, done, total)
+
+        self._pull(client, folder, state.uidvalidity, todo, report, fresh, advance,
+                   incremental=False)
         state = replace(state, backfill_done=True)
         self.book.save_state(folder, state)
         return state
 
     # -- fetch, decide, store -------------------------------------------------------------
 
-    def _fetch(self, client: IMAPClient, uids: list[int]) -> Fetched:
+    def _fetch(self, client: IMAPClient, uids: list[int]) -> _Batch:
         # BODY.PEEK never sets \Seen; the partial fetch bounds what one message can cost.
-        return client.fetch(uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
-
-    def _ingest(self, fetched: Fetched, folder: str, uidvalidity: int, uids: list[int],
-                report: PassReport, incremental: bool) -> None:
+        fetched: Fetched = client.fetch(
+            uids, ["FLAGS", f"BODY.PEEK[]<0.{self.account.max_body_bytes}>"])
         order = [u for u in uids if u in fetched]
-        raws: list[bytes] = []
-        flags: list[tuple[str, ...]] = []
-        for uid in order:
-            body = _body_key(fetched[uid])
-            raws.append(body if body is not None else b"")
-            flags.append(_flags(fetched[uid]))
+        raws = [_body_key(fetched[u]) or b"" for u in order]
+        return _Batch(order, raws, [_flags(fetched[u]) for u in order])
+
+    def _pull(self, client: IMAPClient, folder: str, uidvalidity: int, uids: list[int],
+              report: PassReport, fresh: set[int], advance: Callable[[list[int]], None],
+              incremental: bool) -> None:
+        """Fetch `uids` in batches and store them in order, calling `advance` after each
+        stored group of batches.
+
+        A fetch thread downloads the next group while this thread stores the last one; on
+        a large pull each batch is also prepared (parsed, perceived) in a worker process
+        meanwhile. A group closes at GROUP_BATCHES batches or GROUP_BYTES, so at most two
+        groups are in memory. A UID counts only once `advance` ran for its group, so a
+        failure anywhere leaves the rest for the next pass, exactly as without the
+        pipeline."""
+        if not uids:
+            return
+        large = len(uids) >= POOL_MIN
+        workers, per_group = (self.parse_workers, GROUP_BATCHES) if large else (0, 1)
+        todo = iter(batches(uids, self.batch))
+
+        def store(group: _Group) -> None:
+            prepared = [_prepared(work) for work in group.work]
+            joined = _Batch([u for b in group.batches for u in b.uids],
+                            [r for b in group.batches for r in b.raws],
+                            [f for b in group.batches for f in b.flags])
+            ready = (None if any(p is None for p in prepared)
+                     else [item for p in prepared for item in p or ()])
+            self._ingest(joined, folder, uidvalidity, report, incremental, ready)
+            fresh.update(joined.uids)
+            advance([u for chunk in group.asked for u in chunk])
+
+        with ParsePool(workers) as pool, ThreadPoolExecutor(1, "mailmoat-fetch") as fetcher:
+
+            def fetch_group() -> _Group:
+                # Runs on the fetch thread, the only user of `client` until the pull ends.
+                group = _Group()
+                for chunk in todo:
+                    batch = self._fetch(client, chunk)
+                    group.add(chunk, batch, pool.submit([(raw, ()) for raw in batch.raws]))
+                    if len(group.asked) >= per_group or group.size >= GROUP_BYTES:
+                        break
+                return group
+
+            coming = fetcher.submit(fetch_group)
+            while (group := coming.result()).asked:
+                coming = fetcher.submit(fetch_group)  # the next group downloads meanwhile
+                store(group)
+
+    def _ingest(self, batch: _Batch, folder: str, uidvalidity: int, report: PassReport,
+                incremental: bool, prepared: list[Prepared] | None = None) -> None:
+        order, raws, flags = batch.uids, batch.raws, batch.flags
         report.fetched += len(order)
         results = self.store.ingest_many(
-            [Incoming(raw, "imap", folder) for raw in raws], self.account.name)
+            [Incoming(raw, "imap", folder) for raw in raws], self.account.name, prepared)
         self.book.record_locations(
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))
@@ -284,7 +379,7 @@ class MailboxSync:
 
     def _sync_flags(self, client: IMAPClient, folder: str, state: FolderState,
                     features: ServerFeatures, info: dict[bytes, object],
-                    report: PassReport) -> None:
+                    report: PassReport, fresh: set[int]) -> None:
         # Without CONDSTORE a sweep asks for every message's flags: on a long-running
         # sync (IDLE wakes often) at most one sweep per folder per `flag_interval`.
         now = self.clock()
@@ -297,15 +392,54 @@ class MailboxSync:
             return
         modseq = info.get(b"HIGHESTMODSEQ")
         use_modseq = features.condstore and state.highest_modseq is not None and modseq is not None
-        modifiers = [f"CHANGEDSINCE {state.highest_modseq}"] if use_modseq else None
+        # QRESYNC: the same FETCH also names the UIDs expunged since (VANISHED (EARLIER)).
+        qresync = use_modseq and features.qresync
+        modifiers = ([f"CHANGEDSINCE {state.highest_modseq}", *(["VANISHED"] if qresync else [])]
+                     if use_modseq else None)
         changed: dict[int, dict[bytes, object]] = {}
-        for chunk in batches(sorted(known), FLAG_CHUNK):
+        vanished: list[bytes] = []
+        _untagged(client, "VANISHED")  # left from earlier commands, maybe another folder
+        # Messages fetched in this pass came with their flags a moment ago.
+        for chunk in batches(sorted(set(known) - fresh), FLAG_CHUNK):
             changed.update(client.fetch(chunk, ["FLAGS"], modifiers=modifiers))
-        # Without CHANGEDSINCE every present message answers, so absence means gone.
-        on_server = set(client.search(["ALL"])) if use_modseq else set(changed)
+            if qresync:
+                vanished += _untagged(client, "VANISHED")
         flags = {uid: _flags(item) for uid, item in changed.items() if uid in known}
         report.flag_changes += self.book.update_flags(folder, state.uidvalidity, flags)
         # Gone from this folder: expunged, or moved by the person (found again elsewhere).
-        self.book.forget(folder, state.uidvalidity, [u for u in known if u not in on_server])
+        self.book.forget(folder, state.uidvalidity,
+                         sorted(self._gone(client, known, changed, fresh, use_modseq,
+                                           vanished if qresync else None)))
         if modseq is not None:
             self.book.save_state(folder, replace(state, highest_modseq=int(modseq)))  # type: ignore[call-overload]
+
+    @staticmethod
+    def _gone(client: IMAPClient, known: dict[int, Location], changed: Fetched,
+              fresh: set[int], use_modseq: bool, vanished: list[bytes] | None) -> set[int]:
+        if vanished is not None:
+            try:
+                return vanished_uids(vanished, known)
+            except ValueError:
+                log.warning("unreadable VANISHED response; listing the folder instead")
+        if use_modseq:  # CHANGEDSINCE answers only for changes: ask what is still there
+            return set(known) - set(client.search(["ALL"]))
+        # Without CHANGEDSINCE every present message answers, so absence means gone.
+        return set(known) - set(changed) - fresh
+
+
+def hierarchy_delimiter(client: IMAPClient) -> str | None:
+    """The server's folder hierarchy delimiter (`LIST "" ""`), None for a flat server."""
+    for _flags, delimiter, _name in client.list_folders("", ""):
+        if delimiter:
+            return delimiter.decode() if isinstance(delimiter, bytes) else str(delimiter)
+    return None
+
+
+def _untagged(client: IMAPClient, name: str) -> list[bytes]:
+    """Take the untagged responses `name` that imaplib collected. imapclient has no API for
+    VANISHED; its own commands read other responses from the same imaplib dict."""
+    imap = getattr(client, "_imap", None)
+    if imap is None:  # not an imaplib-backed client
+        return []
+    found: list[bytes] = imap.untagged_responses.pop(name, [])
+    return found

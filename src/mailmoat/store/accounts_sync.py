@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -154,14 +154,16 @@ class SyncBook:
                             LocationRow.account_id == self.account_id,
                             LocationRow.folder == folder, LocationRow.uidvalidity == uidvalidity,
                             LocationRow.uid.in_(chunk))))
+            rows: list[dict[str, object]] = []
             for loc in items:
                 key = (loc.folder, loc.uidvalidity, loc.uid)
                 if key not in known:
                     known.add(key)
-                    session.add(LocationRow(
-                        account_id=self.account_id, folder=loc.folder,
-                        uidvalidity=loc.uidvalidity, uid=loc.uid, message_id=loc.message_id,
-                        flags=list(loc.flags)))
+                    rows.append({"account_id": self.account_id, "folder": loc.folder,
+                                 "uidvalidity": loc.uidvalidity, "uid": loc.uid,
+                                 "message_id": loc.message_id, "flags": list(loc.flags)})
+            if rows:
+                session.execute(insert(LocationRow), rows)
             for seen in (True, False):
                 ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
                 for chunk in _chunks(ids):
@@ -225,49 +227,59 @@ class SyncBook:
     def _plan_many(self, plans: list[Plan]) -> int:
         keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
                  for p in plans for a in p.actions]
-        added = 0
         with self.store.sessions.begin() as session:
             existing: set[str] = set()
             for chunk in _chunks([k for _, _, k in keyed]):
                 existing.update(session.scalars(
                     select(ServerActionRow.key).where(ServerActionRow.key.in_(chunk))))
             now = _now()
+            actions: list[dict[str, object]] = []
             for plan, action, key in keyed:
                 if key in existing:
                     continue
                 existing.add(key)
-                session.add(ServerActionRow(
-                    key=key, account_id=self.account_id, message_id=plan.message_id,
-                    lane=plan.lane, kind=action.kind.value, argument=action.argument,
-                    status="pending", detail="", created_at=now))
-                added += 1
+                actions.append({
+                    "key": key, "account_id": self.account_id, "message_id": plan.message_id,
+                    "lane": plan.lane, "kind": action.kind.value, "argument": action.argument,
+                    "status": "pending", "detail": "", "created_at": now})
+            if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
+                session.execute(insert(ServerActionRow), actions)
             ids = list({p.message_id for p in plans})
             applied: dict[int, AppliedLaneRow] = {}
             for chunk in _chunks(ids):
                 applied.update((r.message_id, r) for r in session.scalars(
                     select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
                                                  AppliedLaneRow.message_id.in_(chunk))))
+            fresh: dict[int, dict[str, object]] = {}
             for plan in plans:
+                lane = {"lane": plan.lane, "keyword": plan.applied.keyword,
+                        "folder": plan.applied.folder, "mark_read": plan.applied.mark_read}
                 row = applied.get(plan.message_id)
-                if row is None:
-                    row = AppliedLaneRow(account_id=self.account_id, message_id=plan.message_id,
-                                         marked_read_by_us=bool(plan.marked_read))
-                    session.add(row)
-                    applied[plan.message_id] = row
-                elif plan.marked_read is not None:
-                    row.marked_read_by_us = plan.marked_read
-                row.lane = plan.lane
-                row.keyword = plan.applied.keyword
-                row.folder = plan.applied.folder
-                row.mark_read = plan.applied.mark_read
-        return added
+                if row is not None:
+                    if plan.marked_read is not None:
+                        row.marked_read_by_us = plan.marked_read
+                    for name, value in lane.items():
+                        setattr(row, name, value)
+                elif plan.message_id in fresh:  # planned twice in this batch: the last wins
+                    if plan.marked_read is not None:
+                        lane["marked_read_by_us"] = plan.marked_read
+                    fresh[plan.message_id].update(lane)
+                else:
+                    fresh[plan.message_id] = {
+                        "account_id": self.account_id, "message_id": plan.message_id,
+                        "marked_read_by_us": bool(plan.marked_read), **lane}
+            if fresh:
+                session.execute(insert(AppliedLaneRow), list(fresh.values()))
+        return len(actions)
 
     def pending(self) -> list[PendingAction]:
         with self.store.sessions() as session:
-            rows = session.scalars(select(ServerActionRow).where(
+            rows = session.execute(select(
+                ServerActionRow.id, ServerActionRow.message_id, ServerActionRow.lane,
+                ServerActionRow.kind, ServerActionRow.argument).where(
                 ServerActionRow.account_id == self.account_id,
                 ServerActionRow.status == "pending").order_by(ServerActionRow.id))
-            return [PendingAction(r.id, r.message_id, r.lane, r.kind, r.argument) for r in rows]
+            return [PendingAction(*r) for r in rows]
 
     def has_pending(self, message_id: int) -> bool:
         with self.store.sessions() as session:
@@ -277,15 +289,18 @@ class SyncBook:
                 ServerActionRow.status == "pending").limit(1)) is not None
 
     def finish_many(self, outcomes: list[tuple[int, str, str]]) -> None:
+        # Outcomes mostly share their status and detail ("done", or one skip reason for
+        # the whole run): one UPDATE per distinct outcome, not one per action.
+        same: dict[tuple[str, str], list[int]] = {}
+        for action_id, status, detail in outcomes:
+            same.setdefault((status, detail[:2000]), []).append(action_id)
         with self.store.sessions.begin() as session:
             now = _now()
-            for chunk in _chunks(outcomes):
-                rows = {r.id: r for r in session.scalars(select(ServerActionRow).where(
-                    ServerActionRow.id.in_([o[0] for o in chunk])))}
-                for action_id, status, detail in chunk:
-                    row = rows.get(action_id)
-                    if row is not None:
-                        row.status, row.detail, row.done_at = status, detail[:2000], now
+            for (status, detail), ids in same.items():
+                for chunk in _chunks(ids):
+                    session.execute(update(ServerActionRow)
+                                    .where(ServerActionRow.id.in_(chunk))
+                                    .values(status=status, detail=detail, done_at=now))
 
     def set_marked_read_many(self, values: dict[int, bool]) -> None:
         with self.store.sessions.begin() as session:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,12 +20,13 @@ from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.core.trace import Trace
-from mailmoat.judge.cascade import Scorer, classify
+from mailmoat.judge.cascade import Perception, Scorer, classify
 from mailmoat.learn.history import load_sender_facts, record_sent_recipients
 from mailmoat.store.db import make_engine, migrate
 from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
 
 SYSTEM = "system"
+Prepared = tuple[Message, Perception]  # a parsed message and what it reads as on its own
 
 
 def content_sha256(raw: bytes) -> str:
@@ -51,23 +52,36 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _decision_values(
+    message_id: int, account: str, d: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """The decisions row for a trace already in dict form (`Trace.as_dict()`)."""
+    return {
+        "message_id": message_id,
+        "account": account,
+        "lane": d["lane"],
+        "reason": d["reason"],
+        "auto_eligible": d["auto_eligible"],
+        "branch": d["branch"],
+        "policy_version": d["policy_version"],
+        "source": d["source"],
+        "input_hash": d["input_hash"],
+        "degraded": d["degraded"],
+        "trace": d,
+        "actor": SYSTEM,
+        "updated_at": now,
+    }
+
+
+def _ledger_values(
+    mid: int, event: str, d: dict[str, Any], actor: str, now: datetime
+) -> dict[str, Any]:
+    return {"message_id": mid, "event": event, "lane": d["lane"], "trace": d, "actor": actor,
+            "created_at": now}
+
+
 def _decision_row(message_id: int, account: str, trace: Trace, now: datetime) -> DecisionRow:
-    d = trace.as_dict()
-    return DecisionRow(
-        message_id=message_id,
-        account=account,
-        lane=d["lane"],
-        reason=d["reason"],
-        auto_eligible=d["auto_eligible"],
-        branch=d["branch"],
-        policy_version=d["policy_version"],
-        source=d["source"],
-        input_hash=d["input_hash"],
-        degraded=d["degraded"],
-        trace=d,
-        actor=SYSTEM,
-        updated_at=now,
-    )
+    return DecisionRow(**_decision_values(message_id, account, trace.as_dict(), now))
 
 
 class Store:
@@ -88,89 +102,106 @@ class Store:
     ) -> IngestResult:
         return self.ingest_many([Incoming(raw, origin, folder, labels)], account)[0]
 
-    def ingest_many(self, batch: Iterable[Incoming], account: str = "local") -> list[IngestResult]:
-        """Parse, decide and store a batch in one transaction; idempotent on content hash."""
+    def ingest_many(
+        self,
+        batch: Iterable[Incoming],
+        account: str = "local",
+        prepared: Sequence[Prepared] | None = None,
+    ) -> list[IngestResult]:
+        """Parse, decide and store a batch in one transaction; idempotent on content hash.
+
+        `prepared` (one per item: `parse_message(item.raw, labels=item.labels)` and its
+        `perceive`) lets a caller do that CPU work elsewhere, for example in a process pool
+        while it fetches the next batch."""
         items = list(batch)
+        if prepared is not None and len(prepared) != len(items):
+            raise ValueError(f"{len(prepared)} prepared messages for {len(items)} items")
         try:
-            return self._ingest(items, account)
+            return self._ingest(items, account, prepared)
         except IntegrityError:
             # Another writer stored one of these meanwhile: go one by one, each re-checked.
-            return [r for item in items for r in self._ingest([item], account)]
+            return [r for i, item in enumerate(items)
+                    for r in self._ingest([item], account,
+                                         None if prepared is None else [prepared[i]])]
 
-    def _ingest(self, items: list[Incoming], account: str) -> list[IngestResult]:
+    def _ingest(self, items: list[Incoming], account: str,
+                prepared: Sequence[Prepared] | None) -> list[IngestResult]:
         hashes = [content_sha256(i.raw) for i in items]
         now = _now()
         with self.sessions.begin() as session:
             known = self._existing(session, account, hashes)
-            parsed = {
-                digest: parse_message(item.raw, labels=item.labels)
-                for item, digest in zip(items, hashes, strict=True)
-                if digest not in known
-            }
-            # Sender facts from what is already stored (history, pins, learned rules).
-            facts = load_sender_facts(session, account, [m.from_addr for m in parsed.values()], now)
-            fresh: dict[str, tuple[MessageRow, Trace]] = {}
-            sent: list[tuple[MessageRow, Message]] = []
-            for item, digest in zip(items, hashes, strict=True):
-                if digest in known or digest in fresh:
+            todo: dict[str, tuple[Incoming, Message]] = {}
+            perceived: dict[str, Perception] = {}
+            for n, (item, digest) in enumerate(zip(items, hashes, strict=True)):
+                if digest in known or digest in todo:
                     continue
-                message = parsed[digest]
+                if prepared is None:
+                    todo[digest] = (item, parse_message(item.raw, labels=item.labels))
+                else:
+                    todo[digest] = (item, prepared[n][0])
+                    perceived[digest] = prepared[n][1]
+            # Sender facts from what is already stored (history, pins, learned rules).
+            facts = load_sender_facts(
+                session, account, [m.from_addr for _, m in todo.values()], now)
+            traces: dict[str, dict[str, Any]] = {}
+            for digest, (_item, message) in todo.items():
                 sender = facts.get(message.from_addr)
                 trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
-                                 account=account)
-                fresh[digest] = (self._message_row(item, message, digest, account, now), trace)
-                if is_sent(item.origin, item.folder, item.labels):
-                    sent.append((fresh[digest][0], message))
-            session.add_all([row for row, _ in fresh.values()])
-            session.flush()  # assigns ids
-            record_sent_recipients(session, account, [(row.id, m) for row, m in sent])
-            for row, trace in fresh.values():
-                session.add(_decision_row(row.id, account, trace, now))
-                session.add(self._ledger(row.id, "decided", trace, SYSTEM, now))
+                                 account=account, perception=perceived.get(digest))
+                traces[digest] = trace.as_dict()
+            # Core bulk inserts: one statement per table, ids back in parameter order.
+            ids: dict[str, int] = {}
+            if todo:
+                rows = session.execute(
+                    insert(MessageRow).returning(MessageRow.id, sort_by_parameter_order=True),
+                    [self._message_values(item, message, digest, account, now)
+                     for digest, (item, message) in todo.items()],
+                ).scalars().all()
+                ids = dict(zip(todo, rows, strict=True))
+                session.execute(insert(DecisionRow), [
+                    _decision_values(ids[digest], account, d, now)
+                    for digest, d in traces.items()])
+                session.execute(insert(LedgerRow), [
+                    _ledger_values(ids[digest], "decided", d, SYSTEM, now)
+                    for digest, d in traces.items()])
+            record_sent_recipients(session, account, [
+                (ids[digest], message) for digest, (item, message) in todo.items()
+                if is_sent(item.origin, item.folder, item.labels)])
         results: list[IngestResult] = []
         reported: set[str] = set()
         for digest in hashes:
-            if digest in fresh and digest not in reported:
-                row, trace = fresh[digest]
-                results.append(IngestResult(row.id, True, trace.decision.lane.value))
+            if digest in ids:
+                # The same bytes twice in one batch: only the first one is new.
+                results.append(IngestResult(ids[digest], digest not in reported,
+                                            traces[digest]["lane"]))
                 reported.add(digest)
-            elif digest in fresh:  # the same bytes twice in one batch
-                row, trace = fresh[digest]
-                results.append(IngestResult(row.id, False, trace.decision.lane.value))
             else:
                 mid, lane = known[digest]
                 results.append(IngestResult(mid, False, lane))
         return results
 
     @staticmethod
-    def _message_row(
+    def _message_values(
         item: Incoming, message: Message, digest: str, account: str, now: datetime
-    ) -> MessageRow:
-        return MessageRow(
-            account=account,
-            content_sha256=digest,
-            raw=item.raw,
-            origin=item.origin,
-            folder=item.folder,
-            labels=list(item.labels),
-            from_addr=message.from_addr[:500],
-            from_name=message.from_name[:500],
-            subject=message.subject,
-            date=message.date,
-            snippet=message.snippet,
-            created_at=now,
-        )
+    ) -> dict[str, Any]:
+        return {
+            "account": account,
+            "content_sha256": digest,
+            "raw": item.raw,
+            "origin": item.origin,
+            "folder": item.folder,
+            "labels": list(item.labels),
+            "from_addr": message.from_addr[:500],
+            "from_name": message.from_name[:500],
+            "subject": message.subject,
+            "date": message.date,
+            "snippet": message.snippet,
+            "created_at": now,
+        }
 
     @staticmethod
     def _ledger(mid: int, event: str, trace: Trace, actor: str, now: datetime) -> LedgerRow:
-        return LedgerRow(
-            message_id=mid,
-            event=event,
-            lane=trace.decision.lane.value,
-            trace=trace.as_dict(),
-            actor=actor,
-            created_at=now,
-        )
+        return LedgerRow(**_ledger_values(mid, event, trace.as_dict(), actor, now))
 
     @staticmethod
     def _existing(session: Session, account: str, hashes: list[str]) -> dict[str, tuple[int, str]]:
