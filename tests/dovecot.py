@@ -62,6 +62,17 @@ service imap-login {{
 protocol imap {{
   mail_max_userip_connections = 50
 }}
+namespace inbox {{
+  inbox = yes
+  # Archive and trash under names mailmoat would not guess: found only by their RFC 6154
+  # attributes (LIST shows them once the person's client created the folders).
+  mailbox "Archived Mail" {{
+    special_use = \\Archive
+  }}
+  mailbox "Deleted Items" {{
+    special_use = \\Trash
+  }}
+}}
 """
 
 

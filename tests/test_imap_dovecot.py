@@ -162,3 +162,54 @@ def test_lane_keywords_moves_and_a_move_back_on_dovecot(tmp_path: Path,
         assert flags == [(b"$MoatQueue",), (b"$MoatQueue",)]
     finally:
         client.logout()
+
+
+def test_archive_and_trash_go_to_the_servers_special_use_folders(
+    tmp_path: Path, dovecot: Dovecot
+) -> None:
+    from mailmoat.act.reversible import ReversibleApplier
+    from mailmoat.act.service import ActionService
+
+    for i in range(3):
+        dovecot.append(make_message(i, subject=f"note {i}"))
+    client = dovecot.imap()
+    try:  # the person's own client made them; LIST now flags them \Archive and \Trash
+        client.create_folder("Archived Mail")
+        client.create_folder("Deleted Items")
+    finally:
+        client.logout()
+    setup = make_setup(tmp_path, dovecot)  # type: ignore[arg-type]
+    sync_once(setup.store, setup.ring, setup.account)
+    with setup.store.sessions() as session:
+        ids = {subject: mid for mid, subject in session.execute(
+            select(MessageRow.id, MessageRow.subject).where(MessageRow.account == "work"))}
+    service = ActionService(setup.store.engine)
+    approved = []
+    for action, subject in (("archive", "note 0"), ("trash", "note 1")):
+        proposal = service.propose("work", {"action": action, "message": ids[subject]},
+                                   "sam", "web")
+        service.approve(proposal["id"], "sam")
+        approved.append(proposal["id"])
+
+    finished = ReversibleApplier(setup.store, setup.ring).run(setup.account)
+    assert finished == {a: "done" for a in approved}
+    assert [_subjects(dovecot, f) for f in ("Archived Mail", "Deleted Items", "INBOX")] == [
+        ["note 0"], ["note 1"], ["note 2"]]
+    client = dovecot.imap()
+    try:  # nothing guessed: no folder named like the defaults was made beside them
+        names = {name for _flags, _sep, name in client.list_folders()}
+    finally:
+        client.logout()
+    assert not names & {"Archive", "Trash"}
+
+
+def _subjects(server: Dovecot, folder: str) -> list[str]:
+    client = server.imap()
+    try:
+        client.select_folder(folder, readonly=True)
+        uids = client.search(["ALL"])
+        found = client.fetch(uids, ["BODY.PEEK[HEADER.FIELDS (SUBJECT)]"]) if uids else {}
+        return sorted(next(v for k, v in d.items() if k.startswith(b"BODY")).decode()
+                      .split(":", 1)[1].strip() for d in found.values())
+    finally:
+        client.logout()

@@ -31,6 +31,7 @@ from mailmoat.act.service import ActionService
 from mailmoat.core.actions import (
     REVERSIBLE,
     ActionType,
+    SpecialFolders,
     change_lane_to,
     server_steps,
     snooze_until,
@@ -40,7 +41,7 @@ from mailmoat.core.lane_actions import PlannedAction, plan_lane_change
 from mailmoat.core.lanes import Lane
 from mailmoat.core.receipts import PayloadError
 from mailmoat.learn.service import Learning, LearningError
-from mailmoat.mail.imap import ServerFeatures
+from mailmoat.mail.imap import ServerFeatures, special_folders
 from mailmoat.mail.runner import CONNECTION_ERRORS, close, open_client
 from mailmoat.mail.server_actions import ActionRunner
 from mailmoat.store import Store
@@ -79,19 +80,28 @@ class ReversibleApplier:
             return {}
         book = SyncBook(self.store, account.id)
         refused: dict[int, str] = {}
+        later: list[ActionRow] = []  # they need the server's folders: planned once connected
         for action in todo:
             try:
-                self._plan(book, account, action)
+                if action.action == ActionType.CHANGE_LANE.value:
+                    self._plan(book, account, action, SpecialFolders())  # recorded at once
+                else:
+                    server_steps(action.payload)
+                    later.append(action)
             except PayloadError as exc:  # stored before validation existed, or altered
                 refused[action.id] = f"cannot run: {exc}"
-        for action in wakes:
-            self._insert(book, action, _epoch(action.id, wake=True), wake_steps())
         try:
             client = self.opener(self.store, self.ring, account)
         except (*CONNECTION_ERRORS, TokenError, SecretKeyError) as exc:
             log.warning("%s: reversible actions wait: %s", account.name, type(exc).__name__)
             return self._finish(account, todo, refused, runner_ok=False)
         try:
+            # Planned once connected: archive and trash go where this server keeps them.
+            folders = special_folders(client)
+            for action in later:
+                self._plan(book, account, action, folders)
+            for action in wakes:
+                self._insert(book, action, _epoch(action.id, wake=True), wake_steps())
             ActionRunner(client, book, ServerFeatures.of(client)).run_pending()
         except CONNECTION_ERRORS as exc:  # the rows stay pending for the next pass
             log.warning("%s: reversible actions wait: %s", account.name, type(exc).__name__)
@@ -121,9 +131,10 @@ class ReversibleApplier:
         due = [a for a in snoozed if snooze_until(a.payload) <= now]
         return [a for a in due if not self._rows(account, a, wake=True)]
 
-    def _plan(self, book: SyncBook, account: AccountSettings, action: ActionRow) -> None:
+    def _plan(self, book: SyncBook, account: AccountSettings, action: ActionRow,
+              folders: SpecialFolders) -> None:
         message = int(action.payload["message"])
-        steps = server_steps(action.payload)
+        steps = server_steps(action.payload, folders)
         if action.action == ActionType.CHANGE_LANE.value:
             self._change_lane(book, account, action, message, change_lane_to(action.payload))
         elif steps:

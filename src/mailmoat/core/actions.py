@@ -4,6 +4,7 @@ written here by people — never a model's score."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -56,6 +57,16 @@ def is_floor(action: str) -> bool:
 
 ARCHIVE_FOLDER = "Archive"
 TRASH_FOLDER = "Trash"  # trash is restorable: the message moves, nothing is expunged
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialFolders:
+    """Where this server keeps archived and trashed mail: the folders it marks \\Archive and
+    \\Trash (RFC 6154) when it says, these names when it does not."""
+
+    archive: str = ARCHIVE_FOLDER
+    trash: str = TRASH_FOLDER
+
 SNOOZE_KEYWORD = "$MoatSnoozed"
 _ATOM_SPECIALS = frozenset('(){ %*"\\]')
 _MAX_FOLDER = 500
@@ -103,15 +114,17 @@ def change_lane_to(payload: Mapping[str, Any]) -> Lane:
     return _lane(payload)
 
 
-def server_steps(payload: Mapping[str, Any]) -> tuple[PlannedAction, ...]:
+def server_steps(
+    payload: Mapping[str, Any], folders: SpecialFolders = SpecialFolders()
+) -> tuple[PlannedAction, ...]:
     """What an approved reversible action does on the IMAP server. Raises PayloadError for a
     payload that cannot run. change_lane has no steps of its own: the lane change is
     recorded, and its server side is the lane reversal (core.lane_actions)."""
     kind = ActionType(str(payload.get("action")))
     if kind is ActionType.ARCHIVE:
-        return (PlannedAction(ActionKind.MOVE, ARCHIVE_FOLDER),)
+        return (PlannedAction(ActionKind.MOVE, folders.archive),)
     if kind is ActionType.TRASH:
-        return (PlannedAction(ActionKind.MOVE, TRASH_FOLDER),)
+        return (PlannedAction(ActionKind.MOVE, folders.trash),)
     if kind is ActionType.MOVE:
         return (PlannedAction(ActionKind.MOVE, _folder(payload)),)
     if kind is ActionType.LABEL:

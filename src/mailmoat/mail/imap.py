@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
+from imapclient.imapclient import ARCHIVE, TRASH
 
+from mailmoat.core.actions import SpecialFolders
 from mailmoat.core.address_guard import AddressPolicy, parse_allow_list, refused_address
 
 ENV_MULTI_USER = "MAILMOAT_MULTI_USER"
@@ -203,3 +205,14 @@ class ServerFeatures:
     def names(self) -> list[str]:
         return [n for n in ("idle", "condstore", "qresync", "move", "uidplus", "gmail")
                 if getattr(self, n)]
+
+
+def special_folders(client: IMAPClient) -> SpecialFolders:
+    """The server's own \\Archive and \\Trash folders (RFC 6154 LIST attributes, then the
+    usual names), falling back to core/actions' defaults, which a move creates if missing."""
+    found: dict[str, str] = {}
+    for name, flag in (("archive", ARCHIVE), ("trash", TRASH)):
+        folder = client.find_special_folder(flag)
+        if isinstance(folder, str) and folder:
+            found[name] = folder
+    return SpecialFolders(**found)
