@@ -250,3 +250,30 @@ def test_undo_withdraws_the_correction_from_rules_and_learning(
     (view,) = learning.rules()
     ids = [c["id"] for c in learning.corrections() if c["kind"] == "lane_change"]
     assert view.rule.correction_ids == (ids[0], ids[2])
+
+
+def test_snoozed_mail_leaves_lists_and_counts_until_it_wakes(
+    client: TestClient, store: Store,
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from mailmoat.act.service import ActionService
+
+    queue = client.get("/api/messages", params={"lane": "QUEUE"}).json()
+    before = client.get("/api/lanes").json()["counts"]["QUEUE"]
+    service = ActionService(store.engine)
+
+    def snooze(message_id: int, hours: float) -> None:
+        until = (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
+        proposal = service.propose("local", {"action": "snooze", "message": message_id,
+                                             "until": until}, "ann", "web")
+        service.approve(proposal["id"], "ann")
+
+    snooze(queue[0]["id"], 2)
+    snooze(queue[1]["id"], -1)  # already woken: nothing hidden
+    shown = [m["id"] for m in client.get("/api/messages", params={"lane": "QUEUE"}).json()]
+    assert queue[0]["id"] not in shown and queue[1]["id"] in shown
+    assert client.get("/api/lanes").json()["counts"]["QUEUE"] == before - 1
+    assert queue[0]["subject"] not in client.get("/lane/QUEUE").text
+    # Hidden from the lists, not gone: its page still opens.
+    assert client.get(f"/api/messages/{queue[0]['id']}").status_code == 200

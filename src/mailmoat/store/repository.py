@@ -6,12 +6,12 @@ Every write of a decision also appends to the decision ledger, in the same trans
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Engine, func, insert, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -238,17 +238,18 @@ class Store:
                 query = query.where(MessageRow.account == account)
             return int(session.scalar(query) or 0)
 
-    def lane_counts(self, account: str = "local") -> dict[str, int]:
+    def lane_counts(self, account: str = "local", hide: Collection[int] = ()) -> dict[str, int]:
+        """Messages per lane; `hide` leaves those messages out (snoozed mail, say)."""
         with self.sessions() as session:
-            rows = session.execute(
-                select(DecisionRow.lane, func.count())
-                .where(DecisionRow.account == account)
-                .group_by(DecisionRow.lane)
-            )
+            query = select(DecisionRow.lane, func.count()).where(DecisionRow.account == account)
+            if hide:
+                query = query.where(DecisionRow.message_id.not_in(sorted(hide)))
+            rows = session.execute(query.group_by(DecisionRow.lane))
             return {lane: int(n) for lane, n in rows}
 
     def list_messages(
-        self, lane: str, account: str = "local", limit: int = 50, offset: int = 0
+        self, lane: str, account: str = "local", limit: int = 50, offset: int = 0,
+        hide: Collection[int] = (),
     ) -> list[dict[str, Any]]:
         """Newest first. Summaries only: the raw bytes stay in the database."""
         with self.sessions() as session:
@@ -266,7 +267,8 @@ class Store:
                     DecisionRow.trace,
                 )
                 .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
-                .where(DecisionRow.account == account, DecisionRow.lane == lane)
+                .where(DecisionRow.account == account, DecisionRow.lane == lane,
+                       DecisionRow.message_id.not_in(sorted(hide)) if hide else true())
                 # Same order as messages.id, but read straight off ix_decisions_account_lane:
                 # no sort of the whole lane before LIMIT (10x faster at 10,000 messages).
                 .order_by(DecisionRow.message_id.desc())

@@ -191,8 +191,7 @@ def api_messages(
     offset: int = Query(0, ge=0, le=10_000_000),
     me: SessionInfo = Me,
 ) -> list[dict[str, Any]]:
-    return request.app.state.store.list_messages(lane, account=me.account, limit=limit,
-                                                 offset=offset)
+    return views.lane_messages(request.app.state.store, me.account, lane, limit, offset)
 
 
 @router.get("/messages/{message_id}")

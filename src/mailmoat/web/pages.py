@@ -190,8 +190,7 @@ def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000
               me: SessionInfo = User) -> HTMLResponse:
     chosen = parse_lane(lane)
     store = request.app.state.store
-    rows = store.list_messages(chosen.value, account=me.account, limit=PAGE_SIZE,
-                               offset=page * PAGE_SIZE)
+    rows = views.lane_messages(store, me.account, chosen.value, PAGE_SIZE, page * PAGE_SIZE)
     return render(request, "lane.html", {
         "lane": chosen.value, "blurb": LANE_BLURB[chosen],
         "count": views.counts(store, me.account)[chosen.value], "messages": rows,

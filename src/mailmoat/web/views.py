@@ -3,11 +3,13 @@ the API offers exactly what the pages do. Every function takes the account it ma
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path
 from sqlalchemy import func, select
 
+from mailmoat.act.snoozes import snoozed
 from mailmoat.config import ConfigError, load_llm_config
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
@@ -44,9 +46,20 @@ def parse_lane(value: str) -> Lane:
         raise HTTPException(404, f"no such lane: {value}") from exc
 
 
+def _snoozed(store: Store, account: str) -> set[int]:
+    """Snoozed mail stays out of every list and count until it wakes (act/snoozes.py)."""
+    return set(snoozed(store, account, datetime.now(UTC)))
+
+
 def counts(store: Store, account: str) -> dict[str, int]:
-    raw = store.lane_counts(account)
+    raw = store.lane_counts(account, hide=_snoozed(store, account))
     return {lane.value: int(raw.get(lane.value, 0)) for lane in LANE_ORDER}
+
+
+def lane_messages(store: Store, account: str, lane: str, limit: int,
+                  offset: int = 0) -> list[dict[str, Any]]:
+    return store.list_messages(lane, account=account, limit=limit, offset=offset,
+                               hide=_snoozed(store, account))
 
 
 def firewall(store: Store, account: str) -> list[dict[str, Any]]:
@@ -57,8 +70,7 @@ def firewall(store: Store, account: str) -> list[dict[str, Any]]:
             "blurb": LANE_BLURB[lane],
             "count": numbers[lane.value],
             "hidden": lane not in FRONT_PAGE_ROWS,
-            "messages": store.list_messages(lane.value, account=account,
-                                            limit=FRONT_PAGE_ROWS[lane])
+            "messages": lane_messages(store, account, lane.value, FRONT_PAGE_ROWS[lane])
             if lane in FRONT_PAGE_ROWS and numbers[lane.value] else [],
         }
         for lane in LANE_ORDER
