@@ -59,3 +59,19 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'mailmoat.db'}"
     return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh embedded deployment for the `mailmoat` command: its own SQLite file and key
+    file, and none of this machine's mailmoat settings (Redis, multi-user, a model)."""
+    from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
+
+    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for name in (ENV_KEY, "MAILMOAT_REDIS_URL", "MAILMOAT_MULTI_USER",
+                 "MAILMOAT_LLM_BASE_URL", "MAILMOAT_LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    return url

@@ -175,3 +175,14 @@ def mail_server() -> Iterator[MailServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def keyword_server() -> Iterator[MailServer]:
+    """A server that keeps custom keywords, as Dovecot or Fastmail do (mail-devel as shipped
+    drops them): for lane keywords, labels and snoozes."""
+    server = MailServer(keywords=True).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -20,7 +20,6 @@ from mailmoat.accounts.registry import (
     get_account,
     set_submission,
 )
-from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
 from mailmoat.act import worker
 from mailmoat.act.executor import Executor
 from mailmoat.cli import app
@@ -29,17 +28,6 @@ from test_account_oauth import REFRESH, TokenServer
 from test_smtp_transport import OAuthMta
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
-    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
-    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv(ENV_KEY, raising=False)
-    monkeypatch.delenv("MAILMOAT_MULTI_USER", raising=False)
-    return url
 
 
 def test_an_account_added_on_the_command_line_sends_approved_mail(

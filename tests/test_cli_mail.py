@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from imap_fixtures import make_message, running
-from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
+from mailmoat.accounts.secrets import ENV_KEY
 from mailmoat.cli import _accounts_configured, app
 from mailmoat.store import open_store
 from mailserver import MailServer
@@ -23,18 +22,6 @@ runner = CliRunner()
 def server() -> Iterator[MailServer]:
     with running(MailServer()) as started:
         yield started
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
-    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
-    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv(ENV_KEY, raising=False)
-    monkeypatch.delenv("MAILMOAT_REDIS_URL", raising=False)
-    monkeypatch.delenv("MAILMOAT_MULTI_USER", raising=False)
-    return url
 
 
 def _add(server: MailServer, name: str = "work", password: str | None = None) -> None:

@@ -28,15 +28,6 @@ def server() -> Iterator[MailServer]:
 
 
 
-@pytest.fixture
-def keyword_server() -> Iterator[MailServer]:
-    server = MailServer(keywords=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def _folder(server: MailServer, folder: str) -> dict[str, tuple[bytes, ...]]:
     """Subject -> flags of every message in `folder`, as the person's own client sees it."""
     client = server.imap()

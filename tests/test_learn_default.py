@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 from imap_fixtures import running
 from learn_mail import eml
-from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
 from mailmoat.cli import app
 from mailmoat.core.lanes import HIDDEN_LANES
 from mailmoat.core.local_scorer import score_local
@@ -149,18 +148,6 @@ def test_an_unreadable_store_leaves_the_local_scorer_deciding() -> None:
     message = message_from_fields(sender="a@b.example", subject="Invoice", body="Paid.")
     signals = detect_signals(message)
     assert broken.score(message, signals, Facts()) == score_local(message, signals)
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
-    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
-    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    for name in (ENV_KEY, "MAILMOAT_REDIS_URL", "MAILMOAT_MULTI_USER",
-                 "MAILMOAT_LLM_BASE_URL", "MAILMOAT_LLM_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-    return url
 
 
 @pytest.fixture

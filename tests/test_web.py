@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from fastapi.testclient import TestClient
 
-from mailmoat.demo import import_demo
-from mailmoat.store import Store, open_store
+from mailmoat.store import Store
 from mailmoat.store.models import MessageRow
 from mailmoat.web.app import create_app
-from webhelpers import FakeApprovals, make_user, sign_in
+from webhelpers import FakeApprovals, client, make_user, sign_in, store  # noqa: F401
 
 LANES = ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
-    import_demo(store)
-    make_user(store, "ann", ["local"])
-    return store
-
-
-@pytest.fixture
-def client(store: Store) -> TestClient:
-    client = TestClient(create_app(store))
-    client.csrf = sign_in(client, "ann")  # type: ignore[attr-defined]
-    return client
 
 
 def test_firewall_shows_lanes_in_order_with_counts(client: TestClient, store: Store) -> None:

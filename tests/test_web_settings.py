@@ -5,7 +5,6 @@ the real IMAP server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,38 +14,13 @@ from imap_fixtures import make_message, make_setup, marketing
 from mailmoat.accounts.registry import get_account
 from mailmoat.act.service import ActionService
 from mailmoat.core.lanes import Lane
-from mailmoat.demo import import_demo
 from mailmoat.mail.runner import sync_once
-from mailmoat.store import Store, open_store
+from mailmoat.store import Store
 from mailmoat.web.app import create_app
 from mailmoat.web.settings_forms import FormError, parse_lane_actions
 from mailserver import MailServer
 from test_imap_lane_actions import _folder
-from webhelpers import make_user, sign_in
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    store = open_store(f"sqlite:///{tmp_path / 'settings.db'}")
-    import_demo(store)
-    make_user(store, "ann", ["local"])
-    return store
-
-
-@pytest.fixture
-def client(store: Store) -> TestClient:
-    client = TestClient(create_app(store))
-    client.csrf = sign_in(client, "ann")  # type: ignore[attr-defined]
-    return client
-
-
-@pytest.fixture
-def keyword_server() -> Iterator[MailServer]:
-    server = MailServer(keywords=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from webhelpers import client, make_user, sign_in, store  # noqa: F401  (fixtures)
 
 
 def test_guidelines_and_cap_are_saved_where_the_auto_sweep_reads_them(

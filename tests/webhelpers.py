@@ -8,8 +8,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
@@ -119,3 +121,25 @@ class FakeApprovals:
             return Outcome(False, "no such pending action")
         self.decisions.append((action_id, actor, what, reason))
         return Outcome(True, what)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    """The demo mailbox in a fresh SQLite store, with user ann on account `local`."""
+    from mailmoat.demo import import_demo
+    from mailmoat.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
+    import_demo(store)
+    make_user(store, "ann", ["local"])
+    return store
+
+
+@pytest.fixture
+def client(store: Store) -> TestClient:
+    """Ann, signed in; `client.csrf` holds her session's CSRF token."""
+    from mailmoat.web.app import create_app
+
+    client = TestClient(create_app(store))
+    client.csrf = sign_in(client, "ann")  # type: ignore[attr-defined]
+    return client
