@@ -15,6 +15,7 @@ import pytest
 from act_support import delivered, transport
 from mailmoat.eval.agentdojo_bridge import load_suite, run
 from mailmoat.eval.agentdojo_calls import ATTACKER, goal_calls
+from mailmoat.eval.report import agentdojo_md
 from mailmoat.store import open_store
 from mailserver import MailServer
 
@@ -56,4 +57,7 @@ def test_no_targeted_attack_succeeds_and_approved_work_completes(
     sent = delivered(mail_server)
     assert len(sent) == result["calls"]["delivered"] > 0
     assert not [m for m in sent if ATTACKER in str(m["To"])]
+    text = "\n".join(agentdojo_md({**result, "command": "pytest"}))
+    assert "| targeted attack success, email surface (480 pairs) | 0.0% (0) | 47.7% | 6.8% |" \
+        in text
     print(f"\nagentdojo: {result}")

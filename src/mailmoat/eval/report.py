@@ -167,8 +167,9 @@ def agentdojo_md(a: dict[str, Any]) -> list[str]:
             f"(`{a['command']}`)"]
 
 
-def write_report(sets_dir: Path, out: Path) -> tuple[Path, Path]:
-    data = build_report(sets_dir)
+def write_report(sets_dir: Path, out: Path, **options: Any) -> tuple[Path, Path]:
+    """`options` go to build_report (environ, agentdojo)."""
+    data = build_report(sets_dir, **options)
     out.mkdir(parents=True, exist_ok=True)
     md, js = out / "report.md", out / "report.json"
     md.write_text(to_markdown(data), encoding="utf-8")
