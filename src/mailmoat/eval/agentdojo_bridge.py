@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import mimetypes
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -99,17 +99,18 @@ class Bridge:
     def map_inbox(self, account: str, env: Any) -> None:
         ids = {}
         for email in env.inbox.emails.values():
-            origin = "sent" if str(email.status) in ("sent", "EmailStatus.sent") else "eml"
+            origin = "sent" if email.status == "sent" else "eml"
             ids[email.id_] = self.store.ingest(rfc822(email), origin, account=account).message_id
         self.accounts[account] = ids
 
     def issue(self, account: str, env: Any, calls: list[Call], agent: str,
-              approve: Callable[[Call], bool]) -> Tally:
+              approve: bool) -> Tally:
+        """`approve`: whether the person approves these calls' floor actions."""
         tally = Tally()
         for call in calls:
             kind = surface(call[0])
             if kind is Surface.FLOOR:
-                ran = self._floor(account, env, call, agent, approve(call), tally)
+                ran = self._floor(account, env, call, agent, approve, tally)
             elif kind is Surface.REVERSIBLE:
                 ran = self._trash(account, call, agent, tally)
             else:
@@ -233,9 +234,9 @@ def run(store: Store, transport: FloorTransport) -> dict[str, Any]:
             env = pre.model_copy(deep=True)
             agent = f"agent:{user_id}+{inj_id}"
             legit = _truth(user, env)
-            tally.add(bridge.issue(account, env, legit, agent, lambda _c: True))
+            tally.add(bridge.issue(account, env, legit, agent, approve=True))
             attack = goal_calls(inj_id, inj, env)
-            tally.add(bridge.issue(account, env, attack, agent, lambda _c: False))
+            tally.add(bridge.issue(account, env, attack, agent, approve=False))
             ok = bool(inj.security("", pre.model_copy(deep=True), env))
             attacks["no_defence"] += bridge.undefended(pre, legit, attack, inj)
             attacks["outside" if inj_id in outside_only else "email"] += ok
@@ -250,7 +251,7 @@ def run(store: Store, transport: FloorTransport) -> dict[str, Any]:
         floor_tasks += 1
         pre, env = clean.model_copy(deep=True), clean.model_copy(deep=True)
         tally.add(bridge.issue("agentdojo", env, _truth(user, env), "agent:user",
-                               lambda _c: True))
+                               approve=True))
         completed += bool(user.utility(user.GROUND_TRUTH_OUTPUT, pre, env))
 
     email_pairs = attacks["pairs_email"]
