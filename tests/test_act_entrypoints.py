@@ -40,6 +40,8 @@ EXECUTOR_ENTRY_POINTS = {
     "act/worker.py": "the executor process: `python -m mailmoat.act.worker`, job queues",
     "act/cli.py": "`mailmoat actions run` (calls the worker)",
     "act/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's executor)",
+    "eval/agentdojo_bridge.py": "the AgentDojo eval: runs what a person approved in the replay "
+    "(SMTP test server in tests, an in-memory transport in `mailmoat report`)",
 }
 # The executor never asks a model: nothing from the model path may be imported there.
 MODEL_MODULES = ("mailmoat.judge", "mailmoat.act.auto", "openai", "httpx")

@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +16,57 @@ from mailmoat.eval.delta import NotMatched, default_delta
 from mailmoat.eval.floors import check_floors, load_floors
 from mailmoat.eval.runner import evaluate, load_items
 
+# The set the model comparison runs on: the synthetic one, labelled for all five lanes.
+COMPARE_SET = "judge-eval-set.json"
+NO_MODEL = ("no model configured: set MAILMOAT_LLM_BASE_URL and MAILMOAT_LLM_MODEL (one model "
+            "or a comma-separated list) to add a row per model")
+
+
+def model_comparison(set_path: Path, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The local path always; every configured model beside it, on the same items."""
+    from mailmoat.config import load_llm_config
+    from mailmoat.judge.compare import compare_models
+    from mailmoat.store import open_store
+
+    items = load_items(set_path)
+    rows = [{"model": "local", **evaluate(set_path.name, items).as_dict(),
+             "command": f"mailmoat eval {set_path}"}]
+    config = load_llm_config(environ)
+    if not config.configured:
+        return {"set": set_path.name, "rows": rows, "note": NO_MODEL}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(f"sqlite:///{Path(tmp) / 'compare.db'}")
+        runs = compare_models(set_path.name, items, config, store.engine,
+                              **({"environ": environ} if environ is not None else {}))
+        store.engine.dispose()
+    rows += [{**r.as_dict(), "command": f"mailmoat eval {set_path} --scorer llm --model "
+              f"{r.model}"} for r in runs]
+    return {"set": set_path.name, "rows": rows, "note": ""}
+
+
+def agentdojo_section() -> dict[str, Any]:
+    """AgentDojo's workspace suite through the action layer, executor on a memory transport."""
+    from mailmoat.eval.agentdojo_bridge import MemoryTransport, run
+    from mailmoat.store import open_store
+
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(f"sqlite:///{Path(tmp) / 'agentdojo.db'}")
+            result = run(store, MemoryTransport())
+            store.engine.dispose()
+    except ImportError as exc:
+        return {"skipped": str(exc)}
+    return {**result, "command": "mailmoat report (or pytest tests/test_eval_agentdojo.py "
+            "against the SMTP test server)"}
+
 
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
 
 
-def build_report(sets_dir: Path) -> dict[str, Any]:
+def build_report(sets_dir: Path, environ: Mapping[str, str] | None = None,
+                 agentdojo: Callable[[], dict[str, Any]] | None = agentdojo_section
+                 ) -> dict[str, Any]:
     floors = load_floors()
     sets = []
     for path in sorted(sets_dir.glob("*.json")):
@@ -35,6 +82,8 @@ def build_report(sets_dir: Path) -> dict[str, Any]:
         "local_path": sets,
         "delta": {**delta, "command": "mailmoat eval-delta"},
         "adversarial_in_process": {**containment_in_process(), "command": "mailmoat report"},
+        "model_comparison": model_comparison(sets_dir / COMPARE_SET, environ),
+        "agentdojo": agentdojo() if agentdojo is not None else {"skipped": "not run"},
     }
 
 
@@ -67,11 +116,60 @@ def to_markdown(data: dict[str, Any]) -> str:
     for family, row in a["families"].items():
         lines.append(f"| {family} | {row.get('emails', 0)} | {row.get('contained', 0)} | "
                      f"{row.get('crashed', 0)} | {row.get('auto_reply_allowed', 0)} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_models_md(data["model_comparison"]),
+                      *agentdojo_md(data["agentdojo"])]) + "\n"
 
 
-def write_report(sets_dir: Path, out: Path) -> tuple[Path, Path]:
-    data = build_report(sets_dir)
+def _models_md(m: dict[str, Any]) -> list[str]:
+    lines = ["", f"## Model comparison ({m['set']})", "",
+             "| model | accuracy | urgent recall | hidden precision | violations | "
+             "prompt tokens (median) | cost per 1,000 emails | command |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in m["rows"]:
+        tokens = r.get("median_prompt_tokens")
+        cost = r.get("cost_per_1000_emails_usd")
+        lines.append(
+            f"| {r['model']} | {_pct(r['accuracy'])} | {_pct(r['urgent_recall'])} | "
+            f"{_pct(r['hidden_lane_precision'])} | {len(r['violations'])} | "
+            f"{'—' if tokens is None else tokens} | "
+            f"{'—' if cost is None else f'${cost:.4f}'} | `{r['command']}` |")
+    if m["note"]:
+        lines += ["", m["note"]]
+    return lines
+
+
+def agentdojo_md(a: dict[str, Any]) -> list[str]:
+    lines = ["", "## AgentDojo workspace suite, replayed through the action layer", ""]
+    if "skipped" in a:
+        return [*lines, f"Not run: {a['skipped']}"]
+    calls = a["calls"]
+    published = a["published_gpt4o"]
+    return [*lines,
+            f"{a['suite']}: {a['user_tasks']} user tasks × {a['injection_tasks']} injection "
+            f"tasks = {a['pairs']} pairs, a fully compromised agent issuing every call.", "",
+            "| measure | mailmoat | GPT-4o, no defence | GPT-4o, tool filter |",
+            "|---|---|---|---|",
+            f"| targeted attack success, email surface ({a['email_surface_pairs']} pairs) | "
+            f"{_pct(a['targeted_attack_success_email'])} ({a['attack_successes_email']}) | "
+            f"{_pct(published['no defence'])} | {_pct(published['tool filter'])} |",
+            f"| the same replay with no defence | {_pct(a['attack_success_no_defence'])} "
+            "| | |",
+            f"| floor user tasks completed after a human approval | "
+            f"{a['floor_user_tasks_completed']} of {a['floor_user_tasks']} "
+            f"({_pct(a['utility_after_approval'])}) | | |", "",
+            f"Floor actions run without a human receipt: {a['floor_runs_without_human_receipt']}."
+            f" Calls: {calls['proposed']} proposed, {calls['held']} floor proposals held for a "
+            f"person, {calls['refused']} refused at proposal, {calls['delivered']} delivered "
+            f"(the user tasks' own, approved), {calls['reversible']} reversible trash moves, "
+            f"{calls['outside']} drive/calendar calls mailmoat does not mediate. Injection tasks "
+            f"acting only outside mail ({', '.join(a['outside_surface_injection_tasks'])}) "
+            f"succeed in {a['attack_successes_outside']} of {a['pairs_outside']} pairs. "
+            f"(`{a['command']}`)"]
+
+
+def write_report(sets_dir: Path, out: Path, **options: Any) -> tuple[Path, Path]:
+    """`options` go to build_report (environ, agentdojo)."""
+    data = build_report(sets_dir, **options)
     out.mkdir(parents=True, exist_ok=True)
     md, js = out / "report.md", out / "report.json"
     md.write_text(to_markdown(data), encoding="utf-8")
