@@ -18,10 +18,13 @@ $(STAMP): pyproject.toml
 # packages at import time, so those come too, each without its own dependencies; the last three
 # are what those import that the project's own dependencies do not already bring (found by
 # importing the suite in an empty venv).
-AGENTDOJO := agentdojo==0.1.35 docstring-parser deepdiff==9.1.0 orderly-set==5.5.0 cachebox==6.2.10 \
-	email-validator \
-	dnspython rich tenacity anthropic openai cohere fastavro tokenizers google-genai \
-	google-auth websockets httpx2 jiter opentelemetry-api
+# Pinned (a new release could import something new); openai, rich and httpx2 are the
+# project's own and already installed, so naming them changes nothing.
+AGENTDOJO := agentdojo==0.1.35 docstring-parser==0.18.0 deepdiff==9.1.0 orderly-set==5.5.0 \
+	cachebox==6.2.10 email-validator==2.4.0 dnspython==2.9.2 rich tenacity==9.2.1 \
+	anthropic==2.16.0 openai cohere==7.3.1 fastavro==1.13.1 tokenizers==0.23.3 \
+	google-genai==3.6.1 google-auth==2.63.0 websockets==17.4 httpx2 jiter==0.19.0 \
+	opentelemetry-api==1.45.2
 
 # The real-model test's server and model (see pyproject's realmodel extra).
 $(TEST_STAMP): $(STAMP)
