@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mailmoat.core.actions import FLOOR, REVERSIBLE, ActionType, is_floor
 from mailmoat.core.autonomy import (
@@ -18,7 +20,7 @@ from mailmoat.core.features import Features
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import Decision, Facts
 from mailmoat.core.receipts import FLOOR_ACTIONS, PayloadError
-from mailmoat.core.recipients import check_recipient
+from mailmoat.core.recipients import check_recipient, one_edit_apart
 
 
 def test_action_table_partitions_every_action() -> None:
@@ -107,6 +109,32 @@ def test_lookalike_and_display_name_tricks() -> None:
     assert not plain.any
     spoof = check_recipient("x@evil.example", display_name="ana@acme.example")
     assert spoof.display_name_mismatch
+
+
+def test_one_edit_typosquats_of_a_long_known_domain_are_flagged() -> None:
+    known = frozenset({"bluesparrowtech.com", "acme.example"})
+    for fake in ("luesparrowtech.com", "bluesparowtech.com", "blluesparrowtech.com",
+                 "bluesparrovtech.com", "bluseparrowtech.com"):
+        assert check_recipient(f"x@{fake}", known_domains=known).lookalike_of == \
+            "bluesparrowtech.com", fake
+    # Two edits away, or a short name where one edit is an ordinary other word: no flag.
+    for other in ("lusparrowtech.com", "acne.example", "sparrowtech.com"):
+        assert check_recipient(f"x@{other}", known_domains=known).lookalike_of is None, other
+
+
+@given(st.text(alphabet="abcdef", max_size=8), st.text(alphabet="abcdef", max_size=8))
+def test_one_edit_apart_agrees_with_edit_distance(a: str, b: str) -> None:
+    def distance(x: str, y: str) -> int:  # optimal string alignment, the slow obvious way
+        d = [[i + j if not i * j else 0 for j in range(len(y) + 1)] for i in range(len(x) + 1)]
+        for i in range(1, len(x) + 1):
+            for j in range(1, len(y) + 1):
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1,
+                              d[i - 1][j - 1] + (x[i - 1] != y[j - 1]))
+                if i > 1 and j > 1 and x[i - 1] == y[j - 2] and x[i - 2] == y[j - 1]:
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+        return d[len(x)][len(y)]
+
+    assert one_edit_apart(a, b) == (distance(a, b) == 1)
 
 
 def test_recipient_must_be_one_clean_address() -> None:

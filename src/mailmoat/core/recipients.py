@@ -54,6 +54,36 @@ def skeleton(domain: str) -> str:
     return folded.replace("rn", "m").replace("vv", "w")
 
 
+# Below this many letters in a domain's first label, one edit reaches too many innocent
+# neighbours (acme / acne) to be worth a flag.
+_MIN_TYPO_LABEL = 6
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """True when `b` is `a` with one letter left out, added, changed, or two neighbours
+    swapped: the typosquats a skeleton cannot see (luesparrowtech for bluesparrowtech)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    start = 0
+    while start < len(a) and a[start] == b[start]:
+        start += 1
+    if len(a) < len(b):  # one insertion in b
+        return a[start:] == b[start + 1:]
+    if a[start + 1:] == b[start + 1:]:  # one substitution
+        return True
+    i = start  # else two neighbours swapped
+    return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
+
+
+def _imitates(shape: str, known: str) -> bool:
+    target = skeleton(known)
+    if shape == target:
+        return True
+    return len(known.split(".", 1)[0]) >= _MIN_TYPO_LABEL and one_edit_apart(shape, target)
+
+
 def check_recipient(
     address: str, display_name: str = "", known_domains: frozenset[str] = frozenset()
 ) -> RecipientFlags:
@@ -65,7 +95,7 @@ def check_recipient(
     if known_domains and ascii_domain not in known_domains:
         shape = skeleton(raw_domain)
         for known in sorted(known_domains):
-            if shape == skeleton(known) and raw_domain != known:
+            if raw_domain != known and _imitates(shape, known):
                 lookalike = known
                 break
     shown = display_name.lower()
