@@ -4,7 +4,10 @@ secrets sealed at rest, XOAUTH2 on both the SMTP and the IMAP side."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -20,6 +23,7 @@ from mailmoat.accounts.registry import (
     get_account,
     set_submission,
 )
+from mailmoat.accounts.secrets import KeyRing
 from mailmoat.act import worker
 from mailmoat.act.executor import Executor
 from mailmoat.cli import app
@@ -107,6 +111,35 @@ def oauth_server() -> MailServer:
         running.stop()
 
 
+@contextmanager
+def oauth_rig(server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+              issue: str) -> Iterator[tuple[Any, KeyRing, TokenServer, OAuthMta, int]]:
+    """An XOAUTH2 account whose token endpoint issues `issue`, with one send approved, and an
+    MTA that accepts only the server's password as the bearer token."""
+    tokens = TokenServer(issue=issue)
+    mta = OAuthMta(server.user, server.password)
+    controller = Controller(mta, hostname="127.0.0.1", port=free_port(), auth_required=True,
+                            auth_require_tls=False)
+    controller.start()
+    TOKENS.forget("acct")
+    try:
+        r = rig(f"sqlite:///{tmp_path / 'm.db'}")
+        ring = secret_key(monkeypatch)
+        add_account(r.store, ring, AccountSettings(
+            name="acct", host=server.host, port=server.imap_port,
+            username=server.user, tls="plain", auth="xoauth2",
+            token_endpoint=tokens.url, client_id="mailmoat-test",
+            submission=Submission(host="127.0.0.1", port=controller.port, tls="plain")),
+            REFRESH)
+        proposal = r.service.propose("acct", send_payload(), "sam", "cli")
+        r.service.approve(proposal["id"], "sam")
+        yield r, ring, tokens, mta, proposal["id"]
+    finally:
+        controller.stop()
+        tokens.close()
+        TOKENS.forget("acct")
+
+
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_xoauth2_on_both_sides_with_a_refreshed_token(
     oauth_server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -114,68 +147,30 @@ def test_xoauth2_on_both_sides_with_a_refreshed_token(
     """An XOAUTH2 account (Gmail/Outlook style): the refresh token is sealed in the store,
     the worker exchanges it at the token endpoint, and the same access token logs in to
     SMTP (AUTH XOAUTH2) and to IMAP (AUTHENTICATE XOAUTH2) for the Sent copy."""
-    access = oauth_server.password  # the test IMAP server accepts its password as a bearer token
-    tokens = TokenServer(issue=access)
-    mta = OAuthMta(oauth_server.user, access)
-    controller = Controller(mta, hostname="127.0.0.1", port=free_port(), auth_required=True,
-                            auth_require_tls=False)
-    controller.start()
-    TOKENS.forget("acct")
-    try:
-        r = rig(f"sqlite:///{tmp_path / 'm.db'}")
-        ring = secret_key(monkeypatch)
-        add_account(r.store, ring, AccountSettings(
-            name="acct", host=oauth_server.host, port=oauth_server.imap_port,
-            username=oauth_server.user, tls="plain", auth="xoauth2",
-            token_endpoint=tokens.url, client_id="mailmoat-test",
-            submission=Submission(host="127.0.0.1", port=controller.port, tls="plain")),
-            REFRESH)
-        proposal = r.service.propose("acct", send_payload(), "sam", "cli")
-        r.service.approve(proposal["id"], "sam")
+    # The test IMAP server accepts its password as a bearer token.
+    with oauth_rig(oauth_server, tmp_path, monkeypatch, issue=oauth_server.password) as (
+            r, ring, tokens, mta, action_id):
         executor = Executor(r.store.engine, worker.transports(r.store, ring))
         assert [o.state for o in executor.run_until_idle()] == ["done"]
         assert len(mta.accepted) == 1 and b"Subject: Quarterly numbers" in mta.accepted[0]
         sent = delivered(oauth_server, "Sent")
         assert [m["Message-ID"] for m in sent] == [
-            r.service.show(proposal["id"])["outbox"]["message_id"]]
+            r.service.show(action_id)["outbox"]["message_id"]]
         assert len(tokens.requests) == 1  # one exchange, cached for both sides
         assert REFRESH not in repr(worker.transports(r.store, ring))
-    finally:
-        controller.stop()
-        tokens.close()
-        TOKENS.forget("acct")
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_a_refused_token_never_sends_and_never_leaks(
     oauth_server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tokens = TokenServer(issue="at-the-mta-does-not-know")
-    mta = OAuthMta(oauth_server.user, oauth_server.password)
-    controller = Controller(mta, hostname="127.0.0.1", port=free_port(), auth_required=True,
-                            auth_require_tls=False)
-    controller.start()
-    TOKENS.forget("acct")
-    try:
-        r = rig(f"sqlite:///{tmp_path / 'm.db'}")
-        ring = secret_key(monkeypatch)
-        add_account(r.store, ring, AccountSettings(
-            name="acct", host=oauth_server.host, port=oauth_server.imap_port,
-            username=oauth_server.user, tls="plain", auth="xoauth2",
-            token_endpoint=tokens.url, client_id="mailmoat-test",
-            submission=Submission(host="127.0.0.1", port=controller.port, tls="plain")),
-            REFRESH)
-        proposal = r.service.propose("acct", send_payload(), "sam", "cli")
-        r.service.approve(proposal["id"], "sam")
+    with oauth_rig(oauth_server, tmp_path, monkeypatch, issue="at-the-mta-does-not-know") as (
+            r, ring, _tokens, mta, _action_id):
         [outcome] = Executor(r.store.engine, worker.transports(r.store, ring)).run_until_idle()
         # The Sent copy is staged first, so the IMAP login is the first to refuse it.
         assert outcome.state == "dead" and "refused the login" in outcome.detail
         assert "at-the-mta" not in outcome.detail and REFRESH not in outcome.detail
         assert mta.accepted == []
-    finally:
-        controller.stop()
-        tokens.close()
-        TOKENS.forget("acct")
 
 
 def test_each_account_sends_through_its_own_transport(
