@@ -163,7 +163,7 @@ class SyncBook:
                                  "uidvalidity": loc.uidvalidity, "uid": loc.uid,
                                  "message_id": loc.message_id, "flags": list(loc.flags)})
             if rows:
-                session.execute(insert(LocationRow), rows)
+                session.execute(insert(LocationRow.__table__), rows)
             for seen in (True, False):
                 ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
                 for chunk in _chunks(ids):
@@ -243,7 +243,7 @@ class SyncBook:
                     "lane": plan.lane, "kind": action.kind.value, "argument": action.argument,
                     "status": "pending", "detail": "", "created_at": now})
             if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
-                session.execute(insert(ServerActionRow), actions)
+                session.execute(insert(ServerActionRow.__table__), actions)
             ids = list({p.message_id for p in plans})
             applied: dict[int, AppliedLaneRow] = {}
             for chunk in _chunks(ids):
@@ -269,7 +269,7 @@ class SyncBook:
                         "account_id": self.account_id, "message_id": plan.message_id,
                         "marked_read_by_us": bool(plan.marked_read), **lane}
             if fresh:
-                session.execute(insert(AppliedLaneRow), list(fresh.values()))
+                session.execute(insert(AppliedLaneRow.__table__), list(fresh.values()))
         return len(actions)
 
     def pending(self) -> list[PendingAction]:

@@ -149,19 +149,22 @@ class Store:
                 trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
                                  account=account, perception=perceived.get(digest))
                 traces[digest] = trace.as_dict()
-            # Core bulk inserts: one statement per table, ids back in parameter order.
+            # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
+            # the insert itself), one statement per table. The new ids come back in no
+            # particular order (asking SQLAlchemy for parameter order makes SQLite insert
+            # row by row), so each is matched to its message by content hash, unique here.
             ids: dict[str, int] = {}
             if todo:
-                rows = session.execute(
-                    insert(MessageRow).returning(MessageRow.id, sort_by_parameter_order=True),
+                ids = dict((digest, mid) for mid, digest in session.execute(
+                    insert(MessageRow.__table__).returning(
+                        MessageRow.__table__.c.id, MessageRow.__table__.c.content_sha256),
                     [self._message_values(item, message, digest, account, now)
                      for digest, (item, message) in todo.items()],
-                ).scalars().all()
-                ids = dict(zip(todo, rows, strict=True))
-                session.execute(insert(DecisionRow), [
+                ))
+                session.execute(insert(DecisionRow.__table__), [
                     _decision_values(ids[digest], account, d, now)
                     for digest, d in traces.items()])
-                session.execute(insert(LedgerRow), [
+                session.execute(insert(LedgerRow.__table__), [
                     _ledger_values(ids[digest], "decided", d, SYSTEM, now)
                     for digest, d in traces.items()])
             record_sent_recipients(session, account, [
