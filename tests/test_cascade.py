@@ -102,3 +102,46 @@ def test_trace_carries_everything_invariant_7_names() -> None:
 def test_garbage_still_gets_a_lane(raw: bytes) -> None:
     trace = classify(parse_message(raw))
     assert trace.decision.lane in set(Lane)
+
+
+class LocalBasedScorer:
+    """Like the learned scorer: starts from the local scorer's answer."""
+
+    name = "on-local"
+
+    def __init__(self) -> None:
+        self.given: list[Scored] = []
+
+    def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
+        raise AssertionError("the cascade should hand over the local answer (score_on)")
+
+    def score_on(self, local: Scored, message: Message, signals: Signals,
+                 facts: Facts) -> Scored:
+        self.given.append(local)
+        return Scored(local.features, f"{local.reason}; nudged", source="on-local")
+
+
+def test_a_scorer_building_on_local_gets_the_perceived_local_answer() -> None:
+    from mailmoat.judge.cascade import perceive
+
+    perception = perceive(PROMO)
+    scorer = LocalBasedScorer()
+    trace = classify(PROMO, scorers=[scorer], perception=perception)
+    assert scorer.given == [perception.local]
+    assert scorer.given[0] is perception.local  # not scored locally a second time
+    assert trace.source == "on-local"
+    # Without a perception the cascade scores locally once and hands that over.
+    classify(PROMO, scorers=[scorer])
+    assert scorer.given[1] == perception.local
+
+
+def test_learned_scorer_score_is_score_on_the_local_answer() -> None:
+    from mailmoat.core.local_scorer import score_local
+    from mailmoat.core.signals import detect_signals
+    from mailmoat.learn.model import LinearModel
+    from mailmoat.learn.scorer import LearnedScorer
+
+    scorer = LearnedScorer(LinearModel(), min_updates=0, min_probability=0.0)
+    signals = detect_signals(PROMO)
+    assert scorer.score(PROMO, signals, Facts()) == scorer.score_on(
+        score_local(PROMO, signals), PROMO, signals, Facts())

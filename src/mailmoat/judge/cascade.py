@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol, runtime_checkable
 
 from mailmoat.core.hashing import input_hash
@@ -37,6 +38,17 @@ class Scorer(Protocol):
 
 
 @runtime_checkable
+class BuildsOnLocal(Protocol):
+    """A scorer that starts from the local scorer's answer (the learned scorer): the
+    cascade hands it that answer, often computed ahead (`Perception.local`), instead of it
+    scoring locally a second time."""
+
+    def score_on(self, local: Scored, message: Message, signals: Signals,
+                 facts: Facts) -> Scored:
+        ...
+
+
+@runtime_checkable
 class PerAccount(Protocol):
     """A scorer whose work depends on the mail account (the LLM judge: budget, examples)."""
 
@@ -44,11 +56,19 @@ class PerAccount(Protocol):
         ...
 
 
+@cache
+def _implements(kind: type, protocol: type) -> bool:
+    # A runtime protocol check inspects the class every time (~30 us); classify asks per
+    # message, and a class does not change what it implements.
+    return issubclass(kind, protocol)
+
+
 def for_account(scorers: Sequence[Scorer], account: str | None) -> list[Scorer]:
     """The scorers serving `account`; scorers that do not care are used as they are."""
     if account is None:
         return list(scorers)
-    return [s.for_account(account) if isinstance(s, PerAccount) else s for s in scorers]
+    return [s.for_account(account) if _implements(type(s), PerAccount) else s  # type: ignore[attr-defined]
+            for s in scorers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,18 +97,23 @@ def classify(
     scorer bills and learns for that account (None: each scorer as it was built).
     `perception` is the message-only part, when it was computed ahead (mail/parse_pool)."""
     signals = perception.signals if perception else detect_signals(message)
+    local = perception.local if perception else None
     scored: Scored | None = None
     degraded = False
     if facts.pinned_lane is None and facts.rule_lane is None:
         for scorer in for_account(scorers, account):
             try:
-                scored = scorer.score(message, signals, facts)
+                if _implements(type(scorer), BuildsOnLocal):
+                    local = local or score_local(message, signals)
+                    scored = scorer.score_on(local, message, signals, facts)  # type: ignore[attr-defined]
+                else:
+                    scored = scorer.score(message, signals, facts)
                 break
             except ScorerUnavailable as exc:
                 log.info("scorer %s unavailable: %s", scorer.name, exc)
         degraded = bool(scorers) and scored is None
     if scored is None:
-        scored = perception.local if perception else score_local(message, signals)
+        scored = local or score_local(message, signals)
     source = f"{LOCAL_SOURCE}:degraded" if degraded else scored.source
     if facts.pinned_lane is not None:
         source = "pin"

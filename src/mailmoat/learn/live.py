@@ -22,7 +22,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine
 from sqlalchemy.orm import sessionmaker
 
-from mailmoat.core.local_scorer import Scored
+from mailmoat.core.local_scorer import Scored, score_local
 from mailmoat.core.message import Message
 from mailmoat.core.policy import Facts
 from mailmoat.core.signals import Signals
@@ -83,9 +83,13 @@ class LiveLearnedScorer:
             return found
 
     def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
+        return self.score_on(score_local(message, signals), message, signals, facts)
+
+    def score_on(self, local: Scored, message: Message, signals: Signals,
+                 facts: Facts) -> Scored:
         with self._lock:  # web threads and sync threads share one model
             self._refresh()
-            return self.scorer.score(message, signals, facts)
+            return self.scorer.score_on(local, message, signals, facts)
 
     def refresh(self) -> None:
         """Learn what was recorded since the last look, now (tests, and after a bulk edit)."""

@@ -58,7 +58,12 @@ class LearnedScorer:
     name: str = LEARNED_SOURCE
 
     def score(self, message: Message, signals: Signals, facts: Facts) -> Scored:
-        local = score_local(message, signals)
+        return self.score_on(score_local(message, signals), message, signals, facts)
+
+    def score_on(self, local: Scored, message: Message, signals: Signals,
+                 facts: Facts) -> Scored:
+        """`score`, given the local scorer's answer for this message (judge/cascade.py
+        hands it over when it was computed ahead)."""
         if self.model.updates < self.min_updates:
             return local
         lane, probability = self.model.predict(featurize(message, signals, local.features))
