@@ -138,3 +138,12 @@ def test_deeply_nested_multipart_still_yields_headers() -> None:
 def test_eight_bit_junk_in_headers_does_not_raise() -> None:
     m = parse_message(b"From: \xff\xfe <x@\xe9xample.com>\r\nSubject: \x80\x81 hi\r\n\r\nbody")
     assert "hi" in m.subject
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab \t\n\r\u00a0\u2003.")), max_size=3000),
+       st.integers(min_value=1, max_value=300))
+def test_snippet_reads_a_prefix_but_equals_normalizing_the_whole_text(
+        text: str, limit: int) -> None:
+    from mailmoat.core.text import normalize_space, snippet
+
+    assert snippet(text, limit) == normalize_space(text)[:limit]

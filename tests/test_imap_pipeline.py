@@ -124,6 +124,16 @@ def test_worker_count_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 1 <= parse_pool.default_workers() <= 2
 
 
+def test_parse_workers_run_below_the_syncing_process_priority() -> None:
+    import os
+
+    with parse_pool.ParsePool(1) as pool:
+        assert pool._pool is not None
+        worker_niceness = pool._pool.submit(os.nice, 0).result(timeout=60)
+    assert worker_niceness == min(19, os.nice(0) + parse_pool.WORKER_NICENESS)
+    assert worker_niceness > os.nice(0)
+
+
 def test_a_dead_worker_costs_speed_not_mail() -> None:
     items = [(make_message(i), ()) for i in range(3)] + [(marketing(9), ())]
     expected = parse_pool.prepare_batch(items)

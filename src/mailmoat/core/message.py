@@ -17,7 +17,7 @@ from email.header import decode_header
 from email.message import Message as StdMessage
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 
-from mailmoat.core.text import html_to_text, normalize_space
+from mailmoat.core.text import html_to_text, normalize_space, snippet
 
 MAX_HEADER_CHARS = 4_000  # per header value
 MAX_PART_BYTES = 512 * 1024  # decoded bytes read from any one part
@@ -392,7 +392,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         bulk_headers=_bulk_headers(msg),
         labels=tuple(labels),
         body_text=body,
-        snippet=normalize_space(body)[:SNIPPET_CHARS],
+        snippet=snippet(body, SNIPPET_CHARS),
         attachments=tuple(acc.attachments),
         calendar_parts=calendar,
         html_present=html_present,

@@ -19,6 +19,16 @@ def normalize_space(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def snippet(text: str, limit: int) -> str:
+    """`normalize_space(text)[:limit]`, reading only as much of `text` as that needs.
+
+    Collapsing whitespace is local, so a prefix of the text normalizes to a prefix of the
+    whole text's normal form: once it yields more than `limit` characters, the rest of a
+    (up to 64 KiB) body cannot change them."""
+    head = normalize_space(text[: limit * 4])
+    return head[:limit] if len(head) > limit else normalize_space(text)[:limit]
+
+
 def strip_invisible(text: str) -> str:
     """Remove zero-width and soft-hyphen characters an attacker can hide inside words."""
     return text.translate(_INVISIBLE)
