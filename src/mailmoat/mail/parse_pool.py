@@ -41,10 +41,10 @@ def prepare_batch(items: list[Item]) -> list[Prepared]:
 
 
 def default_workers() -> int:
-    """`MAILMOAT_PARSE_WORKERS` when set (0: in-process), else one per core up to two
-    (measured on two cores: two workers beat one, as the fetch thread and the database
-    writes leave the syncing process waiting on I/O part of the time). Each worker holds
-    about 35 MB."""
+    """`MAILMOAT_PARSE_WORKERS` when set (0: in-process), else one per core up to two.
+    Measured on two cores shared with the IMAP server: in-process is 1.3x slower; one and
+    two niced workers are within noise of each other (docs/mailboxes.md). Each worker
+    holds about 40 MB."""
     configured = os.environ.get(ENV_WORKERS, "").strip()
     if configured:
         try:
