@@ -189,7 +189,7 @@ def test_uidvalidity_change_resyncs_without_duplicates(tmp_path: Path) -> None:
         assert first is not None and second is not None
         assert first.uidvalidity != second.uidvalidity
         # Every stored location belongs to the new UIDVALIDITY: no stale UID can be acted on.
-        assert set(book.locations("INBOX", second.uidvalidity)) == set(_uids_on_server(server))
+        assert set(book.known_uids("INBOX", second.uidvalidity)) == set(_uids_on_server(server))
     finally:
         server.stop()
 

@@ -209,7 +209,7 @@ class MailboxSync:
             if self.account.backfill_days > 0:
                 criteria += ["SINCE", self.today() - timedelta(days=self.account.backfill_days)]
             on_server = client.search(criteria)
-            known = self.book.locations(folder, state.uidvalidity)
+            known = self.book.known_uids(folder, state.uidvalidity)
             todo = backfill_order(on_server, known, state.high_uid)
         else:
             todo = []
@@ -387,7 +387,7 @@ class MailboxSync:
         if not features.condstore and last is not None and now - last < self.flag_interval:
             return
         self._last_sweep[folder] = now
-        known = self.book.locations(folder, state.uidvalidity)
+        known = self.book.known_uids(folder, state.uidvalidity)
         if not known:
             return
         modseq = info.get(b"HIGHESTMODSEQ")
@@ -400,7 +400,7 @@ class MailboxSync:
         vanished: list[bytes] = []
         _untagged(client, "VANISHED")  # left from earlier commands, maybe another folder
         # Messages fetched in this pass came with their flags a moment ago.
-        for chunk in batches(sorted(set(known) - fresh), FLAG_CHUNK):
+        for chunk in batches(sorted(known - fresh), FLAG_CHUNK):
             changed.update(client.fetch(chunk, ["FLAGS"], modifiers=modifiers))
             if qresync:
                 vanished += _untagged(client, "VANISHED")
@@ -414,7 +414,7 @@ class MailboxSync:
             self.book.save_state(folder, replace(state, highest_modseq=int(modseq)))  # type: ignore[call-overload]
 
     @staticmethod
-    def _gone(client: IMAPClient, known: dict[int, Location], changed: Fetched,
+    def _gone(client: IMAPClient, known: set[int], changed: Fetched,
               fresh: set[int], use_modseq: bool, vanished: list[bytes] | None) -> set[int]:
         if vanished is not None:
             try:
@@ -422,9 +422,9 @@ class MailboxSync:
             except ValueError:
                 log.warning("unreadable VANISHED response; listing the folder instead")
         if use_modseq:  # CHANGEDSINCE answers only for changes: ask what is still there
-            return set(known) - set(client.search(["ALL"]))
+            return known - set(client.search(["ALL"]))
         # Without CHANGEDSINCE every present message answers, so absence means gone.
-        return set(known) - set(changed) - fresh
+        return known - set(changed) - fresh
 
 
 def hierarchy_delimiter(client: IMAPClient) -> str | None:

@@ -68,8 +68,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-# Locations are read by the thousand (every known UID of a folder, every pending action's
-# message): plain rows, not ORM objects, which cost several times more to build.
+# Locations are read by the thousand (every pending action's message): plain rows, not ORM
+# objects, which cost several times more to build.
 _LOCATION_COLUMNS = (LocationRow.folder, LocationRow.uidvalidity, LocationRow.uid,
                      LocationRow.message_id, LocationRow.flags)
 
@@ -118,12 +118,12 @@ class SyncBook:
 
     # -- locations ------------------------------------------------------------------------
 
-    def locations(self, folder: str, uidvalidity: int) -> dict[int, Location]:
+    def known_uids(self, folder: str, uidvalidity: int) -> set[int]:
+        """The UIDs stored for a folder (a sync asks for every one after each pass)."""
         with self.store.sessions() as session:
-            rows = session.execute(select(*_LOCATION_COLUMNS).where(
+            return set(session.scalars(select(LocationRow.uid).where(
                 LocationRow.account_id == self.account_id, LocationRow.folder == folder,
-                LocationRow.uidvalidity == uidvalidity))
-            return {r.uid: _location(r) for r in rows}
+                LocationRow.uidvalidity == uidvalidity)))
 
     def current_locations(self, message_ids: Iterable[int]) -> dict[int, Location]:
         """Where each message sits now (under its folder's current UIDVALIDITY)."""
