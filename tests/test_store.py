@@ -106,3 +106,21 @@ def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'w.db'}")
     with store.engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
+def test_json_columns_round_trip_through_the_engine_codec(store_url: str) -> None:
+    """The engine's JSON codec (orjson) keeps what the stdlib encoder kept: unicode as is,
+    non-string keys as strings, and the stored trace reads back equal."""
+    from mailmoat.store.db import _json_dumps
+
+    assert _json_dumps({1: "é", "k": [1.5, None, True]}) == '{"1":"é","k":[1.5,null,true]}'
+    store = open_store(store_url)
+    result = store.ingest_many([Incoming(demo_messages()[0], "demo", labels=("Ünïcode",))])[0]
+    with store.sessions() as session:
+        row = session.get(MessageRow, result.message_id)
+        decision = session.get(DecisionRow, result.message_id)
+        assert row is not None and decision is not None
+        assert row.labels == ["Ünïcode"]
+        stored = decision.trace
+    assert stored == store.get_message(result.message_id, "local")["trace"]
+    assert stored["lane"] == result.lane and isinstance(stored["features"]["urgency"], float)

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
@@ -38,14 +39,22 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _json_dumps(value: Any) -> str:
+    # Every JSON column (decision traces twice per message, labels, flags) goes through
+    # here; orjson costs a fraction of the stdlib encoder, which was 7% of a sync's CPU in
+    # the syncing process. Non-string keys become strings, as the stdlib does them.
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str | None = None) -> Engine:
     url = url or default_url()
+    json_codec = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
     try:
         if url.startswith("sqlite"):
-            engine = create_engine(url, connect_args={"check_same_thread": False})
+            engine = create_engine(url, connect_args={"check_same_thread": False}, **json_codec)
             event.listen(engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            engine = create_engine(url, pool_pre_ping=True, **json_codec)
     except Exception as exc:  # bad URL, missing driver
         raise StoreError(f"cannot open database: {type(exc).__name__}: {exc}") from exc
     return engine
