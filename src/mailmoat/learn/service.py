@@ -299,8 +299,11 @@ class Learning:
     def examples(self, sender: str, text: str, limit: int = MAX_EXAMPLES) -> list[Example]:
         """Few-shot examples for a message from `sender` reading `text` (see core/fewshot)."""
         with self.store.sessions() as session:
+            # The columns an example needs, not whole rows: each row's stored trace is
+            # most of its size, and this runs for every message the judge reads.
             found = session.execute(
-                select(CorrectionRow, MessageRow.subject, MessageRow.snippet)
+                select(CorrectionRow.id, CorrectionRow.sender_addr, CorrectionRow.shown_lane,
+                       CorrectionRow.lane, MessageRow.subject, MessageRow.snippet)
                 .join(MessageRow, MessageRow.id == CorrectionRow.message_id)
                 .where(CorrectionRow.account == self.account,
                        CorrectionRow.kind == CorrectionKind.LANE_CHANGE.value)
@@ -308,10 +311,9 @@ class Learning:
             ).all()
             undone = ledger.withdrawn(session, self.account)
         pool = [
-            Example(row.id, row.sender_addr, subject, snippet,
-                    Lane(row.shown_lane) if row.shown_lane else None, Lane(row.lane))
-            for row, subject, snippet in found
-            if row.lane and row.id not in undone
+            Example(cid, sender, subject, snippet, Lane(shown) if shown else None, Lane(lane))
+            for cid, sender, shown, lane, subject, snippet in found
+            if lane and cid not in undone
         ]
         return select_examples(sender, text, pool, limit)
 
