@@ -104,7 +104,8 @@ def classify(
         for scorer in for_account(scorers, account):
             try:
                 if _implements(type(scorer), BuildsOnLocal):
-                    local = local or score_local(message, signals)
+                    if local is None:
+                        local = score_local(message, signals)
                     scored = scorer.score_on(local, message, signals, facts)  # type: ignore[attr-defined]
                 else:
                     scored = scorer.score(message, signals, facts)
@@ -113,7 +114,7 @@ def classify(
                 log.info("scorer %s unavailable: %s", scorer.name, exc)
         degraded = bool(scorers) and scored is None
     if scored is None:
-        scored = local or score_local(message, signals)
+        scored = local if local is not None else score_local(message, signals)
     source = f"{LOCAL_SOURCE}:degraded" if degraded else scored.source
     if facts.pinned_lane is not None:
         source = "pin"
