@@ -18,12 +18,12 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from mailserver import HOST, free_port, wait_for_port
+from mailserver import HOST, LoopbackImap, wait_for_port
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -105,18 +105,11 @@ def _user_exists(name: str) -> bool:
 
 
 @dataclass
-class Dovecot:
+class Dovecot(LoopbackImap):
     """Handle on a running Dovecot; `user`/`password` log in over plain IMAP on loopback."""
 
-    user: str = "test@example.org"
-    password: str = "test-password"  # a throwaway credential for a loopback test server
-    imap_port: int = field(default_factory=free_port)
     base: Path | None = None
     process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def host(self) -> str:
-        return HOST
 
     def start(self) -> Dovecot:
         binary = dovecot_binary()
@@ -166,21 +159,6 @@ class Dovecot:
         if self.base is not None:
             shutil.rmtree(self.base, ignore_errors=True)
             self.base = None
-
-    def imap(self):  # type: ignore[no-untyped-def]
-        """A separate, logged-in IMAP client (imapclient), as a user's own mail app."""
-        from imapclient import IMAPClient
-
-        client = IMAPClient(HOST, port=self.imap_port, ssl=False, timeout=10)
-        client.login(self.user, self.password)
-        return client
-
-    def append(self, raw: bytes, folder: str = "INBOX", flags: tuple[bytes, ...] = ()) -> None:
-        client = self.imap()
-        try:
-            client.append(folder, raw, flags=flags)
-        finally:
-            client.logout()
 
 
 @pytest.fixture

@@ -84,21 +84,44 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 @dataclass
-class MailServer:
-    """Handle on a running mail-devel process; `user`/`password` log in to IMAP and SMTP."""
+class LoopbackImap:
+    """The IMAP side of a test server (mail-devel or Dovecot): its login, a separate client
+    for it, and APPEND."""
 
     user: str = "test@example.org"
     password: str = "test-password"  # a throwaway credential for a loopback test server
     imap_port: int = field(default_factory=free_port)
+
+    @property
+    def host(self) -> str:
+        return HOST
+
+    def imap(self):  # type: ignore[no-untyped-def]
+        """A separate, logged-in IMAP client (imapclient), as a user's own mail app."""
+        from imapclient import IMAPClient
+
+        client = IMAPClient(HOST, port=self.imap_port, ssl=False, timeout=10)
+        client.login(self.user, self.password)
+        return client
+
+    def append(self, raw: bytes, folder: str = "INBOX", flags: tuple[bytes, ...] = ()) -> None:
+        """Put one message straight into a folder (IMAP APPEND): fast bulk loading."""
+        client = self.imap()
+        try:
+            client.append(folder, raw, flags=flags)
+        finally:
+            client.logout()
+
+
+@dataclass
+class MailServer(LoopbackImap):
+    """Handle on a running mail-devel process; `user`/`password` log in to IMAP and SMTP."""
+
     smtp_port: int = field(default_factory=free_port)
     extra_args: tuple[str, ...] = ()
     keywords: bool = False  # True: the server keeps custom keywords (PERMANENTFLAGS \\*)
     xoauth2: bool = False  # True: IMAP also offers AUTH=XOAUTH2 (bearer token = password)
     process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def host(self) -> str:
-        return HOST
 
     def start(self) -> MailServer:
         boot = (_IDLE_BOOT + (_KEYWORD_BOOT if self.keywords else "")
@@ -144,28 +167,12 @@ class MailServer:
         self.kill()
         return self.start()
 
-    def imap(self):  # type: ignore[no-untyped-def]
-        """A separate, logged-in IMAP client (imapclient), as a user's own mail app."""
-        from imapclient import IMAPClient
-
-        client = IMAPClient(HOST, port=self.imap_port, ssl=False, timeout=10)
-        client.login(self.user, self.password)
-        return client
-
     def deliver(self, raw: bytes, sender: str = "sender@example.net") -> None:
         """Deliver one message through the server's SMTP port, as a remote MTA would."""
         import smtplib
 
         with smtplib.SMTP(HOST, self.smtp_port, timeout=10) as smtp:
             smtp.sendmail(sender, [self.user], raw)
-
-    def append(self, raw: bytes, folder: str = "INBOX", flags: tuple[bytes, ...] = ()) -> None:
-        """Put one message straight into a folder (IMAP APPEND): fast bulk loading."""
-        client = self.imap()
-        try:
-            client.append(folder, raw, flags=flags)
-        finally:
-            client.logout()
 
 
 @pytest.fixture
