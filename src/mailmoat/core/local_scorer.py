@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.signals import Signals, _rx
+from mailmoat.core.signals import Signals, _rx, as_searched
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -68,7 +68,7 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(text: str, s: Signals) -> tuple[float, str]:
+def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
     explicit = bool(_EXPLICIT_URGENT.search(text))
     incident = bool(_INCIDENT.search(text))
     near = bool(_NEAR_TIME.search(text))
@@ -143,10 +143,10 @@ OPENING_CHARS = 600
 
 
 def score_local(message: Message, signals: Signals) -> Scored:
-    text = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}")
-    urgency, why = _urgency(text, signals)
+    folded = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}")
+    urgency, why = _urgency(as_searched(folded), signals)
     features = Features(
-        confidence=_confidence(signals, urgency, bool(text.strip())),
+        confidence=_confidence(signals, urgency, bool(folded.strip())),
         sender_trust=_sender_trust(signals),
         reversibility=_reversibility(signals),
         urgency=urgency,

@@ -128,19 +128,19 @@ class _Collector:
 
 
 def _raw_header(headers: dict[str, str], name: str) -> str:
-    return headers.get(name.lower(), "")
+    value = headers.get(name.lower())
+    return "" if value is None else _POLICY.header_fetch_parse(name, value)
 
 
 def _header_index(msg: StdMessage) -> dict[str, str]:
-    """First occurrence of each top-level header, raw, keyed by lower-case name.
+    """First occurrence of each top-level header, as stored, keyed by lower-case name;
+    `_raw_header` unfolds the few that are read (spam carries dozens of Received lines).
 
     Built once: `Message.get` scans every header on every call.
     """
     index: dict[str, str] = {}
     for name, value in msg.raw_items():
-        key = name.lower()
-        if key not in index:
-            index[key] = _POLICY.header_fetch_parse(name, value)
+        index.setdefault(name.lower(), value)
     return index
 
 
@@ -304,14 +304,17 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         disposition = (part.get_content_disposition() or "").lower()
     except Exception:
         disposition = ""
-    filename = _filename(part)
     if ctype == "text/calendar":
         payload = _decoded_payload(part, acc)
         acc.calendar.append(_decode_text(payload, part, acc))
+        filename = _filename(part)
         if disposition == "attachment" or filename:
             acc.attachments.append(Attachment(filename or "invite.ics", ctype, len(payload)))
         return
-    if disposition == "attachment" or (filename and not ctype.startswith("text/")):
+    is_text = ctype.startswith("text/")
+    # Another text part's file name matters only when it is kept as an attachment.
+    filename = _filename(part) if not is_text or disposition == "attachment" else ""
+    if disposition == "attachment" or (filename and not is_text):
         # Only the size is kept, so nothing is capped: the size is the real decoded size.
         payload = _decoded_payload(part, acc, cap=False)
         acc.attachments.append(Attachment(filename or "(unnamed)", ctype, len(payload)))
@@ -320,7 +323,7 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
     elif ctype == "text/html":
         acc.html.append(_decode_text(_decoded_payload(part, acc), part, acc))
-    elif ctype.startswith("text/"):
+    elif is_text:
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
     else:
         payload = _decoded_payload(part, acc, cap=False)
@@ -411,7 +414,11 @@ def message_from_fields(
     labels: tuple[str, ...] = (),
     list_unsubscribe: str = "",
 ) -> Message:
-    """Build a Message from already-parsed fields (eval sets, API input)."""
+    """Build a Message from already-parsed fields (eval sets, API input). JSON can carry
+    lone surrogates ("\\ud800"); they are replaced, as `parse_message` does, so the
+    message can be hashed and stored."""
+    sender, subject, snippet, body, list_unsubscribe = map(
+        _strip_surrogates, (sender, subject, snippet, body, list_unsubscribe))
     name, addr = parseaddr(sender)
     text = body or snippet
     return Message(
@@ -420,7 +427,7 @@ def message_from_fields(
         subject=normalize_space(subject),
         body_text=text,
         snippet=normalize_space(snippet or text)[:SNIPPET_CHARS],
-        labels=tuple(labels),
+        labels=tuple(map(_strip_surrogates, labels)),
         list_unsubscribe=list_unsubscribe,
         bulk_headers=("List-Unsubscribe",) if list_unsubscribe else (),
     )

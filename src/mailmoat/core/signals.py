@@ -37,9 +37,9 @@ class Signals:
 
 
 class TextPattern(Protocol):
-    def search(self, text: str) -> Any: ...
+    """An RE2 pattern, searched in UTF-8 bytes (`as_searched`)."""
 
-    def finditer(self, text: str) -> Any: ...
+    def search(self, data: bytes) -> Any: ...
 
 
 def _rx(*patterns: str) -> TextPattern:
@@ -47,6 +47,14 @@ def _rx(*patterns: str) -> TextPattern:
     ten times faster than `re` on real mail (bench/bench_local.py) with the same results.
     """
     return cast(TextPattern, re2.compile("|".join(f"(?:{p})" for p in patterns)))
+
+
+def as_searched(folded: str) -> bytes:
+    """Folded text as the patterns search it. RE2 matches UTF-8 bytes in any case; handed
+    a `str`, the binding encodes it and maps match offsets back to characters on every
+    search, a third of the time of the signals' searches. Only whether a pattern matches
+    is read here, so the offsets are not needed."""
+    return folded.encode("utf-8", "surrogatepass")
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
@@ -137,9 +145,8 @@ FOOTER_CHARS = 1500
 
 def detect_signals(message: Message) -> Signals:
     subject = fold(message.subject)
-    body = fold(message.body_text[:OPENING_CHARS])
-    footer = fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else ""
-    text = f"{subject}\n{body}"
+    text = as_searched(fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}"))
+    footer = as_searched(fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else "")
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
 

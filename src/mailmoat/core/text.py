@@ -8,15 +8,14 @@ import unicodedata
 
 import nh3
 
-_WS = re.compile(r"\s+")
-_HSPACE = re.compile(r"[^\S\n]+")
-_INVISIBLE = dict.fromkeys(
-    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x034F, 0x180E], None
-)
+_INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u034f\u180e"
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
 
 
 def normalize_space(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    """Whitespace runs collapsed to one space, ends stripped. `str.split()` splits on the
+    same characters as `\\s` and is several times faster than a regex substitution."""
+    return " ".join(text.split())
 
 
 def snippet(text: str, limit: int) -> str:
@@ -31,7 +30,9 @@ def snippet(text: str, limit: int) -> str:
 
 def strip_invisible(text: str) -> str:
     """Remove zero-width and soft-hyphen characters an attacker can hide inside words."""
-    return text.translate(_INVISIBLE)
+    # Most text has none: the search is one C loop, where `str.translate` with a
+    # deletion table looks up every character in a dict.
+    return _INVISIBLE.sub("", text) if _INVISIBLE.search(text) else text
 
 
 def fold(text: str) -> str:
@@ -59,5 +60,8 @@ def html_to_text(markup: str) -> str:
         stripped = nh3.clean(marked, tags=set(), clean_content_tags=set(_HIDDEN_CONTENT))
     except Exception:
         stripped = re.sub(r"<[^<>]*>", " ", marked)
-    text = _HSPACE.sub(" ", html.unescape(stripped))
-    return "\n".join(line for line in (raw.strip() for raw in text.splitlines()) if line)
+    # Each line's whitespace collapsed, blank lines dropped. Every other line-break
+    # character `splitlines` knows is whitespace, so splitting on "\n" alone and letting
+    # `normalize_space` fold the rest reads the same lines.
+    lines = (normalize_space(line) for line in html.unescape(stripped).split("\n"))
+    return "\n".join(line for line in lines if line)
