@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError
 
 from mailmoat.demo import demo_messages, import_demo
@@ -124,3 +124,65 @@ def test_json_columns_round_trip_through_the_engine_codec(store_url: str) -> Non
         stored = decision.trace
     assert stored == store.get_message(result.message_id, "local")["trace"]
     assert stored["lane"] == result.lane and isinstance(stored["features"]["urgency"], float)
+
+
+def _indexes(store_url: str) -> set[str]:
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(store_url)
+    try:
+        return {ix["name"] for ix in inspect(engine).get_indexes("messages")}
+    finally:
+        engine.dispose()
+
+
+def test_sender_index_migration_goes_down_and_up_with_the_data(store_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from mailmoat.store.db import MIGRATIONS
+
+    store = open_store(store_url)
+    import_demo(store)
+    assert {"ix_messages_account_from"} <= _indexes(store_url)
+    assert "ix_learn_messages_account_from" not in _indexes(store_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0010_learn_undo")
+    assert "ix_messages_account_from" not in _indexes(store_url)
+    assert "ix_learn_messages_account_from" in _indexes(store_url)
+    store.engine.dispose()
+    again = open_store(store_url)  # the next start upgrades again
+    assert "ix_messages_account_from" in _indexes(store_url)
+    assert again.count() == len(demo_messages())
+
+
+def test_sender_facts_are_read_from_the_sender_index_alone(tmp_path: Path) -> None:
+    """Sender facts are read for every stored batch: if a query left the covering index,
+    SQLite would read each message row, walking past its raw bytes, and a sync batch would
+    cost more the bigger the mailbox (migration 0011)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import event
+
+    from mailmoat.learn.history import load_sender_facts
+
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    import_demo(store)
+    with store.sessions() as session:
+        senders = list(session.scalars(select(MessageRow.from_addr)))
+    seen: list[tuple[str, object]] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda _c, _cur, stmt, params, _ctx, _many: seen.append((stmt, params)))
+    with store.sessions() as session:
+        facts = load_sender_facts(session, "local", senders, datetime.now(UTC))
+        assert facts, "the demo senders have history"
+        queries = list(seen)
+        plans = [(stmt, " ".join(str(step[-1]) for step in session.connection().exec_driver_sql(
+                     f"EXPLAIN QUERY PLAN {stmt}", params)))
+                 for stmt, params in queries if "FROM messages" in stmt]
+    assert len(plans) == 2
+    for stmt, plan in plans:
+        assert "COVERING INDEX ix_messages_account_from" in plan, (stmt, plan)

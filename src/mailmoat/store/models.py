@@ -29,6 +29,10 @@ class MessageRow(Base):
     __table_args__ = (
         UniqueConstraint("account", "content_sha256", name="uq_messages_account_content"),
         Index("ix_messages_account_created", "account", "created_at"),
+        # Sender facts (learn/history.py) read these columns by sender for every stored
+        # batch; the index covers them, so those reads never walk a row's raw bytes
+        # (migration 0011).
+        Index("ix_messages_account_from", "account", "from_addr", "created_at", "seen"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
