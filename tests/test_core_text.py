@@ -59,3 +59,14 @@ def test_a_message_given_as_fields_with_lone_surrogates_is_read_not_refused() ->
     assert "\ud800" not in message.subject and "\udcff" not in message.body_text
     assert detect_signals(message).action_requested
     assert classify(message).decision.lane is not None
+
+
+def test_signals_read_text_with_lone_surrogates_around_the_words() -> None:
+    # A Message built by other code may still carry them; the RE2 searches must not fail.
+    from mailmoat.core.local_scorer import score_local
+    from mailmoat.core.message import Message
+
+    message = Message(subject="\ud800 can you review this asap", body_text="\udcff today \ud800")
+    signals = detect_signals(message)
+    assert signals.action_requested and signals.urgent_wording
+    assert score_local(message, signals).features.urgency > 0.5
