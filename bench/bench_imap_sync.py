@@ -59,7 +59,7 @@ def load(server, raws: list[bytes]) -> float:  # type: ignore[no-untyped-def]
 def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
     from imapclient import IMAPClient
 
-    start = time.perf_counter()
+    start, cpu_before = time.perf_counter(), _self_cpu()
     client = IMAPClient("127.0.0.1", port=port, ssl=False)
     client.login(user, password)
     client.select_folder("INBOX")
@@ -70,7 +70,7 @@ def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
         size += sum(len(v.get(b"BODY[]<0>", b"")) for v in data.values())
     client.logout()
     return {"seconds": time.perf_counter() - start, "messages": len(uids),
-            "mb": size / 2**20, "rss_mb": _rss(), "cpu": _cpu()}
+            "mb": size / 2**20, "rss_mb": _rss(), "cpu": _self_cpu() - cpu_before}
 
 
 def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, float]:
@@ -88,13 +88,15 @@ def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, fl
                                              username=user, tls="plain", backfill_days=0),
                 password)
     sampler = ChildPeaks().start()
-    start = time.perf_counter()
+    start, cpu_before = time.perf_counter(), _self_cpu()
     report = sync_once(store, ring, get_account(store, "bench"))
     seconds = time.perf_counter() - start
+    sync_cpu, workers_cpu = _self_cpu() - cpu_before, _children_cpu()
     workers = sampler.stop()
     return {"seconds": seconds, "messages": report.fetched, "created": report.created,
             "rss_mb": _rss(), "worker_rss_mb": max(workers, default=0),
-            "workers_rss_mb": sum(workers), "cpu": _cpu(),
+            "workers_rss_mb": sum(workers), "cpu": sync_cpu + workers_cpu,
+            "sync_cpu": sync_cpu, "workers_cpu": workers_cpu,
             "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
 
 
@@ -133,11 +135,18 @@ class ChildPeaks:
                         self.peaks[pid] = max(self.peaks.get(pid, 0.0), int(line.split()[1]) / 1024)
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children (the parse workers): on a
-    busy machine wall time swings with other load, CPU time much less."""
-    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
-                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+def _self_cpu() -> float:
+    """CPU seconds of this process (every thread): taken before and after a phase, so the
+    interpreter's start and the imports are not counted."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children: the parse workers, which the sync
+    has joined by the time it returns."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _rss() -> float:
@@ -235,7 +244,8 @@ def main() -> None:
         for i, moat in enumerate(moats):
             print(f"round {i + 1}: bare {bares[i]['seconds']:.1f}s / {bares[i + 1]['seconds']:.1f}s"
                   f" (server CPU {bares[i]['server_cpu']:.1f}s), mailmoat {moat['seconds']:.1f}s "
-                  f"(own CPU {moat['cpu']:.1f}s, server CPU {moat['server_cpu']:.1f}s): "
+                  f"(own CPU {moat['cpu']:.1f}s = sync process {moat['sync_cpu']:.1f}s + parse "
+                  f"workers {moat['workers_cpu']:.1f}s; server CPU {moat['server_cpu']:.1f}s): "
                   f"{ratios[i]:.2f}x")
         moat = moats[sorted(range(len(moats)), key=lambda i: ratios[i])[(len(moats) - 1) // 2]]
         best_bare = min(b["seconds"] for b in bares)
