@@ -89,6 +89,35 @@ def test_keyword_per_lane_by_default_and_idempotent(tmp_path: Path,
     assert _folder(keyword_server, "INBOX") == inbox
 
 
+def test_the_runner_selects_a_folder_once_for_all_its_lanes(
+        tmp_path: Path, keyword_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each lane's keyword is a separate group of actions in the same folder; a SELECT per
+    # group made the server open the folder again each time.
+    from mailmoat.mail.server_actions import ActionRunner
+
+    keyword_server.append(make_message(1, subject="a friendly note"))
+    keyword_server.append(marketing(2))
+    selected: list[str] = []
+    run_pending = ActionRunner.run_pending
+
+    def counting(runner: ActionRunner) -> int:
+        select = runner.client.select_folder
+
+        def select_folder(folder: str, *args: object, **kwargs: object) -> object:
+            selected.append(folder)
+            return select(folder, *args, **kwargs)
+
+        monkeypatch.setattr(runner.client, "select_folder", select_folder)
+        return run_pending(runner)
+
+    monkeypatch.setattr(ActionRunner, "run_pending", counting)
+    setup = make_setup(tmp_path, keyword_server)
+    sync_once(setup.store, setup.ring, setup.account)
+    assert {argument for _, argument, _ in _actions(setup)} == {"$MoatQueue", "$MoatSilent"}
+    assert {status for _, _, status in _actions(setup)} == {"done"}
+    assert selected == ["INBOX"]
+
+
 def test_server_without_keywords_skips_cleanly(tmp_path: Path, server: MailServer) -> None:
     server.append(make_message(1))
     setup = make_setup(tmp_path, server)

@@ -7,9 +7,9 @@ import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -74,11 +74,6 @@ _LOCATION_COLUMNS = (LocationRow.folder, LocationRow.uidvalidity, LocationRow.ui
                      LocationRow.message_id, LocationRow.flags)
 
 
-def _location(row: Row[Any]) -> Location:
-    return Location(row.folder, row.uidvalidity, row.uid, row.message_id,
-                    tuple(row.flags or ()))
-
-
 T = TypeVar("T")
 
 
@@ -138,8 +133,11 @@ class SyncBook:
                     .where(LocationRow.account_id == self.account_id,
                            LocationRow.message_id.in_(chunk))
                     .order_by(LocationRow.id))
-                for r in rows:  # the newest location wins
-                    out[r.message_id] = _location(r)
+                # The newest location wins. Tuples, not named access on each row: a pass
+                # reads every pending action's location (10,000 after a first sync).
+                for folder, uidvalidity, uid, message_id, flags in rows.tuples():
+                    out[message_id] = Location(folder, uidvalidity, uid, message_id,
+                                               tuple(flags or ()))
         return out
 
     def record_locations(self, found: Iterable[Location]) -> None:
