@@ -96,3 +96,40 @@ def test_is_stale_flags_a_message_that_no_longer_matches() -> None:
     stored = input_hash(original)
     assert not is_stale(original, stored)
     assert is_stale(parse_message(_mail(body="Wire the money now.")), stored)
+
+
+def _stdlib_form(value: object) -> bytes:
+    """The definition of the canonical form (the stdlib encoder), for comparison."""
+    import json
+
+    from mailmoat.core.hashing import _nfc
+
+    return json.dumps(_nfc(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def test_canonical_json_writes_every_code_point_as_the_stdlib_defines_it() -> None:
+    # The fast encoder must not change one byte of any hash: stored input hashes and
+    # receipts were computed with the stdlib encoder.
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    assert canonical_json(chars) == _stdlib_form(chars)
+    keyed = {c: i for i, c in enumerate(chars[:70000])}
+    assert canonical_json(keyed) == _stdlib_form(keyed)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=15)
+
+
+@given(JSON_VALUES)
+def test_canonical_json_equals_the_stdlib_form_for_any_value(value: object) -> None:
+    # Floats and integers beyond 64 bits take the stdlib path; the rest the fast one.
+    assert canonical_json(value) == _stdlib_form(value)
+
+
+def test_floats_and_big_integers_keep_the_stdlib_spelling() -> None:
+    assert canonical_json({"f": 1e-05, "n": 2**70}) == b'{"f":1e-05,"n":1180591620717411303424}'
