@@ -97,3 +97,36 @@ def test_polling_when_the_server_has_no_idle(tmp_path: Path, server: MailServer,
     finally:
         stop.set()
         worker.join(timeout=10)
+
+
+def test_mail_delivered_during_a_pass_is_not_left_for_the_next_poll(
+        tmp_path: Path, server: MailServer) -> None:
+    """IDLE reports only what happens while it runs. A message delivered while a pass was
+    already past its search would otherwise wait for the next delivery or the poll."""
+    from mailmoat.mail.ingress import Arrival
+
+    class DeliverDuringThePass:
+        def __init__(self) -> None:
+            self.delivered = False
+
+        def on_decided(self, arrival: Arrival) -> None:
+            if not self.delivered:  # the first pass is storing the first message
+                self.delivered = True
+                server.deliver(make_message(2, subject="arrived mid-pass"))
+
+    server.append(make_message(1, subject="already there"))
+    setup = make_setup(tmp_path, server)
+    hook = DeliverDuringThePass()
+    stop = threading.Event()
+    worker = threading.Thread(target=run_forever, args=(setup.store, setup.ring, setup.account,
+                                                        stop),
+                              kwargs={"poll_seconds": 120, "hook": hook})
+    worker.start()
+    try:
+        _wait_for(lambda: hook.delivered, 10)
+        took = _wait_for(lambda: setup.store.count("work") == 2, 10)
+        assert took < 5, f"the mid-pass arrival took {took:.2f}s"
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    assert not worker.is_alive()

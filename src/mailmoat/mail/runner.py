@@ -64,14 +64,20 @@ def sync_once(store: Store, ring: KeyRing, account: AccountSettings,
 
 
 def wait_for_activity(client: IMAPClient, folder: str, seconds: float,
-                      stop: threading.Event) -> bool:
+                      stop: threading.Event, seen_uidnext: int | None = None) -> bool:
     """IDLE on `folder` up to `seconds`; True when the server reported something.
+
+    `seen_uidnext` is the UIDNEXT the last pass saw: IDLE reports only what happens while
+    it runs, so mail delivered during that pass, after its search, shows only as a higher
+    UIDNEXT here, and counts as activity without waiting.
 
     Activity is detected by polling the socket, and the responses are read by `idle_done`
     in blocking mode: imapclient's `idle_check` reads lines from a non-blocking socket and
     can cut a response that arrives in two segments. Polls in one-second slices so `stop`
     is honoured promptly."""
-    client.select_folder(folder, readonly=True)
+    info = client.select_folder(folder, readonly=True)
+    if seen_uidnext is not None and int(info.get(b"UIDNEXT", 0)) > seen_uidnext:
+        return True
     client.idle()
     sock = client.socket()
     active = False
@@ -127,7 +133,9 @@ def run_forever(
             attempt = 0
             while not stop.is_set():
                 if features.idle:
-                    wait_for_activity(watcher, account.folders[0], poll_seconds, stop)
+                    folder = account.folders[0]
+                    wait_for_activity(watcher, folder, poll_seconds, stop,
+                                      syncer.uidnext_seen.get(folder))
                 else:
                     stop.wait(poll_seconds)
                 if not stop.is_set():

@@ -149,6 +149,9 @@ class MailboxSync:
         self.flag_interval = flag_interval
         self.clock = clock
         self._last_sweep: dict[str, float] = {}
+        # UIDNEXT per folder when this syncer's last pass selected it: the IDLE watcher
+        # compares it with its own, to notice mail delivered during the pass.
+        self.uidnext_seen: dict[str, int] = {}
         self.parse_workers = default_workers() if parse_workers is None else parse_workers
 
     # -- the pass -------------------------------------------------------------------------
@@ -176,6 +179,7 @@ class MailboxSync:
         info = client.select_folder(folder)
         uidvalidity = int(info[b"UIDVALIDITY"])
         uidnext = int(info.get(b"UIDNEXT", 0)) or (max(client.search(["ALL"]) or [0]) + 1)
+        self.uidnext_seen[folder] = uidnext
         stored = self.book.folder_state(folder)
         start = folder_start(stored, uidvalidity)
         if start is FolderStart.CONTINUE and stored is not None:
