@@ -71,11 +71,11 @@ class Scored:
 def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
     explicit = bool(_EXPLICIT_URGENT.search(text))
     incident = bool(_INCIDENT.search(text))
+    if s.marketing:
+        return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
     near = bool(_NEAR_TIME.search(text))
     deadline = bool(_DEADLINE.search(text))
     request = s.action_requested or s.personal
-    if s.marketing:
-        return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
     if _PROMO_PRESSURE.search(text) and not (explicit or incident):
         near = False
     if s.scheduling and not (explicit or incident or deadline):

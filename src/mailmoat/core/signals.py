@@ -161,12 +161,12 @@ def detect_signals(message: Message) -> Signals:
         or message.precedence in {"bulk", "list", "junk"}
         or labels & _PROMO_LABELS
     )
-    promo_words = bool(_PROMO.search(text))
     korean_ad = "[광고]" in subject or "(광고)" in subject
+    # Each search reads the whole opening; the cheap tests go first.
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (promo_words and (bulk or automated or _OPT_OUT.search(footer)))
+        or (_PROMO.search(text) and (bulk or automated or _OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
@@ -175,7 +175,7 @@ def detect_signals(message: Message) -> Signals:
     )
     action = bool(_ACTION_REQUESTED.search(text))
     transactional = bool(
-        (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated)) and not action
+        not action and (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated))
     )
     security = bool(_SECURITY.search(text))
     urgent = bool(_URGENT.search(text))

@@ -192,8 +192,12 @@ class MailboxSync:
                 self.book.reset_folder(folder, state)
             else:
                 self.book.save_state(folder, state)
-        # New mail first: it is what a person is waiting for.
-        arrived = new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
+        # New mail first: it is what a person is waiting for. A state made just now from
+        # this SELECT's UIDNEXT has nothing above it yet, so its SEARCH (a pass over the
+        # whole folder on some servers) is skipped; mail delivered since is above
+        # `uidnext_seen`, which the IDLE watcher checks, and the next pass fetches it.
+        arrived = (new_uids(client.search(["UID", f"{state.high_uid + 1}:*"]), state.high_uid)
+                   if start is FolderStart.CONTINUE else [])
         fresh: set[int] = set()
 
         def advance(chunk: list[int]) -> None:
