@@ -133,9 +133,9 @@ class SyncBook:
                     .where(LocationRow.account_id == self.account_id,
                            LocationRow.message_id.in_(chunk))
                     .order_by(LocationRow.id))
-                # The newest location wins. Tuples, not named access on each row: a pass
+                # The newest location wins. Unpacked, not named access on each row: a pass
                 # reads every pending action's location (10,000 after a first sync).
-                for folder, uidvalidity, uid, message_id, flags in rows.tuples():
+                for folder, uidvalidity, uid, message_id, flags in rows:
                     out[message_id] = Location(folder, uidvalidity, uid, message_id,
                                                tuple(flags or ()))
         return out
