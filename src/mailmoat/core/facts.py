@@ -8,6 +8,7 @@ store's clock (when a message arrived), never from what a message says. A mail c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ SENT_LABELS: frozenset[str] = frozenset({"\\sent", "sent"})  # IMAP SPECIAL-USE,
 SENT_ORIGIN = "sent"
 
 
+@functools.lru_cache(maxsize=256)  # asked for every stored message; a mailbox has few folders
 def is_sent(origin: str, folder: str | None, labels: tuple[str, ...] = ()) -> bool:
     """True for the user's own outgoing mail, judged by where the store found it."""
     if origin == SENT_ORIGIN:

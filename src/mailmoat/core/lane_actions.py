@@ -39,6 +39,9 @@ def default_folder(lane: Lane) -> str | None:
     return {Lane.SILENT: "Moat/Silent", Lane.INFO: "Moat/Records"}.get(lane)
 
 
+_NO_ACTION = LaneAction()
+
+
 @dataclass(frozen=True, slots=True)
 class LaneActions:
     """Per-account configuration. Default: a keyword per lane, no moves, nothing marked read."""
@@ -56,7 +59,7 @@ class LaneActions:
         })
 
     def for_lane(self, lane: Lane) -> LaneAction:
-        return self.lanes.get(lane, LaneAction())
+        return self.lanes.get(lane, _NO_ACTION)
 
     def with_delimiter(self, delimiter: str | None) -> LaneActions:
         """Folder names as the server spells them: "/" in the configuration separates

@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass, field
 from email.header import decode_header
 from email.message import Message as StdMessage
-from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 
+from mailmoat.core.addresses import address_pairs, single_address
 from mailmoat.core.text import html_to_text, normalize_space, snippet
 
 MAX_HEADER_CHARS = 4_000  # per header value
@@ -192,7 +193,7 @@ def _addresses(msg: dict[str, str], name: str, notes: list[str]) -> tuple[str, .
     if not raw:
         return ()
     try:
-        pairs = getaddresses([raw])
+        pairs = address_pairs(raw)
     except Exception:
         notes.append(f"unparseable {name} header")
         return ()
@@ -209,7 +210,7 @@ def _from(msg: dict[str, str], notes: list[str]) -> tuple[str, str]:
     if not raw:
         return "", ""
     try:
-        name, spec = parseaddr(raw)
+        name, spec = single_address(raw)
     except Exception:
         notes.append("unparseable From header")
         name, spec = "", ""
@@ -419,7 +420,7 @@ def message_from_fields(
     message can be hashed and stored."""
     sender, subject, snippet, body, list_unsubscribe = map(
         _strip_surrogates, (sender, subject, snippet, body, list_unsubscribe))
-    name, addr = parseaddr(sender)
+    name, addr = single_address(sender)
     text = body or snippet
     return Message(
         from_name=normalize_space(name),

@@ -188,42 +188,57 @@ def derive_pin(events: Iterable[Event], key: SenderKey) -> Pin | None:
     return Pin(key, last.lane, last.id)
 
 
+class KeyedEvents:
+    """Standing events grouped under every key they count for: one pass over the ledger
+    answers for many senders (a sync batch asks for hundreds, the rules page for all)."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.groups: dict[SenderKey, list[Event]] = {}
+        for event in standing(events):
+            keys = (event.target,) if event.target is not None else keys_for(event.address)
+            for key in keys:
+                self.groups.setdefault(key, []).append(event)
+
+    def sorted_groups(self) -> list[tuple[SenderKey, list[Event]]]:
+        return sorted(self.groups.items())
+
+    def rule_for(self, address: str, threshold: int = RULE_MIN_CORRECTIONS) -> Rule | None:
+        """The rule that applies to mail from `address`: the address rule, else the domain's."""
+        if not self.groups:
+            return None
+        for key in keys_for(address):
+            rule = derive_rule(self.groups.get(key, ()), key, threshold)
+            if rule is not None:
+                return rule
+        return None
+
+    def pin_for(self, address: str) -> Pin | None:
+        """The pin that applies to mail from `address`: the address pin, else the domain's."""
+        if not self.groups:
+            return None
+        for key in keys_for(address):
+            pin = derive_pin(self.groups.get(key, ()), key)
+            if pin is not None:
+                return pin
+        return None
+
+
 def rule_for(
     events: Sequence[Event], address: str, threshold: int = RULE_MIN_CORRECTIONS
 ) -> Rule | None:
-    """The rule that applies to mail from `address`: the address rule, else the domain's."""
-    for key in keys_for(address):
-        rule = derive_rule(events, key, threshold)
-        if rule is not None:
-            return rule
-    return None
+    return KeyedEvents(events).rule_for(address, threshold)
 
 
 def pin_for(events: Sequence[Event], address: str) -> Pin | None:
-    """The pin that applies to mail from `address`: the address pin, else the domain's."""
-    for key in keys_for(address):
-        pin = derive_pin(events, key)
-        if pin is not None:
-            return pin
-    return None
-
-
-def _by_key(events: Iterable[Event]) -> list[tuple[SenderKey, list[Event]]]:
-    """Standing events grouped under every key they count for, keys sorted: one pass over the
-    ledger instead of one per key (the rules page reads them all)."""
-    groups: dict[SenderKey, list[Event]] = {}
-    for event in standing(events):
-        keys = (event.target,) if event.target is not None else keys_for(event.address)
-        for key in keys:
-            groups.setdefault(key, []).append(event)
-    return sorted(groups.items())
+    return KeyedEvents(events).pin_for(address)
 
 
 def all_rules(events: Sequence[Event], threshold: int = RULE_MIN_CORRECTIONS) -> list[Rule]:
-    rules = (derive_rule(group, key, threshold) for key, group in _by_key(events))
+    groups = KeyedEvents(events).sorted_groups()
+    rules = (derive_rule(group, key, threshold) for key, group in groups)
     return [r for r in rules if r is not None]
 
 
 def all_pins(events: Sequence[Event]) -> list[Pin]:
-    pins = (derive_pin(group, key) for key, group in _by_key(events))
+    pins = (derive_pin(group, key) for key, group in KeyedEvents(events).sorted_groups())
     return [p for p in pins if p is not None]

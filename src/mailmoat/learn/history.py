@@ -7,7 +7,7 @@ message text can change a number here.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -25,9 +25,8 @@ from mailmoat.core.message import Message
 from mailmoat.core.rules import (
     MESSAGE_KINDS,
     RULE_MIN_CORRECTIONS,
+    KeyedEvents,
     normalize_address,
-    pin_for,
-    rule_for,
     standing,
 )
 from mailmoat.learn import ledger
@@ -101,12 +100,14 @@ def load_sender_facts(
             replies[addr] = int(n)
     events = standing(ledger.to_event(r)
                       for r in ledger.rows_for_senders(session, account, addresses))
+    keyed = KeyedEvents(events)
+    corrected = Counter(e.address for e in events if e.kind in MESSAGE_KINDS)
     out: dict[str, SenderFacts] = {}
     for addr in addresses:
         read, known = seen.get(addr, (0, 0))
-        corrections = sum(1 for e in events if e.kind in MESSAGE_KINDS and e.address == addr)
-        pin = pin_for(events, addr)
-        rule = rule_for(events, addr, rule_threshold)
+        corrections = corrected[addr]
+        pin = keyed.pin_for(addr)
+        rule = keyed.rule_for(addr, rule_threshold)
         history = SenderHistory(
             lanes=lanes.get(addr, {}),
             seen_in_window=read,

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
 from imapclient import IMAPClient
-from sqlalchemy import select
 
 from mailmoat.accounts.registry import AccountSettings
 from mailmoat.core.lane_actions import (
@@ -45,7 +44,6 @@ from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, no
 from mailmoat.mail.parse_pool import ParsePool, default_workers
 from mailmoat.mail.server_actions import ActionRunner
 from mailmoat.store.accounts_sync import Location, Plan, SyncBook
-from mailmoat.store.models import MessageRow
 from mailmoat.store.repository import Incoming, Prepared, Store
 
 log = logging.getLogger(__name__)
@@ -302,14 +300,15 @@ class MailboxSync:
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))
         plans: list[Plan] = []
-        arrivals: list[tuple[int, Lane]] = []
+        arrivals: list[Arrival] = []
         for uid, result in zip(order, results, strict=True):
             lane = Lane(result.lane)
             epoch = f"loc:{folder}:{uidvalidity}:{uid}"
             if result.created:
                 report.created += 1
                 plans.append(self._planned(result.message_id, None, lane, epoch))
-                arrivals.append((result.message_id, lane))
+                arrivals.append(Arrival(self.account.name, result.message_id, lane.value,
+                                        folder, result.subject, result.sender))
                 continue
             report.already_known += 1
             if (incremental and not self.book.has_pending(result.message_id)
@@ -321,7 +320,8 @@ class MailboxSync:
                 # idempotent per location and each action checks before it changes.
                 plans.append(self._planned(result.message_id, None, lane, epoch))
         report.actions_planned += self.book.plan_many(plans)
-        self._notify(arrivals, folder)
+        for arrival in arrivals:
+            notify_safely(self.hook, arrival)
 
     def _planned(self, message_id: int, old: Lane | None, new: Lane, epoch: str,
                  move: bool = True, marked_read_by_us: bool = False,
@@ -370,18 +370,6 @@ class MailboxSync:
 
     def _ledger_size(self, message_id: int) -> int:
         return len(self.store.ledger(message_id))
-
-    def _notify(self, arrivals: list[tuple[int, Lane]], folder: str) -> None:
-        if not arrivals:
-            return
-        with self.store.sessions() as session:
-            rows = session.execute(select(MessageRow.id, MessageRow.subject, MessageRow.from_addr)
-                                   .where(MessageRow.id.in_([m for m, _ in arrivals])))
-            about = {mid: (subject, sender) for mid, subject, sender in rows}
-        for message_id, lane in arrivals:
-            subject, sender = about.get(message_id, ("", ""))
-            notify_safely(self.hook, Arrival(self.account.name, message_id, lane.value, folder,
-                                             subject, sender))
 
     # -- flags and vanished messages ------------------------------------------------------
 

@@ -46,6 +46,9 @@ class IngestResult:
     message_id: int
     created: bool
     lane: str
+    # The new message's subject and sender, for the arrival notification (created only).
+    subject: str = ""
+    sender: str = ""
 
 
 def _now() -> datetime:
@@ -175,8 +178,10 @@ class Store:
         for digest in hashes:
             if digest in ids:
                 # The same bytes twice in one batch: only the first one is new.
+                message = todo[digest][1]
                 results.append(IngestResult(ids[digest], digest not in reported,
-                                            traces[digest]["lane"]))
+                                            traces[digest]["lane"], message.subject,
+                                            message.from_addr[:500]))
                 reported.add(digest)
             else:
                 mid, lane = known[digest]
