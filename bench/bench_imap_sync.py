@@ -32,7 +32,9 @@ BATCH = 100
 
 def corpus_messages(count: int) -> list[bytes]:
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file())
-    raws = [p.read_bytes() for p in files]
+    # The corpus files are mbox extracts: each starts with a "From " envelope line, which
+    # is mbox framing and never part of a message an IMAP server holds.
+    raws = [_without_envelope(p.read_bytes()) for p in files]
     out: list[bytes] = []
     round_ = 0
     while len(out) < count:
@@ -45,6 +47,10 @@ def corpus_messages(count: int) -> list[bytes]:
             out.append(head + body)
         round_ += 1
     return out
+
+
+def _without_envelope(raw: bytes) -> bytes:
+    return raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw
 
 
 def load(server, raws: list[bytes]) -> float:  # type: ignore[no-untyped-def]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import mailmoat.core.message as message_module
 from conftest import SHARED
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import MAX_BODY_CHARS, MAX_PART_BYTES, Message, parse_message
@@ -147,3 +149,59 @@ def test_snippet_reads_a_prefix_but_equals_normalizing_the_whole_text(
     from mailmoat.core.text import normalize_space, snippet
 
     assert snippet(text, limit) == normalize_space(text)[:limit]
+
+
+# -- dropping the header fields nothing reads (a speed-up: it must change no answer) ----
+
+def _parse_keeping_every_header(raw: bytes) -> Message:
+    with mock.patch.object(message_module, "_drop_unread_headers", lambda r: r):
+        return parse_message(raw)
+
+
+HEAD_PIECES = [
+    b"Subject: hello\r\n", b"From: Ann <ann@example.org>\n", b"To: b@example.net\r\n",
+    b"Content-Type: multipart/mixed; boundary=zz\r\n", b"Content-Type: text/html\n",
+    b"Content-Transfer-Encoding: base64\n", b"List-Id: <l.example>\n",
+    b"Received: from x by y\r\n", b"X-Spam: yes\n", b"DKIM-Signature: v=1;\n",
+    b"\tcontinued\r\n", b" more\n", b"From ann@example.org Mon Jan 1\n", b":no name\n",
+    b"not a header\n", b"\r", b"\r\n", b"\n", b"Subject:\xc3\xa9t\xe9\n", b"subject: second\n",
+    b'Content-Disposition: attachment; filename="a.txt"\n', b"Auto-Submitted: auto-replied\n",
+]
+BODY_PIECES = [b"body line\n", b"--zz\r\nContent-Type: text/plain\r\n\r\nhi\r\n", b"--zz--\n",
+               b"PGI+aGk8L2I+\n", b"From: inside the body\n", b"\r\n"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(HEAD_PIECES), max_size=14),
+       st.lists(st.sampled_from(BODY_PIECES), max_size=6))
+def test_dropping_unread_headers_changes_no_parse(head: list[bytes], body: list[bytes]) -> None:
+    raw = b"".join(head) + b"\r\n" + b"".join(body)
+    assert parse_message(raw) == _parse_keeping_every_header(raw)
+
+
+def test_dropping_unread_headers_changes_no_corpus_message() -> None:
+    files = corpus_files()[::3]
+    if not files:
+        pytest.skip(f"the SpamAssassin corpus is not at {CORPUS}")
+    dropped = 0
+    for path in files:
+        raw = path.read_bytes()
+        for variant in (raw, raw.split(b"\n", 1)[1]):  # with and without the mbox envelope
+            fast = message_module._drop_unread_headers(variant)
+            dropped += fast != variant
+            assert parse_message(variant) == _parse_keeping_every_header(variant), path
+    assert dropped > len(files) / 2  # most real header blocks are plain
+
+
+def test_only_plain_header_blocks_are_filtered() -> None:
+    drop = message_module._drop_unread_headers
+    assert drop(b"Received: a\r\n\tb\r\nSubject: s\r\nX-Y: z\r\n\r\nbody\r\nReceived: c\r\n") \
+        == b"Subject: s\r\n\r\nbody\r\nReceived: c\r\n"
+    for untouched in (b"From a@b Mon\nX-Y: z\n\nbody", b"\tX: y\nX-Y: z\n\nb",
+                      b"X-Y: z\rSubject: s\n\nb", b"X-Y: z\nnot a header\n\nb", b"X-Y: z\n"):
+        assert drop(untouched) == untouched
+
+
+def test_reading_a_header_the_parser_may_drop_is_a_loud_error() -> None:
+    with pytest.raises(ValueError, match="_READ_HEADERS"):
+        message_module._raw_header({}, "X-Not-Read")

@@ -115,6 +115,39 @@ _BULK_HEADER_NAMES = (
 )
 
 
+# Every top-level header anything here reads: the fields above, and the MIME headers the
+# stdlib reads to walk the parts. `_raw_header` refuses any other name, so a new read
+# fails loudly in the tests instead of finding nothing.
+_READ_HEADERS = frozenset(name.lower() for name in (
+    "From", "Sender", "To", "Cc", "Reply-To", "Subject", "Date", "Message-ID",
+    "In-Reply-To", "References", "Precedence", "Auto-Submitted", *_BULK_HEADER_NAMES,
+    "Content-Type", "Content-Transfer-Encoding", "Content-Disposition",
+))
+# A header block the stdlib reads as plain headers and nothing else: every line a named
+# field or a continuation of one, the first line a field, no "From " envelope line, no
+# line broken by a lone CR (the stdlib ends lines there too), ending at a blank line.
+_PLAIN_HEAD = re.compile(rb"(?:[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*)+")
+_UNREAD_FIELD = re.compile(
+    rb"(?im)^(?!(?:" + b"|".join(re.escape(n.encode()) for n in sorted(_READ_HEADERS))
+    + rb"):)[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*")
+
+
+def _drop_unread_headers(raw: bytes) -> bytes:
+    """The message without the top-level header fields nothing reads (Received chains,
+    X- headers, signatures: spam carries dozens), which the stdlib parser would split,
+    store and scan on every lookup. Only a plain header block is touched; any other is
+    left whole, so the parser meets exactly the defects it would have met.
+    tests/test_core_message.py holds parsing with and without this to the same Message."""
+    blank = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
+    if not blank:
+        return raw
+    end = min(blank) + 1
+    head = raw[:end]
+    if b"\r" in head.replace(b"\r\n", b"") or not _PLAIN_HEAD.fullmatch(head):
+        return raw
+    return _UNREAD_FIELD.sub(b"", head) + raw[end:]
+
+
 class _Collector:
     """Mutable scratch space while walking the MIME tree; frozen into a Message at the end."""
 
@@ -129,7 +162,10 @@ class _Collector:
 
 
 def _raw_header(headers: dict[str, str], name: str) -> str:
-    value = headers.get(name.lower())
+    key = name.lower()
+    if key not in _READ_HEADERS:
+        raise ValueError(f"{name} is not in _READ_HEADERS: the parser may have dropped it")
+    value = headers.get(key)
     return "" if value is None else _POLICY.header_fetch_parse(name, value)
 
 
@@ -345,7 +381,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         raw = raw[:MAX_RAW_BYTES]
     acc = _Collector()
     try:
-        msg: StdMessage = email.message_from_bytes(raw, policy=_POLICY)
+        msg: StdMessage = email.message_from_bytes(_drop_unread_headers(raw), policy=_POLICY)
     except Exception as exc:
         # Thousands of nested parts exhaust the stdlib parser's recursion; the headers are
         # still worth reading, so parse them alone and skip the body.

@@ -172,7 +172,7 @@ class Store:
                     for digest, d in traces.items()])
             record_sent_recipients(session, account, [
                 (ids[digest], message) for digest, (item, message) in todo.items()
-                if is_sent(item.origin, item.folder, item.labels)])
+                if is_sent(item.origin, item.folder, tuple(item.labels))])
         results: list[IngestResult] = []
         reported: set[str] = set()
         for digest in hashes:
