@@ -12,6 +12,7 @@ Run: .venv/bin/python bench/bench_imap_sync.py [--count 10000] [--arrivals 40] [
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -126,19 +127,34 @@ class ChildPeaks:
         return list(self.peaks.values())
 
     def _run(self) -> None:
-        me = str(os.getpid())
+        me = os.getpid()
         while not self._stop.wait(0.2):
-            for stat in Path("/proc").glob("[0-9]*/stat"):
+            for pid in _children(me):
                 try:
-                    if stat.read_text().rsplit(")", 1)[1].split()[1] != me:
-                        continue
-                    status = (stat.parent / "status").read_text()
-                except (OSError, IndexError):
+                    status = Path(f"/proc/{pid}/status").read_text()
+                except OSError:
                     continue  # the process ended meanwhile
                 for line in status.splitlines():
                     if line.startswith("VmHWM:"):
-                        pid = int(stat.parent.name)
                         self.peaks[pid] = max(self.peaks.get(pid, 0.0), int(line.split()[1]) / 1024)
+
+
+def _children(pid: int) -> list[int]:
+    """Child processes of `pid`, from each of its threads' children list (cheap: the
+    sampler runs inside the measured process), else by scanning every process."""
+    listed = list(Path(f"/proc/{pid}/task").glob("*/children"))
+    if listed:
+        found: list[int] = []
+        for path in listed:
+            with contextlib.suppress(OSError):  # the thread ended meanwhile
+                found += [int(c) for c in path.read_text().split()]
+        return found
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def _self_cpu() -> float:

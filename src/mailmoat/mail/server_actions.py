@@ -51,21 +51,20 @@ class ActionRunner:
         done = 0
         waiting: set[int] = set()  # messages whose location is unknown: next pass
         for _ in range(MAX_ROUNDS):
-            pending = [a for a in self.book.pending() if a.message_id not in waiting]
+            pending = [(action, where) for action, where in self.book.pending_located()
+                       if action.message_id not in waiting]
             if not pending:
                 break
-            first: dict[int, PendingAction] = {}
-            for action in pending:
-                first.setdefault(action.message_id, action)
-            where = self.book.current_locations(first)
-            waiting.update(m for m in first if m not in where)
+            first: dict[int, tuple[PendingAction, Location | None]] = {}
+            for action, where in pending:
+                first.setdefault(action.message_id, (action, where))
+            waiting.update(m for m, (_, where) in first.items() if where is None)
             groups: dict[tuple[str, ActionKind, str], list[tuple[PendingAction, Location]]]
             groups = defaultdict(list)
-            for mid, action in first.items():
-                if mid in where:
-                    loc = where[mid]
-                    groups[(loc.folder, ActionKind(action.kind), action.argument)].append(
-                        (action, loc))
+            for action, where in first.values():
+                if where is not None:
+                    groups[(where.folder, ActionKind(action.kind), action.argument)].append(
+                        (action, where))
             outcomes: list[Outcome] = []
             for (folder, kind, argument), items in sorted(
                     groups.items(), key=lambda g: (g[0][0], _ORDER[g[0][1]])):

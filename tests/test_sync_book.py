@@ -1,0 +1,81 @@
+"""The sync bookkeeping queries the lane-action runner reads, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mailmoat.accounts.registry import AccountSettings, add_account, get_account
+from mailmoat.accounts.secrets import load_key_ring
+from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
+from mailmoat.core.mailbox_sync import FolderState
+from mailmoat.store import open_store
+from mailmoat.store.accounts_sync import Location, Plan, SyncBook, id_runs
+
+
+def _book(tmp_path: Path, url: str) -> tuple[SyncBook, list[int]]:
+    store = open_store(url)
+    ring = load_key_ring(tmp_path / "secret.key")
+    add_account(store, ring, AccountSettings(name="book", host="127.0.0.1", port=1,
+                                             username="u", tls="plain"), "pw")
+    account = get_account(store, "book")
+    assert account.id is not None
+    ids = [store.ingest(f"Subject: m{i}\r\nFrom: a{i}@example.org\r\n\r\nhi {i}\r\n".encode(),
+                        "imap", "INBOX", account="book").message_id for i in range(4)]
+    return SyncBook(store, account.id), ids
+
+
+def _plan(message_id: int, keyword: str) -> Plan:
+    return Plan(message_id, "QUEUE", (PlannedAction(ActionKind.ADD_KEYWORD, keyword),),
+                f"test:{keyword}", LaneAction(keyword=keyword))
+
+
+def test_pending_actions_come_with_where_their_message_is_now(tmp_path: Path,
+                                                              store_url: str) -> None:
+    book, (moved, stays, unknown, stale) = _book(tmp_path, store_url)
+    book.save_state("INBOX", FolderState(7, 100, True, None))
+    book.save_state("Archive", FolderState(9, 100, True, None))
+    book.record_locations([
+        Location("INBOX", 7, 1, moved, ()),
+        Location("Archive", 9, 5, moved, ("\\Seen",)),  # found again later: the newer wins
+        Location("INBOX", 7, 2, stays, ()),
+        Location("INBOX", 6, 3, stale, ()),  # under a UIDVALIDITY the folder no longer has
+    ])
+    assert book.plan_many([_plan(m, "$A") for m in (moved, stays, unknown, stale)]) == 4
+    book.plan_many([_plan(stays, "$B")])
+
+    pending = book.pending_located()
+
+    assert [(a.message_id, a.argument) for a, _ in pending] == [
+        (moved, "$A"), (stays, "$A"), (unknown, "$A"), (stale, "$A"), (stays, "$B")]
+    where = {a.id: loc for a, loc in pending}
+    first = pending[0][0].id
+    assert where[first] == Location("Archive", 9, 5, moved, ("\\Seen",))
+    assert [loc for a, loc in pending if a.message_id == stays] == [
+        Location("INBOX", 7, 2, stays, ())] * 2
+    assert [loc for a, loc in pending if a.message_id in (unknown, stale)] == [None, None]
+
+
+def test_finished_actions_leave_the_pending_list(tmp_path: Path, store_url: str) -> None:
+    book, ids = _book(tmp_path, store_url)
+    book.plan_many([_plan(m, "$A") for m in ids])
+    actions = [a.id for a, _ in book.pending_located()]
+    # Not consecutive: the first and the last two, then the second under another outcome.
+    book.finish_many([(actions[0], "done", ""), (actions[2], "done", ""),
+                      (actions[3], "done", ""), (actions[1], "failed", "NO")])
+    assert book.pending_located() == []
+    assert [r["status"] for m in ids for r in book.actions(m)] == [
+        "done", "failed", "done", "done"]
+    assert book.actions(ids[1])[0]["detail"] == "NO"
+
+
+@given(st.lists(st.integers(-5, 60), max_size=40))
+def test_id_runs_cover_exactly_the_ids(ids: list[int]) -> None:
+    runs = id_runs(ids)
+    covered = [n for first, last in runs for n in range(first, last + 1)]
+    assert covered == sorted(set(ids))
+    # Maximal runs: no two touch, so there is no shorter way to name the same ids.
+    assert all(b[0] > a[1] + 1 for a, b in pairwise(runs))
