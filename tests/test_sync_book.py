@@ -5,15 +5,17 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import Column, Integer, MetaData, Table, create_engine, insert, select
 
 from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
 from mailmoat.store import open_store
-from mailmoat.store.accounts_sync import Location, Plan, SyncBook, id_runs
+from mailmoat.store.accounts_sync import Location, Plan, SyncBook
+from mailmoat.store.id_sets import among, id_chunks, id_runs
 
 
 def _book(tmp_path: Path, url: str) -> tuple[SyncBook, list[int]]:
@@ -79,3 +81,21 @@ def test_id_runs_cover_exactly_the_ids(ids: list[int]) -> None:
     assert covered == sorted(set(ids))
     # Maximal runs: no two touch, so there is no shorter way to name the same ids.
     assert all(b[0] > a[1] + 1 for a, b in pairwise(runs))
+
+
+_TABLE = Table("numbers", MetaData(), Column("n", Integer, primary_key=True))
+_ENGINE = create_engine("sqlite://")
+_TABLE.metadata.create_all(_ENGINE)
+with _ENGINE.begin() as _connection:
+    _connection.execute(insert(_TABLE), [{"n": n} for n in range(-10, 1000)])
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(-10, 999), max_size=600))
+def test_among_selects_exactly_the_ids(ids: list[int]) -> None:
+    found: list[int] = []
+    with _ENGINE.connect() as connection:
+        for runs in id_chunks(ids):
+            found += connection.scalars(select(_TABLE.c.n).where(among(_TABLE.c.n, runs)))
+        assert connection.scalars(select(_TABLE.c.n).where(among(_TABLE.c.n, []))).all() == []
+    assert sorted(found) == sorted(set(ids))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,6 +21,7 @@ from mailmoat.store.accounts_models import (
     LocationRow,
     ServerActionRow,
 )
+from mailmoat.store.id_sets import among, id_chunks
 from mailmoat.store.models import DecisionRow, MessageRow
 from mailmoat.store.repository import Store
 
@@ -81,17 +82,6 @@ def _chunks(items: list[T], size: int = 500) -> list[list[T]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def id_runs(ids: Iterable[int]) -> list[tuple[int, int]]:
-    """Distinct ids as runs of consecutive numbers, (first, last) each, in order."""
-    runs: list[tuple[int, int]] = []
-    for n in sorted(set(ids)):
-        if runs and runs[-1][1] == n - 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
-    return runs
-
-
 class SyncBook:
     def __init__(self, store: Store, account_id: int) -> None:
         self.store = store
@@ -135,14 +125,14 @@ class SyncBook:
         """Where each message sits now (under its folder's current UIDVALIDITY)."""
         out: dict[int, Location] = {}
         with self.store.sessions() as session:
-            for chunk in _chunks(list(set(message_ids))):
+            for runs in id_chunks(message_ids):
                 rows = session.execute(
                     select(*_LOCATION_COLUMNS)
                     .join(FolderStateRow, (FolderStateRow.account_id == LocationRow.account_id)
                           & (FolderStateRow.folder == LocationRow.folder)
                           & (FolderStateRow.uidvalidity == LocationRow.uidvalidity))
                     .where(LocationRow.account_id == self.account_id,
-                           LocationRow.message_id.in_(chunk))
+                           among(LocationRow.message_id, runs))
                     .order_by(LocationRow.id))
                 # The newest location wins. Unpacked, not named access on each row: a pass
                 # reads every pending action's location (10,000 after a first sync).
@@ -166,12 +156,12 @@ class SyncBook:
             known: set[tuple[str, int, int]] = set()
             for folder, uidvalidity in {(i.folder, i.uidvalidity) for i in items}:
                 uids = [i.uid for i in items if i.folder == folder and i.uidvalidity == uidvalidity]
-                for chunk in _chunks(uids):
+                for runs in id_chunks(uids):
                     known.update((folder, uidvalidity, u) for u in session.scalars(
                         select(LocationRow.uid).where(
                             LocationRow.account_id == self.account_id,
                             LocationRow.folder == folder, LocationRow.uidvalidity == uidvalidity,
-                            LocationRow.uid.in_(chunk))))
+                            among(LocationRow.uid, runs))))
             rows: list[dict[str, object]] = []
             for loc in items:
                 key = (loc.folder, loc.uidvalidity, loc.uid)
@@ -182,20 +172,21 @@ class SyncBook:
                                  "message_id": loc.message_id, "flags": list(loc.flags)})
             if rows:
                 session.execute(insert(LocationRow.__table__), rows)
+            messages = MessageRow.__table__.c
             for seen in (True, False):
                 ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
-                for chunk in _chunks(ids):
-                    session.execute(update(MessageRow).where(
-                        MessageRow.id.in_(chunk), MessageRow.seen.is_not(seen)).values(seen=seen))
+                for runs in id_chunks(ids):
+                    session.execute(update(MessageRow.__table__).where(
+                        among(messages.id, runs), messages.seen.is_not(seen)).values(seen=seen))
 
     def update_flags(self, folder: str, uidvalidity: int,
                      flags: dict[int, tuple[str, ...]]) -> int:
         changed = 0
         with self.store.sessions.begin() as session:
-            for chunk in _chunks(list(flags)):
+            for runs in id_chunks(flags):
                 rows = session.scalars(select(LocationRow).where(
                     LocationRow.account_id == self.account_id, LocationRow.folder == folder,
-                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
+                    LocationRow.uidvalidity == uidvalidity, among(LocationRow.uid, runs)))
                 for row in rows:
                     new = sorted(flags[row.uid])
                     if sorted(row.flags or ()) != new:
@@ -221,10 +212,10 @@ class SyncBook:
         if not gone:
             return
         with self.store.sessions.begin() as session:
-            for chunk in _chunks(gone):
+            for runs in id_chunks(gone):
                 session.execute(delete(LocationRow).where(
                     LocationRow.account_id == self.account_id, LocationRow.folder == folder,
-                    LocationRow.uidvalidity == uidvalidity, LocationRow.uid.in_(chunk)))
+                    LocationRow.uidvalidity == uidvalidity, among(LocationRow.uid, runs)))
 
     @staticmethod
     def _set_seen(session: Session, message_id: int, seen: bool) -> None:
@@ -262,12 +253,11 @@ class SyncBook:
                     "status": "pending", "detail": "", "created_at": now})
             if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
                 session.execute(insert(ServerActionRow.__table__), actions)
-            ids = list({p.message_id for p in plans})
             applied: dict[int, AppliedLaneRow] = {}
-            for chunk in _chunks(ids):
+            for runs in id_chunks(p.message_id for p in plans):
                 applied.update((r.message_id, r) for r in session.scalars(
                     select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
-                                                 AppliedLaneRow.message_id.in_(chunk))))
+                                                 among(AppliedLaneRow.message_id, runs))))
             fresh: dict[int, dict[str, object]] = {}
             for plan in plans:
                 lane = {"lane": plan.lane, "keyword": plan.applied.keyword,
@@ -343,18 +333,16 @@ class SyncBook:
         with self.store.sessions.begin() as session:
             now = _now()
             for (status, detail), ids in same.items():
-                for runs in _chunks(id_runs(ids), 200):
-                    session.execute(update(actions)
-                                    .where(or_(*(actions.c.id.between(first, last)
-                                                 for first, last in runs)))
+                for runs in id_chunks(ids):
+                    session.execute(update(actions).where(among(actions.c.id, runs))
                                     .values(status=status, detail=detail, done_at=now))
 
     def set_marked_read_many(self, values: dict[int, bool]) -> None:
         with self.store.sessions.begin() as session:
-            for chunk in _chunks(list(values)):
+            for runs in id_chunks(values):
                 for row in session.scalars(select(AppliedLaneRow).where(
                         AppliedLaneRow.account_id == self.account_id,
-                        AppliedLaneRow.message_id.in_(chunk))):
+                        among(AppliedLaneRow.message_id, runs))):
                     row.marked_read_by_us = values[row.message_id]
 
     def applied_lane(self, message_id: int) -> str | None:
