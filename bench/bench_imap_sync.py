@@ -128,9 +128,13 @@ class ChildPeaks:
 
     def _run(self) -> None:
         me = os.getpid()
+        own = Path(f"/proc/{me}/cmdline").read_bytes()
         while not self._stop.wait(0.2):
             for pid in _children(me):
                 try:
+                    # A child caught between fork and exec is still a copy of this process.
+                    if Path(f"/proc/{pid}/cmdline").read_bytes() == own:
+                        continue
                     status = Path(f"/proc/{pid}/status").read_text()
                 except OSError:
                     continue  # the process ended meanwhile
