@@ -5,9 +5,21 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Column, Integer, MetaData, Table, create_engine, insert, select
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    Table,
+    create_engine,
+    event,
+    insert,
+    inspect,
+    select,
+)
 
 from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
@@ -15,6 +27,7 @@ from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
 from mailmoat.store import open_store
 from mailmoat.store.accounts_sync import Location, Plan, SyncBook
+from mailmoat.store.db import MIGRATIONS
 from mailmoat.store.id_sets import among, id_chunks, id_runs
 
 
@@ -99,3 +112,48 @@ def test_among_selects_exactly_the_ids(ids: list[int]) -> None:
             found += connection.scalars(select(_TABLE.c.n).where(among(_TABLE.c.n, runs)))
         assert connection.scalars(select(_TABLE.c.n).where(among(_TABLE.c.n, []))).all() == []
     assert sorted(found) == sorted(set(ids))
+
+
+def _action_indexes(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return {ix["name"] for ix in inspect(engine).get_indexes("mail_server_actions")}
+    finally:
+        engine.dispose()
+
+
+def test_action_index_migration_goes_down_and_up(tmp_path: Path, store_url: str) -> None:
+    book, ids = _book(tmp_path, store_url)
+    book.plan_many([_plan(m, "$A") for m in ids])
+    assert "ix_mail_server_actions_message" in _action_indexes(store_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with book.store.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0008_account_submission")
+    assert "ix_mail_server_actions_message" not in _action_indexes(store_url)
+    book.store.engine.dispose()
+    again = SyncBook(open_store(store_url), book.account_id)  # the next start upgrades
+    assert "ix_mail_server_actions_message" in _action_indexes(store_url)
+    assert len(again.pending_located()) == len(ids)
+
+
+def test_planned_actions_are_looked_up_by_the_message_index(tmp_path: Path) -> None:
+    """Which actions are planned already is asked for every stored batch: without the
+    index each question reads every action of the account (migration 0012)."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    book, ids = _book(tmp_path, url)
+    book.plan_many([_plan(m, "$A") for m in ids])
+    seen: list[tuple[str, object]] = []
+    event.listen(book.store.engine, "before_cursor_execute",
+                 lambda _c, _cur, stmt, params, _ctx, _many: seen.append((stmt, params)))
+    assert book.plan_many([_plan(m, "$A") for m in ids]) == 0  # all planned already
+    assert book.has_pending(ids[0])
+    lookups = [(s, p) for s, p in seen if s.lstrip().startswith("SELECT")
+               and "FROM mail_server_actions" in s]
+    assert len(lookups) == 2
+    with book.store.engine.connect() as connection:
+        for stmt, params in lookups:
+            plan = " ".join(str(step[-1]) for step in connection.exec_driver_sql(
+                f"EXPLAIN QUERY PLAN {stmt}", params))  # type: ignore[arg-type]
+            assert "ix_mail_server_actions_message" in plan, (stmt, plan)

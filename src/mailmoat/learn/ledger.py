@@ -122,6 +122,11 @@ def rows(
     base = select(CorrectionRow).where(CorrectionRow.account == account)
     if keys is None:
         return list(session.scalars(base.order_by(CorrectionRow.id)))
+    # Most accounts have no corrections (every account at its first sync): one indexed
+    # probe spares sending every sender of the batch.
+    if session.scalar(select(CorrectionRow.id).where(CorrectionRow.account == account)
+                      .limit(1)) is None:
+        return []
     wanted = {k.value: k for k in keys}
     addresses = sorted(v for v, k in wanted.items() if k.scope is Scope.ADDRESS)
     domains = sorted(v for v, k in wanted.items() if k.scope is Scope.DOMAIN)

@@ -82,7 +82,10 @@ class ServerActionRow(Base):
     """Planned and applied server actions; `key` makes planning the same action twice a no-op."""
 
     __tablename__ = "mail_server_actions"
-    __table_args__ = (Index("ix_mail_server_actions_pending", "account_id", "status"),)
+    __table_args__ = (
+        Index("ix_mail_server_actions_pending", "account_id", "status"),
+        Index("ix_mail_server_actions_message", "message_id", "status"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(300), unique=True)

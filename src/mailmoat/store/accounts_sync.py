@@ -7,7 +7,6 @@ import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TypeVar
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -73,13 +72,6 @@ def _now() -> datetime:
 # objects, which cost several times more to build.
 _LOCATION_COLUMNS = (LocationRow.folder, LocationRow.uidvalidity, LocationRow.uid,
                      LocationRow.message_id, LocationRow.flags)
-
-
-T = TypeVar("T")
-
-
-def _chunks(items: list[T], size: int = 500) -> list[list[T]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class SyncBook:
@@ -236,11 +228,14 @@ class SyncBook:
     def _plan_many(self, plans: list[Plan]) -> int:
         keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
                  for p in plans for a in p.actions]
+        actions_table = ServerActionRow.__table__
         with self.store.sessions.begin() as session:
+            # A key names its message, so the keys planned already are among the keys of
+            # these messages (found by id runs, not by sending every key back).
             existing: set[str] = set()
-            for chunk in _chunks([k for _, _, k in keyed]):
-                existing.update(session.scalars(
-                    select(ServerActionRow.key).where(ServerActionRow.key.in_(chunk))))
+            for runs in id_chunks(p.message_id for p in plans):
+                existing.update(session.scalars(select(actions_table.c.key).where(
+                    among(actions_table.c.message_id, runs))))
             now = _now()
             actions: list[dict[str, object]] = []
             for plan, action, key in keyed:
