@@ -197,7 +197,9 @@ def test_only_plain_header_blocks_are_filtered() -> None:
     drop = message_module._drop_unread_headers
     assert drop(b"Received: a\r\n\tb\r\nSubject: s\r\nX-Y: z\r\n\r\nbody\r\nReceived: c\r\n") \
         == b"Subject: s\r\n\r\nbody\r\nReceived: c\r\n"
-    for untouched in (b"From a@b Mon\nX-Y: z\n\nbody", b"\tX: y\nX-Y: z\n\nb",
+    assert drop(b"From a@b Mon\nX-Y: z\nTo: c@d\n\nbody") == b"From a@b Mon\nTo: c@d\n\nbody"
+    for untouched in (b"X: y\nFrom a@b Mon\nX-Y: z\n\nbody", b"From a@b\n\tX: y\n\nb",
+                      b"From a@b Mon\n\nbody", b"\tX: y\nX-Y: z\n\nb",
                       b"X-Y: z\rSubject: s\n\nb", b"X-Y: z\nnot a header\n\nb", b"X-Y: z\n"):
         assert drop(untouched) == untouched
 

@@ -124,8 +124,9 @@ _READ_HEADERS = frozenset(name.lower() for name in (
     "Content-Type", "Content-Transfer-Encoding", "Content-Disposition",
 ))
 # A header block the stdlib reads as plain headers and nothing else: every line a named
-# field or a continuation of one, the first line a field, no "From " envelope line, no
-# line broken by a lone CR (the stdlib ends lines there too), ending at a blank line.
+# field or a continuation of one, the first line a field (after an mbox "From " envelope
+# line, if any), no line broken by a lone CR (the stdlib ends lines there too), ending at
+# a blank line.
 _PLAIN_HEAD = re.compile(rb"(?:[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*)+")
 _UNREAD_FIELD = re.compile(
     rb"(?im)^(?!(?:" + b"|".join(re.escape(n.encode()) for n in sorted(_READ_HEADERS))
@@ -143,9 +144,11 @@ def _drop_unread_headers(raw: bytes) -> bytes:
         return raw
     end = min(blank) + 1
     head = raw[:end]
-    if b"\r" in head.replace(b"\r\n", b"") or not _PLAIN_HEAD.fullmatch(head):
+    # An mbox envelope line first is the parser's "unix from" and stays line one.
+    start = head.find(b"\n") + 1 if head.startswith(b"From ") else 0
+    if b"\r" in head.replace(b"\r\n", b"") or not _PLAIN_HEAD.fullmatch(head, start):
         return raw
-    return _UNREAD_FIELD.sub(b"", head) + raw[end:]
+    return head[:start] + _UNREAD_FIELD.sub(b"", head[start:]) + raw[end:]
 
 
 class _Collector:
