@@ -75,3 +75,14 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
                  "MAILMOAT_LLM_BASE_URL", "MAILMOAT_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return url
+
+
+def table_indexes(url: str, table: str) -> set[str]:
+    """The index names a table has now, read by a fresh engine (after a migration)."""
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(url)
+    try:
+        return {ix["name"] for ix in inspect(engine).get_indexes(table)}
+    finally:
+        engine.dispose()

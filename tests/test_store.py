@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError
 
+from conftest import table_indexes
 from mailmoat.demo import demo_messages, import_demo
 from mailmoat.store import Incoming, StoreError, open_store
 from mailmoat.store.models import DecisionRow, MessageRow
@@ -127,13 +128,7 @@ def test_json_columns_round_trip_through_the_engine_codec(store_url: str) -> Non
 
 
 def _indexes(store_url: str) -> set[str]:
-    from sqlalchemy import create_engine, inspect
-
-    engine = create_engine(store_url)
-    try:
-        return {ix["name"] for ix in inspect(engine).get_indexes("messages")}
-    finally:
-        engine.dispose()
+    return table_indexes(store_url, "messages")
 
 
 def test_sender_index_migration_goes_down_and_up_with_the_data(store_url: str) -> None:

@@ -17,10 +17,10 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     select,
 )
 
+from conftest import table_indexes
 from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
@@ -115,11 +115,7 @@ def test_among_selects_exactly_the_ids(ids: list[int]) -> None:
 
 
 def _action_indexes(url: str) -> set[str]:
-    engine = create_engine(url)
-    try:
-        return {ix["name"] for ix in inspect(engine).get_indexes("mail_server_actions")}
-    finally:
-        engine.dispose()
+    return table_indexes(url, "mail_server_actions")
 
 
 def test_action_index_migration_goes_down_and_up(tmp_path: Path, store_url: str) -> None:
