@@ -210,3 +210,44 @@ def test_all_rules_and_pins_agree_with_asking_each_key(raw: list, threshold: int
     pins = [derive_pin(events, key) for key in sorted(KEYS)]
     assert all_rules(events, threshold) == [r for r in rules if r is not None]
     assert all_pins(events) == [p for p in pins if p is not None]
+
+
+ADDRESSES = [ANN, BOB, "Ann@Acme.Example", "carol@gmail.com", "dan@sub.acme.example", ""]
+TARGETS = [ANN_KEY, ACME, SenderKey(Scope.DOMAIN, "gmail.com"),
+        SenderKey(Scope.ADDRESS, "carol@gmail.com")]
+LEDGER_EVENT = st.one_of(
+    st.builds(lambda kind, sender, lane: (kind, sender, lane, None),
+              st.sampled_from([CorrectionKind.LANE_CHANGE, CorrectionKind.APPROVAL]),
+              st.sampled_from(ADDRESSES), st.sampled_from(list(Lane))),
+    st.builds(lambda kind, key, lane: (kind, "", lane, key),
+              st.sampled_from([CorrectionKind.PIN, CorrectionKind.UNPIN,
+                               CorrectionKind.RULE_REMOVED]),
+              st.sampled_from(TARGETS), st.sampled_from(list(Lane))),
+    st.builds(lambda sender, n: (CorrectionKind.UNDO, sender, None, n),
+              st.sampled_from(ADDRESSES), st.integers(1, 30)),
+)
+
+
+def _events(raw: list) -> list[Event]:
+    out = []
+    for n, (kind, sender, lane, extra) in enumerate(raw, start=1):
+        if kind is CorrectionKind.UNDO:
+            out.append(Event(n, kind, address=sender, withdraws=extra))
+        else:
+            out.append(Event(n, kind, address=sender, lane=lane, target=extra))
+    return out
+
+
+@settings(max_examples=300)
+@given(st.lists(LEDGER_EVENT, max_size=30))
+def test_rules_and_pins_by_key_match_the_scan_over_every_event(raw: list) -> None:
+    """`rule_for` and `pin_for` look in the events grouped by key; the definition scans every
+    event for each of the sender's keys. Both must name the same rule and pin."""
+    events = _events(raw)
+    for sender in ADDRESSES:
+        scanned_rule = next((r for k in keys_for(sender)
+                             if (r := derive_rule(events, k)) is not None), None)
+        scanned_pin = next((p for k in keys_for(sender)
+                            if (p := derive_pin(events, k)) is not None), None)
+        assert rule_for(events, sender) == scanned_rule
+        assert pin_for(events, sender) == scanned_pin
