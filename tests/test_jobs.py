@@ -4,6 +4,7 @@ the result has no duplicates."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,3 +122,28 @@ def test_worker_processes_share_the_load(tmp_path: Path, server: MailServer, pg_
         for proc in workers:
             proc.wait(timeout=30)
         huey.storage.flush_all()
+
+
+def test_a_job_that_finds_the_account_locked_runs_once_the_lock_is_free(
+        tmp_path: Path, server: MailServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under `mailmoat up` the IDLE watcher queues a job when mail arrives, also while
+    another job's pass is running, maybe past its search already. That job must not be
+    dropped for finding the lock taken, or the mail waits for the next delivery or poll."""
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
+    setup = make_setup(tmp_path, server, url=url)
+    huey = make_huey("mm-test-lock", redis_url="", sqlite_path=tmp_path / "jobs.db")
+    jobs = register(huey)
+    consumer = start_workers(huey, workers=2)
+    try:
+        with huey.lock_task("sync:work"):  # another worker's pass, still running
+            result = jobs.sync_account("work", url)
+            server.deliver(make_message(1, subject="arrived during the other pass"))
+            time.sleep(2.5)  # the job has met the lock at least once meanwhile
+            assert setup.store.count("work") == 0
+        outcome = result.get(blocking=True, timeout=60)
+    finally:
+        consumer.stop(graceful=True)
+    assert outcome["created"] == 1
+    assert setup.store.count("work") == 1

@@ -3,7 +3,9 @@
 A sync job is one pass over one account (fetch, classify, store, lane actions). Jobs for
 different accounts run on as many workers as there are; a per-account lock keeps two
 workers off the same mailbox (the database would keep them correct anyway: messages are
-unique per content hash and locations per UID, so the lock only saves work).
+unique per content hash and locations per UID, so the lock only saves work). A job that
+finds the lock taken runs again shortly after, so mail that arrived during the other pass
+is fetched.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import Any
 
 from huey import Huey, RedisHuey, SqliteHuey
 from huey.consumer import Consumer
-from huey.exceptions import TaskLockedException
+from huey.exceptions import RetryTask, TaskLockedException
 from platformdirs import user_data_dir
 
 log = logging.getLogger(__name__)
 
 ENV_REDIS = "MAILMOAT_REDIS_URL"
+LOCKED_RETRY_SECONDS = 1.0  # a sync job that finds its account locked runs again this soon
 ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
 
 
@@ -88,8 +91,10 @@ def register(huey: Huey) -> Jobs:
                 return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:
-            # Another worker is syncing this account right now; it will see the same mail.
-            return {"account": account, "skipped": "locked"}
+            # Another worker is syncing this account right now. It may have searched for
+            # new mail already, and this job was queued because more arrived (the IDLE
+            # watcher wakes during that pass): run once the lock is free, never drop it.
+            raise RetryTask(delay=LOCKED_RETRY_SECONDS) from None
 
     return Jobs(huey, sync_account)
 
