@@ -17,7 +17,7 @@ from conftest import require_service
 from imap_fixtures import make_message, make_setup, running
 from mailmoat.accounts.registry import AccountSettings, add_account
 from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
-from mailmoat.jobs import make_huey, register, start_workers
+from mailmoat.jobs import account_lock, make_huey, register, start_workers
 from mailmoat.store.models import MessageRow
 from mailserver import MailServer
 
@@ -147,3 +147,27 @@ def test_a_job_that_finds_the_account_locked_runs_once_the_lock_is_free(
         consumer.stop(graceful=True)
     assert outcome["created"] == 1
     assert setup.store.count("work") == 1
+
+
+def test_workers_clear_a_lock_left_by_a_killed_worker(tmp_path: Path, server: MailServer,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed during a pass leaves its account's lock in the queue's storage; the
+    next workers to start clear it, or every job for that account would wait on it."""
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
+    server.append(make_message(1))
+    setup = make_setup(tmp_path, server, url=url)
+    killed = make_huey("mm-test-stale", redis_url="", sqlite_path=tmp_path / "jobs.db")
+    assert killed.lock_task(account_lock("work")).acquire()  # then that worker died
+    # The next process: a queue object of its own on the same storage.
+    huey = make_huey("mm-test-stale", redis_url="", sqlite_path=tmp_path / "jobs.db")
+    jobs = register(huey)
+    assert killed.is_locked(account_lock("work"))  # (asking registers the name: not on `huey`)
+    consumer = start_workers(huey, workers=1, accounts=["work"])
+    try:
+        assert not killed.is_locked(account_lock("work"))
+        outcome = jobs.sync_account("work", url).get(blocking=True, timeout=60)
+    finally:
+        consumer.stop(graceful=True)
+    assert outcome["created"] == 1 and setup.store.count("work") == 1

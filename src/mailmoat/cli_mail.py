@@ -349,7 +349,8 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
 
     store, ring = _store(), _ring()
     jobs = register(make_huey())
-    consumer = start_workers(jobs.huey, workers)
+    accounts = list_accounts(store)
+    consumer = start_workers(jobs.huey, workers, [a.name for a in accounts])
     stop = threading.Event()
 
     def watcher(a: AccountSettings) -> None:
@@ -357,7 +358,7 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
                     poll_seconds=poll)
 
     threads = [threading.Thread(target=watcher, args=(a,), daemon=True, name=f"idle-{a.name}")
-               for a in list_accounts(store)]
+               for a in accounts]
     for t in threads:
         t.start()
     console.print(f"syncing {len(threads)} account(s) in the background "
@@ -377,11 +378,13 @@ def worker_command(
 ) -> None:
     """Run background job workers until stopped. Point several machines' workers at one
     Redis (MAILMOAT_REDIS_URL) and one database to share the load."""
-    from mailmoat.jobs import make_huey, register
+    from mailmoat.jobs import make_huey, register, stale_lock_options
 
     jobs = register(make_huey())
+    accounts = [a.name for a in list_accounts(_store())]
     console.print(f"mailmoat worker: {workers} thread(s) on queue {jobs.huey.name}")
-    jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=False).run()
+    jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=False,
+                              **stale_lock_options(accounts)).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -81,7 +81,7 @@ def register(huey: Huey) -> Jobs:
         from mailmoat.notify.hook import NotifyOnArrival
 
         try:
-            with huey.lock_task(f"sync:{account}"):
+            with huey.lock_task(account_lock(account)):
                 store = _store(database_url)
                 report = sync_once(store, load_key_ring(), get_account(store, account),
                                    hook=NotifyOnArrival(store))
@@ -107,8 +107,23 @@ class EmbeddedConsumer(Consumer):  # type: ignore[misc]
         return None
 
 
-def start_workers(huey: Huey, workers: int = 2) -> EmbeddedConsumer:
+def account_lock(account: str) -> str:
+    """The huey lock a sync job holds while it syncs `account`."""
+    return f"sync:{account}"
+
+
+def stale_lock_options(accounts: list[str]) -> dict[str, Any]:
+    """Consumer options that clear the accounts' locks at start. A worker killed during a
+    pass leaves its lock behind, and every later job for that account would wait on it
+    for good. Clearing a lock another live worker holds costs at most one pass done
+    twice (the store keeps that correct)."""
+    return {"flush_locks": True, "extra_locks": ",".join(account_lock(a) for a in accounts)}
+
+
+def start_workers(huey: Huey, workers: int = 2,
+                  accounts: list[str] | None = None) -> EmbeddedConsumer:
     consumer = EmbeddedConsumer(huey, workers=workers, worker_type="thread", periodic=False,
-                                check_worker_health=False)
+                                check_worker_health=False,
+                                **stale_lock_options(accounts or []))
     consumer.start()
     return consumer
