@@ -25,8 +25,8 @@ from platformdirs import user_data_dir
 log = logging.getLogger(__name__)
 
 ENV_REDIS = "MAILMOAT_REDIS_URL"
-LOCKED_RETRY_SECONDS = 1.0  # a sync job that finds its account locked runs again this soon
 ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
+LOCKED_RETRY_SECONDS = 1.0  # a sync job that finds its account locked runs again this soon
 
 
 def make_huey(name: str | None = None, redis_url: str | None = None,

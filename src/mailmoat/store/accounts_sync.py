@@ -229,11 +229,12 @@ class SyncBook:
         keyed = [(p, a, f"{self.account_id}:{p.message_id}:{p.epoch}:{a.kind}:{a.argument}"[:300])
                  for p in plans for a in p.actions]
         actions_table = ServerActionRow.__table__
+        messages = id_chunks(p.message_id for p in plans)
         with self.store.sessions.begin() as session:
             # A key names its message, so the keys planned already are among the keys of
             # these messages (found by id runs, not by sending every key back).
             existing: set[str] = set()
-            for runs in id_chunks(p.message_id for p in plans):
+            for runs in messages:
                 existing.update(session.scalars(select(actions_table.c.key).where(
                     among(actions_table.c.message_id, runs))))
             now = _now()
@@ -249,7 +250,7 @@ class SyncBook:
             if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
                 session.execute(insert(ServerActionRow.__table__), actions)
             applied: dict[int, AppliedLaneRow] = {}
-            for runs in id_chunks(p.message_id for p in plans):
+            for runs in messages:
                 applied.update((r.message_id, r) for r in session.scalars(
                     select(AppliedLaneRow).where(AppliedLaneRow.account_id == self.account_id,
                                                  among(AppliedLaneRow.message_id, runs))))
