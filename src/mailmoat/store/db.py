@@ -67,7 +67,7 @@ def migrate(engine: Engine) -> None:
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "heads")  # feature branches may each hang off 0001
+            command.upgrade(config, "head")  # one head: 0013_one_head joins the old branches
     except Exception as exc:
         safe = engine.url.render_as_string(hide_password=True)
         raise StoreError(f"cannot migrate {safe}: {type(exc).__name__}: {exc}") from exc
