@@ -203,7 +203,7 @@ def latency(server, arrivals: int, tmp: str) -> list[float]:  # type: ignore[no-
 
     from imap_fixtures import make_message, make_setup
     from mailmoat.mail.runner import run_forever
-    from mailmoat.store.models import DecisionRow, MessageRow
+    from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
     setup = make_setup(Path(tmp), server, name="latency")
     stop = threading.Event()

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from mailmoat.imports import import_path
+from mailmoat.services.imports import import_path
 from mailmoat.store import open_store
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "spamassassin"

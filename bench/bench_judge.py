@@ -98,13 +98,13 @@ def token_table() -> None:
 def real_run(n: int) -> None:
     from sqlalchemy import select
 
-    from mailmoat.config import BudgetConfig, LLMConfig, ProviderConfig
     from mailmoat.judge.cascade import classify
+    from mailmoat.judge.config import BudgetConfig, LLMConfig, ProviderConfig
     from mailmoat.judge.llm import LLMJudge
     from mailmoat.judge.pricing import cost_usd, rate_for
     from mailmoat.judge.state import JudgeState
     from mailmoat.store.db import make_engine, migrate
-    from mailmoat.store.judge_models import BudgetLedgerRow
+    from mailmoat.store.tables.judge import BudgetLedgerRow
 
     model = gguf()
     if model is None:
@@ -160,7 +160,7 @@ def fewshot_cost(corrected: int, asks: int = 200) -> None:
     from mailmoat.core.message import parse_message
     from mailmoat.judge.examples import corrections_from
     from mailmoat.learn.service import Learning
-    from mailmoat.store.repository import Incoming, open_store
+    from mailmoat.store.messages import Incoming, open_store
 
     lanes = [Lane.PUSH, Lane.QUEUE, Lane.MEETING, Lane.SILENT]
     raws = [(f"From: user{n % 97}@org{n % 13}.example\r\nSubject: report {n} on topic "

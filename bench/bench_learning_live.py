@@ -25,7 +25,7 @@ from mailmoat.judge.setup import scorers_for
 from mailmoat.learn.live import LiveLearnedScorer
 from mailmoat.learn.service import Learning
 from mailmoat.store import Incoming, Store, open_store
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "spamassassin"
 VISIBLE = (Lane.PUSH, Lane.QUEUE, Lane.MEETING)

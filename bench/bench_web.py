@@ -28,9 +28,9 @@ PASSWORD = "bench passphrase, loopback only"  # a throwaway credential for the b
 
 def build(db: Path, messages: int, rules: int = 0) -> None:
     from mailmoat.demo import demo_messages
+    from mailmoat.entrypoints.web.security.auth import hash_password
     from mailmoat.store import Incoming, open_store
-    from mailmoat.store.web_store import WebStore
-    from mailmoat.web.auth import hash_password
+    from mailmoat.store.people import WebStore
 
     store = open_store(f"sqlite:///{db}")
     templates = demo_messages()
@@ -57,7 +57,7 @@ def teach(store: object, senders: int) -> None:
     from sqlalchemy import select
 
     from mailmoat.learn.service import Learning
-    from mailmoat.store.models import DecisionRow, MessageRow
+    from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
     learning = Learning(store)  # type: ignore[arg-type]
     with store.sessions() as session:  # type: ignore[attr-defined]
@@ -82,8 +82,8 @@ def teach(store: object, senders: int) -> None:
 def serve(db: Path, port: int) -> None:
     import uvicorn
 
+    from mailmoat.entrypoints.web.app import create_app
     from mailmoat.store import open_store
-    from mailmoat.web.app import create_app
 
     uvicorn.run(create_app(open_store(f"sqlite:///{db}")), host="127.0.0.1", port=port,
                 log_level="warning")

@@ -28,7 +28,7 @@ from mailmoat.accounts.secrets import (
     new_key,
 )
 from mailmoat.store import open_store
-from mailmoat.store.accounts_models import AccountRow
+from mailmoat.store.tables.accounts import AccountRow
 
 PASSWORD = "correct horse battery staple 42"
 

@@ -24,7 +24,7 @@ from mailmoat.core.receipts import PayloadError, normalize_recipient
 from mailmoat.eval.adversarial.corpus import corpus
 from mailmoat.eval.adversarial.obedient import ObedientScorer, obedient_draft
 from mailmoat.judge.cascade import classify
-from mailmoat.store.act_models import OutboxRow
+from mailmoat.store.tables.act import OutboxRow
 from mailserver import MailServer
 
 ACCOUNT = "acct"

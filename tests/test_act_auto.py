@@ -196,7 +196,7 @@ def test_executor_rechecks_the_mode_even_if_a_row_escaped_the_switch(
 ) -> None:
     from sqlalchemy import update
 
-    from mailmoat.store.act_models import AccountModeRow
+    from mailmoat.store.tables.act import AccountModeRow
 
     r = rig(f"sqlite:///{tmp_path / 'm.db'}")
     add_message(r, incoming())

@@ -22,8 +22,8 @@ from act_support import (
     wipe,
 )
 from mailmoat.act.executor import Executor
-from mailmoat.cli import app
-from mailmoat.web.app import create_app
+from mailmoat.entrypoints.cli.main import app
+from mailmoat.entrypoints.web.app import create_app
 from mailserver import MailServer
 
 runner = CliRunner()

@@ -1,6 +1,6 @@
 """Exactly once across SIGKILL: a subprocess executor killed at named crash points, in a loop.
 
-The executor runs as `python -m mailmoat.act.worker` with its transports built from the
+The executor runs as `python -m mailmoat.entrypoints.worker` with its transports built from the
 accounts store; MAILMOAT_CRASH_AT makes it SIGKILL itself between claim and send, or after
 send and before the outcome is recorded. After the
 loop a clean worker drains the outbox. Every approved message must be delivered exactly once.
@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import select
 
 from act_support import add_mail_account, delivered, rig, secret_key, send_payload, wipe
-from mailmoat.store.act_models import OutboxRow
+from mailmoat.store.tables.act import OutboxRow
 from mailserver import MailServer
 
 LEASE = 0.3  # seconds: a killed worker's claim expires before the next worker starts
@@ -45,7 +45,7 @@ def _account(r: Any, server: MailServer, monkeypatch: pytest.MonkeyPatch,
 
 
 def _args(url: str, lease: float = LEASE) -> list[str]:
-    return [sys.executable, "-m", "mailmoat.act.worker", "--database-url", url,
+    return [sys.executable, "-m", "mailmoat.entrypoints.worker", "--database-url", url,
             "--lease", str(lease)]
 
 
@@ -214,7 +214,7 @@ def test_the_outbox_runs_as_a_queue_job(
     """The job-queue entry point: a huey task (SQLite storage, as in the embedded default)
     drains the outbox through the same executor."""
     from mailmoat.act.jobs import register
-    from mailmoat.jobs import make_huey, start_workers
+    from mailmoat.entrypoints.jobs import make_huey, start_workers
 
     wipe(server)
     url = f"sqlite:///{tmp_path / 'm.db'}"

@@ -18,7 +18,7 @@ from act_support import (  # noqa: F401  (fixtures)
     wipe,
 )
 from mailmoat.act.executor import Executor
-from mailmoat.store.act_models import OutboxRow
+from mailmoat.store.tables.act import OutboxRow
 from mailserver import MailServer
 
 

@@ -20,7 +20,7 @@ SEND_MODULES = {"smtplib", "aiosmtplib"}
 # Calls that send or destroy mail when made on a transport or an IMAP client.
 FLOOR_CALLS = {"sendmail", "send_message", "expunge", "uid_expunge", "submit"}
 TRANSPORT_MODULE = "mailmoat.mail.smtp"
-EXECUTOR_MODULES = ("mailmoat.act.executor", "mailmoat.act.worker")
+EXECUTOR_MODULES = ("mailmoat.act.executor", "mailmoat.entrypoints.worker")
 
 # The only places allowed to touch each primitive.
 ALLOWED_SEND_IMPORTS = {"mail/smtp.py"}
@@ -34,11 +34,12 @@ REVIEWED_FLOOR_CALLS = {
     ("mail/sync.py", "submit"): "concurrent.futures: the sync's fetch thread (BODY.PEEK "
     "fetches) and the parse pool; nothing is sent or deleted",
 }
-ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "act/worker.py"}
+ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "entrypoints/worker.py"}
 # Entry points that may run the executor, and what they are.
 EXECUTOR_ENTRY_POINTS = {
-    "act/worker.py": "the executor process: `python -m mailmoat.act.worker`, job queues",
-    "act/cli.py": "`mailmoat actions run` (calls the worker)",
+    "entrypoints/worker.py": "the executor process: `python -m mailmoat.entrypoints.worker`, "
+    "job queues",
+    "entrypoints/cli/actions.py": "`mailmoat actions run` (calls the worker)",
     "act/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's executor)",
     "eval/agentdojo_bridge.py": "the AgentDojo eval: runs what a person approved in the replay "
     "(SMTP test server in tests, an in-memory transport in `mailmoat report`)",
@@ -118,7 +119,7 @@ def test_entry_points_that_run_the_executor_are_enumerated() -> None:
 
 
 def test_the_executor_consults_no_model() -> None:
-    for module in ("act/executor.py", "mail/smtp.py", "act/worker.py"):
+    for module in ("act/executor.py", "mail/smtp.py", "entrypoints/worker.py"):
         imported = [u.what for u in scan(SRC) if u.module == module and u.kind == "import"]
         assert not [m for m in imported if m.startswith(MODEL_MODULES)], module
 
@@ -126,7 +127,7 @@ def test_the_executor_consults_no_model() -> None:
 def test_api_and_cli_proposals_reach_floor_actions_only_through_the_outbox() -> None:
     """The API may propose/approve (which enqueues); it may not import the executor."""
     uses = scan(SRC)
-    for module in ("web/routes_actions.py", "act/service.py", "act/auto.py"):
+    for module in ("entrypoints/web/routes/actions.py", "act/service.py", "act/auto.py"):
         assert (SRC / module).exists(), module
         assert module not in executor_users(uses), module
         assert not [u for u in uses if u.module == module and u.kind == "import"

@@ -30,7 +30,7 @@ from mailmoat.core.outbox import (
 )
 from mailmoat.core.receipts import PayloadError
 from mailmoat.mail.smtp import OutcomeUnknown, PermanentError, TransientError
-from mailmoat.store.act_models import AuditRow, OutboxRow
+from mailmoat.store.tables.act import AuditRow, OutboxRow
 
 
 @dataclass

@@ -15,14 +15,14 @@ from sqlalchemy import func, select
 from act_support import add_mail_account, incoming, rig, secret_key
 from mailmoat.act.audit import utcnow
 from mailmoat.act.reversible import ReversibleApplier
-from mailmoat.act.worker import build_worker
 from mailmoat.core.actions import SNOOZE_KEYWORD
 from mailmoat.core.lane_actions import default_keyword
 from mailmoat.core.lanes import Lane
 from mailmoat.core.receipts import PayloadError
+from mailmoat.entrypoints.worker import build_worker
 from mailmoat.mail.runner import sync_once
-from mailmoat.store.accounts_models import ServerActionRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.accounts import ServerActionRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 from mailserver import MailServer
 
 NAMES = ("archive", "trash", "move", "label", "read", "snooze", "lane", "keep")

@@ -24,9 +24,9 @@ from mailmoat.accounts.registry import (
     set_submission,
 )
 from mailmoat.accounts.secrets import KeyRing
-from mailmoat.act import worker
 from mailmoat.act.executor import Executor
-from mailmoat.cli import app
+from mailmoat.entrypoints import worker
+from mailmoat.entrypoints.cli.main import app
 from mailserver import MailServer, free_port
 from test_account_oauth import REFRESH, TokenServer
 from test_smtp_transport import OAuthMta

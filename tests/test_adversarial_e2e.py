@@ -28,16 +28,16 @@ from llm_server import LLMServer, Recorded, Reply, content
 from mailmoat.act.auto import AutoSweep, Draft, DraftRequest
 from mailmoat.act.executor import Executor
 from mailmoat.act.service import ActionService
-from mailmoat.config import LLMConfig, ProviderConfig
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.receipts import PayloadError, normalize_recipient
 from mailmoat.eval.adversarial.corpus import ATTACKER, corpus
 from mailmoat.eval.adversarial.obedient import obedient_answer, obedient_draft
+from mailmoat.judge.config import LLMConfig, ProviderConfig
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState
 from mailmoat.mail.runner import sync_once
-from mailmoat.store.act_models import ActionRow, OutboxRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.act import ActionRow, OutboxRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 from mailserver import MailServer
 
 pytestmark = pytest.mark.slow

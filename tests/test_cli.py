@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from mailmoat.cli import app
 from mailmoat.core.policy import describe_policy
+from mailmoat.entrypoints.cli.main import app
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "mailmoat" / "demo"
 runner = CliRunner()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from imap_fixtures import make_message, running
 from mailmoat.accounts.secrets import ENV_KEY
-from mailmoat.cli import _accounts_configured, app
+from mailmoat.entrypoints.cli.main import _accounts_configured, app
 from mailmoat.store import open_store
 from mailserver import MailServer
 
@@ -33,7 +33,7 @@ def _add(server: MailServer, name: str = "work", password: str | None = None) ->
 
 
 def test_account_lifecycle(env: str, server: MailServer) -> None:
-    from mailmoat.cli_mail import web_account
+    from mailmoat.entrypoints.cli.mail import web_account
 
     assert not _accounts_configured() and web_account() == "local"
     _add(server)
@@ -85,7 +85,7 @@ def test_sync_once_and_wrong_key(env: str, server: MailServer,
 
 
 def test_up_runs_sync_in_the_background(env: str, server: MailServer) -> None:
-    from mailmoat.cli_mail import start_background_sync
+    from mailmoat.entrypoints.cli.mail import start_background_sync
 
     _add(server)
     stop = start_background_sync(workers=2, poll=60)

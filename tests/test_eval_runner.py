@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mailmoat.cli import app
 from mailmoat.core.lanes import Lane
+from mailmoat.entrypoints.cli.main import app
 from mailmoat.eval.runner import EvalSetError, evaluate, facts_from_context, load_items
 
 KLORN = Path(__file__).resolve().parents[2] / "shared" / "eval" / "klorn"

@@ -12,8 +12,8 @@ from dovecot import Dovecot, dovecot  # noqa: F401  (the fixture)
 from imap_fixtures import Setup, make_message, make_setup, marketing
 from mailmoat.mail.runner import open_client, sync_once
 from mailmoat.mail.sync import MailboxSync, PassReport
-from mailmoat.store.accounts_sync import SyncBook
-from mailmoat.store.models import MessageRow
+from mailmoat.store.mailbox_state import SyncBook
+from mailmoat.store.tables.messages import MessageRow
 
 
 class Recording:

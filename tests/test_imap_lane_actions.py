@@ -15,9 +15,9 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.judge.cascade import classify
 from mailmoat.mail.runner import sync_once
-from mailmoat.store.accounts_models import ServerActionRow
-from mailmoat.store.accounts_sync import SyncBook
-from mailmoat.store.models import MessageRow
+from mailmoat.store.mailbox_state import SyncBook
+from mailmoat.store.tables.accounts import ServerActionRow
+from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 
 

@@ -15,8 +15,8 @@ from imap_fixtures import Proxy, make_message, make_setup, marketing, running
 from mailmoat.mail import parse_pool, sync
 from mailmoat.mail.runner import open_client, sync_once
 from mailmoat.mail.sync import MailboxSync
-from mailmoat.store.accounts_models import LocationRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.accounts import LocationRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 from mailserver import MailServer
 
 

@@ -13,9 +13,9 @@ from imap_fixtures import Proxy, make_message, make_setup, running
 from mailmoat.accounts.registry import get_account
 from mailmoat.mail.runner import open_client, sync_once
 from mailmoat.mail.sync import MailboxSync
-from mailmoat.store.accounts_models import LocationRow
-from mailmoat.store.accounts_sync import SyncBook
-from mailmoat.store.models import MessageRow
+from mailmoat.store.mailbox_state import SyncBook
+from mailmoat.store.tables.accounts import LocationRow
+from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 
 
@@ -120,7 +120,7 @@ def test_body_size_is_bounded(tmp_path: Path, server: MailServer) -> None:
     big = make_message(1, body="x" * 300_000)
     server.append(big)
     setup = make_setup(tmp_path, server)
-    from mailmoat.store.accounts_models import AccountRow
+    from mailmoat.store.tables.accounts import AccountRow
 
     with setup.store.sessions.begin() as session:
         session.scalar(select(AccountRow)).max_body_bytes = 64 * 1024
@@ -246,7 +246,7 @@ def test_mailmoat_killed_mid_sync_resumes_without_gaps_or_duplicates(
     env = {**os.environ, "MAILMOAT_DATABASE_URL": f"sqlite:///{tmp_path / 'mailmoat.db'}",
            "MAILMOAT_KEY_FILE": str(tmp_path / "secret.key")}
     env.pop("MAILMOAT_SECRET_KEY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "mailmoat.cli", "sync", "--once"], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "mailmoat", "sync", "--once"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while setup.store.count("work") < 100 and time.monotonic() < deadline:
@@ -268,7 +268,7 @@ def test_removing_an_account_keeps_its_mail_and_drops_its_sync_state(
     tmp_path: Path, server: MailServer, store_url: str
 ) -> None:
     from mailmoat.accounts.registry import remove_account
-    from mailmoat.store.accounts_models import FolderStateRow, ServerActionRow
+    from mailmoat.store.tables.accounts import FolderStateRow, ServerActionRow
 
     server.append(make_message(1))
     setup = make_setup(tmp_path, server, url=store_url)

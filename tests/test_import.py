@@ -7,10 +7,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from mailmoat.cli import app
 from mailmoat.demo import demo_messages
-from mailmoat.imports import import_path
+from mailmoat.entrypoints.cli.main import app
 from mailmoat.mail.importer import iter_messages
+from mailmoat.services.imports import import_path
 from mailmoat.store import open_store
 
 runner = CliRunner()

@@ -17,8 +17,8 @@ from conftest import require_service
 from imap_fixtures import make_message, make_setup, running
 from mailmoat.accounts.registry import AccountSettings, add_account
 from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
-from mailmoat.jobs import account_lock, make_huey, register, start_workers
-from mailmoat.store.models import MessageRow
+from mailmoat.entrypoints.jobs import account_lock, make_huey, register, start_workers
+from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 
 
@@ -102,7 +102,7 @@ def test_worker_processes_share_the_load(tmp_path: Path, server: MailServer, pg_
             tls="plain"), server.password)
     env = {**os.environ, "MAILMOAT_REDIS_URL": redis_url, "MAILMOAT_QUEUE_NAME": queue,
            "MAILMOAT_DATABASE_URL": pg_url}
-    workers = [subprocess.Popen([sys.executable, "-m", "mailmoat.cli", "worker", "--workers",
+    workers = [subprocess.Popen([sys.executable, "-m", "mailmoat", "worker", "--workers",
                                  "1"], env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL) for _ in range(2)]
     huey = make_huey(queue, redis_url=redis_url)

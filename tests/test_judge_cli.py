@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from llm_server import LLMServer, error, ok
-from mailmoat.cli import app
+from mailmoat.entrypoints.cli.main import app
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "mailmoat" / "demo"
 KLORN = Path(__file__).resolve().parents[2] / "shared" / "eval" / "klorn"
@@ -133,8 +133,8 @@ def test_web_api_exposes_status_and_the_metering_metric(llm_env: LLMServer) -> N
 
     from fastapi.testclient import TestClient
 
+    from mailmoat.entrypoints.web.app import create_app
     from mailmoat.store import open_store
-    from mailmoat.web.app import create_app
 
     runner.invoke(app, ["classify", str(DEMO / "07-question.eml")])
     store = open_store(os.environ["MAILMOAT_DATABASE_URL"])

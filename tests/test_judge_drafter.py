@@ -17,7 +17,7 @@ from mailmoat.core.autonomy import Mode
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.judge.contract import ContractViolation
 from mailmoat.judge.drafter import LLMDrafter, draft_messages, parse_draft
-from mailmoat.store.judge_models import LLMUsageRow
+from mailmoat.store.tables.judge import LLMUsageRow
 from mailserver import MailServer
 from test_act_auto import ACCOUNT, mixed_mailbox, run_all
 from test_judge_llm import make_judge, provider

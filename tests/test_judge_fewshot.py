@@ -13,14 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from llm_server import LLMServer, Recorded, ok
-from mailmoat.config import LLMConfig, ProviderConfig
 from mailmoat.core.fewshot import IMPLIED, Example, implied_features, model_examples
 from mailmoat.core.lanes import HIDDEN_LANES, Lane
 from mailmoat.core.policy import decide
 from mailmoat.core.signals import Signals
+from mailmoat.judge.config import LLMConfig, ProviderConfig
 from mailmoat.judge.setup import build_judge
 from mailmoat.learn.service import Learning
-from mailmoat.store.repository import Incoming, Store, open_store
+from mailmoat.store.messages import Incoming, Store, open_store
 
 SIGNAL_NAMES = tuple(Signals.__dataclass_fields__)
 ALL_SIGNALS = [Signals(**dict(zip(SIGNAL_NAMES, bits, strict=True)))

@@ -9,14 +9,14 @@ from fastapi import FastAPI, Request
 from sqlalchemy import select
 
 from llm_server import LLMServer, error, ok
-from mailmoat.config import LLMConfig, ProviderConfig
+from mailmoat.judge.config import LLMConfig, ProviderConfig
 from mailmoat.judge.heal import REJUDGED, heal
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState, provider_key
 from mailmoat.notify.dispatch import notify_account
-from mailmoat.store.models import LedgerRow
-from mailmoat.store.repository import Incoming, open_store
-from mailmoat.store.web_store import WebStore
+from mailmoat.store.messages import Incoming, open_store
+from mailmoat.store.people import WebStore
+from mailmoat.store.tables.messages import LedgerRow
 from webhelpers import live_server
 
 
@@ -86,7 +86,7 @@ def test_heal_rejudges_untouched_degraded_decisions_only(server: LLMServer,
 def test_up_runs_the_sweep_in_the_background(server: LLMServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import time
 
-    from mailmoat.judge.commands import start_heal_thread
+    from mailmoat.entrypoints.cli.judge import start_heal_thread
 
     server.reset(lambda _: error(503, "down"))
     store = open_store(f"sqlite:///{tmp_path / 'up.db'}")
@@ -117,7 +117,7 @@ def test_heal_sweeps_every_account_each_for_its_own_user_and_facts(
     with the sender facts ingest would read now (a pin set since wins over the model)."""
     from mailmoat.core.lanes import Lane
     from mailmoat.learn.service import Learning
-    from mailmoat.store.judge_models import LLMUsageRow
+    from mailmoat.store.tables.judge import LLMUsageRow
 
     server.reset(lambda _: error(503, "down"))
     store = open_store(store_url)

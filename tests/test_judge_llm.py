@@ -22,14 +22,14 @@ from llm_server import (
     obeying,
     ok,
 )
-from mailmoat.config import BudgetConfig, EscalationConfig, LLMConfig, ProviderConfig, RateRow
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import message_from_fields
 from mailmoat.judge.cascade import classify
+from mailmoat.judge.config import BudgetConfig, EscalationConfig, LLMConfig, ProviderConfig, RateRow
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState, model_key, provider_key
 from mailmoat.store.db import make_engine, migrate
-from mailmoat.store.judge_models import LLMUsageRow
+from mailmoat.store.tables.judge import LLMUsageRow
 
 HOUR = 3600
 
@@ -304,7 +304,7 @@ def test_budget_cap_mid_run_degrades_and_the_ledger_tracks_the_truth(
     llm: LLMServer, engine: Engine, tmp_path: Path
 ) -> None:
     from mailmoat.judge.pricing import cost_usd
-    from mailmoat.store.repository import Incoming, Store
+    from mailmoat.store.messages import Incoming, Store
 
     clock = Clock()
     judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
@@ -496,7 +496,7 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     and status shows each account's use."""
     from mailmoat.judge.state import day_of
     from mailmoat.judge.status import judge_status
-    from mailmoat.store.repository import Incoming, Store
+    from mailmoat.store.messages import Incoming, Store
 
     clock = Clock()
     caps = BudgetConfig(user_daily_usd=0.1, global_daily_usd=0.18)

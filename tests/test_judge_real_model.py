@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from llama_server import MODEL_ALIAS, LlamaServer, llama_server  # noqa: F401
-from mailmoat.store.judge_models import LLMUsageRow
+from mailmoat.store.tables.judge import LLMUsageRow
 from mailserver import free_port
 
 pytestmark = pytest.mark.slow
@@ -27,7 +27,7 @@ LANES = {"PUSH", "MEETING", "QUEUE", "INFO", "SILENT"}
 
 
 def _classify(eml: Path, env: dict[str, str]) -> dict:
-    mailmoat = [sys.executable, "-m", "mailmoat.cli"]
+    mailmoat = [sys.executable, "-m", "mailmoat"]
     done = subprocess.run([*mailmoat, "classify", str(eml), "--json"], env=env,
                           capture_output=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr.decode()[-2000:]

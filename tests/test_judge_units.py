@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mailmoat.config import (
+from mailmoat.judge.config import (
     ConfigError,
     RateRow,
     is_local_url,

@@ -21,7 +21,7 @@ from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning
 from mailmoat.mail.runner import sync_once
 from mailmoat.store import open_store
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 
 ACCOUNT = "acct"

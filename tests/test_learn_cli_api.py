@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from learn_mail import QUESTION, eml
-from mailmoat.cli import app
+from mailmoat.entrypoints.cli.main import app
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import Store, open_store
-from mailmoat.web.app import create_app
 from webhelpers import make_user, sign_in
 
 runner = CliRunner()

@@ -13,20 +13,20 @@ from typer.testing import CliRunner
 
 from imap_fixtures import running
 from learn_mail import eml
-from mailmoat.cli import app
 from mailmoat.core.lanes import HIDDEN_LANES
 from mailmoat.core.local_scorer import score_local
 from mailmoat.core.message import message_from_fields
 from mailmoat.core.policy import Facts
 from mailmoat.core.signals import detect_signals
 from mailmoat.demo import demo_messages
+from mailmoat.entrypoints.cli.main import app
 from mailmoat.judge.cascade import classify
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.setup import model_scorers, scorers_for
 from mailmoat.learn.live import LiveLearnedScorer
 from mailmoat.learn.service import Learning
 from mailmoat.store import Incoming, Store, open_store
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 
 runner = CliRunner()
@@ -106,7 +106,7 @@ def test_it_learns_corrections_made_by_another_process(store_url: str) -> None:
 
 
 def test_an_undone_correction_is_unlearned(store_url: str) -> None:
-    from mailmoat.store.web_store import WebStore
+    from mailmoat.store.people import WebStore
 
     store, scorer = default_store(store_url)
     first = [store.ingest(deploy(n), "eml") for n in range(20)]
@@ -193,9 +193,9 @@ def test_sync_learns_out_of_the_box(env: str, server: MailServer) -> None:
 
 
 def test_status_and_heal_do_not_mistake_it_for_a_model(tmp_path: Path) -> None:
-    from mailmoat.judge.commands import start_heal_thread
-    from mailmoat.store.web_store import WebStore
-    from mailmoat.web.views import status
+    from mailmoat.entrypoints.cli.judge import start_heal_thread
+    from mailmoat.entrypoints.web.views import status
+    from mailmoat.store.people import WebStore
 
     store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
     store.scorers = scorers_for(store.engine, environ=NO_MODEL)

@@ -19,7 +19,7 @@ from mailmoat.core.signals import detect_signals
 from mailmoat.learn.model import featurize
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.store import open_store
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.messages import MessageRow
 
 _senders = count()
 

@@ -20,11 +20,11 @@ from fastapi import FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
 from mailmoat.demo import import_demo
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.keys import vapid
 from mailmoat.store import Store, open_store
-from mailmoat.store.web_store import WebStore
-from mailmoat.web.app import create_app
+from mailmoat.store.people import WebStore
 from webhelpers import live_server, make_user
 
 NEW_PUSH = b"From: ops@example.org\nTo: me@example.org\nSubject: outage again: urgent\n\n" \
@@ -212,7 +212,7 @@ def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: i
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from mailmoat.cli import app as cli
+    from mailmoat.entrypoints.cli.main import app as cli
 
     rec, url = receiver
     db = f"sqlite:///{tmp_path / 'cli.db'}"

@@ -11,7 +11,7 @@ import pytest
 from imap_fixtures import make_setup
 from mailmoat.mail.runner import sync_once
 from mailmoat.notify.hook import NotifyOnArrival
-from mailmoat.store.web_store import WebStore
+from mailmoat.store.people import WebStore
 from mailserver import MailServer
 from test_notify_dispatch import Receiver, configure
 from webhelpers import live_server

@@ -11,7 +11,7 @@ from sqlalchemy.exc import DBAPIError
 from conftest import table_indexes
 from mailmoat.demo import demo_messages, import_demo
 from mailmoat.store import Incoming, StoreError, open_store
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 
 def test_migrates_fresh_and_reopens(store_url: str) -> None:

@@ -26,9 +26,9 @@ from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
 from mailmoat.store import open_store
-from mailmoat.store.accounts_sync import Location, Plan, SyncBook
 from mailmoat.store.db import MIGRATIONS
 from mailmoat.store.id_sets import among, id_chunks, id_runs
+from mailmoat.store.mailbox_state import Location, Plan, SyncBook
 
 
 def _book(tmp_path: Path, url: str) -> tuple[SyncBook, list[int]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import Store
-from mailmoat.store.models import MessageRow
-from mailmoat.web.app import create_app
+from mailmoat.store.tables.messages import MessageRow
 from webhelpers import FakeApprovals, client, make_user, sign_in, store  # noqa: F401
 
 LANES = ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT")

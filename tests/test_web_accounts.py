@@ -8,11 +8,11 @@ from fastapi.testclient import TestClient
 
 from mailmoat.accounts.registry import AccountSettings, add_account
 from mailmoat.accounts.secrets import load_key_ring
-from mailmoat.cli_mail import _show_to_the_only_user
+from mailmoat.entrypoints.cli.mail import _show_to_the_only_user
+from mailmoat.entrypoints.cli.users import default_accounts
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import open_store
-from mailmoat.store.web_store import WebStore
-from mailmoat.web.app import create_app
-from mailmoat.web.cli_users import default_accounts
+from mailmoat.store.people import WebStore
 from webhelpers import make_user, sign_in
 
 MAIL = (b"From: ann@example.com\r\nTo: me@example.org\r\nSubject: work mail\r\n\r\nhello\r\n")

@@ -10,12 +10,12 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-import mailmoat.web.auth as auth
+import mailmoat.entrypoints.web.security.auth as auth
 from mailmoat.demo import import_demo
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import Store, open_store
-from mailmoat.store.web_models import SessionRow
-from mailmoat.store.web_store import WebStore
-from mailmoat.web.app import create_app
+from mailmoat.store.people import WebStore
+from mailmoat.store.tables.web import SessionRow
 from webhelpers import PASSWORD, make_user, sign_in
 
 OTHER = b"From: bob-friend@example.org\nTo: bob@example.org\nSubject: for bob only\n\nsecret\n"

@@ -16,11 +16,11 @@ from fastapi.responses import HTMLResponse, Response
 
 from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import LinkClaim, sign_link
 from mailmoat.store import Store, open_store
-from mailmoat.store.web_store import WebStore
-from mailmoat.web.app import create_app
+from mailmoat.store.people import WebStore
 from webhelpers import PASSWORD, FakeApprovals, LiveServer, live_server, make_user
 
 CHROMIUM = "/usr/bin/chromium"

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import positive_data_acceptance
 
 from mailmoat.demo import import_demo
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import open_store
-from mailmoat.web.app import create_app
 from webhelpers import PASSWORD, live_server, make_user
 
 

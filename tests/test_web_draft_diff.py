@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 
 from act_support import send_payload
 from mailmoat.act.service import ActionService
+from mailmoat.entrypoints.web.app import create_app
+from mailmoat.entrypoints.web.draft_diff import Edit, draft_diff, readable_lines
 from mailmoat.store import open_store
-from mailmoat.web.app import create_app
-from mailmoat.web.draft_diff import Edit, draft_diff, readable_lines
 from webhelpers import make_user, sign_in
 
 

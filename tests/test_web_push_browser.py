@@ -13,10 +13,10 @@ from typing import Any
 import http_ece
 import pytest
 
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.store import open_store
-from mailmoat.store.web_store import WebStore
-from mailmoat.web.app import create_app
+from mailmoat.store.people import WebStore
 from test_notify_dispatch import NEW_PUSH, Receiver, _subscription
 from test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api
 from webhelpers import PASSWORD, live_server, make_user

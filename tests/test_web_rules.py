@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from mailmoat.entrypoints.web.app import create_app
 from mailmoat.learn.service import Learning
 from mailmoat.store import Store, open_store
-from mailmoat.web.app import create_app
 from webhelpers import make_user, sign_in
 
 

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mailmoat.web.sanitize import html_parts, sanitize_html
+from mailmoat.entrypoints.web.sanitize import html_parts, sanitize_html
 
 HOSTILE = """
 <html><head><style>body{background:url(https://track.example/css)}</style>

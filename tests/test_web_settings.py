@@ -14,10 +14,10 @@ from imap_fixtures import make_message, make_setup, marketing
 from mailmoat.accounts.registry import get_account
 from mailmoat.act.service import ActionService
 from mailmoat.core.lanes import Lane
+from mailmoat.entrypoints.web.app import create_app
+from mailmoat.entrypoints.web.settings_forms import FormError, parse_lane_actions
 from mailmoat.mail.runner import sync_once
 from mailmoat.store import Store
-from mailmoat.web.app import create_app
-from mailmoat.web.settings_forms import FormError, parse_lane_actions
 from mailserver import MailServer
 from test_imap_lane_actions import _folder
 from webhelpers import client, make_user, sign_in, store  # noqa: F401  (fixtures)

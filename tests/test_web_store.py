@@ -9,15 +9,15 @@ import pytest
 from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner
 
-import mailmoat.web.auth as auth
+import mailmoat.entrypoints.web.security.auth as auth
 import webhelpers  # noqa: F401  (cheap argon2 parameters for tests)
-from mailmoat.cli import app as cli
 from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
+from mailmoat.entrypoints.cli.main import app as cli
+from mailmoat.entrypoints.cli.users import setup_link
 from mailmoat.store import open_store
-from mailmoat.store.models import LedgerRow
-from mailmoat.store.web_store import UserExists, WebStore
-from mailmoat.web.cli_users import setup_link
+from mailmoat.store.people import UserExists, WebStore
+from mailmoat.store.tables.messages import LedgerRow
 
 
 def test_users_sessions_corrections_and_dedup(store_url: str) -> None:

@@ -16,17 +16,17 @@ import uvicorn
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-import mailmoat.web.auth
+from mailmoat.entrypoints.web.security import auth as web_auth
 from mailmoat.store import Store
-from mailmoat.store.web_store import User, WebStore
+from mailmoat.store.people import User, WebStore
 
 PASSWORD = "a long test passphrase"  # a throwaway credential for in-test users
 # Cheap argon2id parameters keep the suite fast on 2 cores; production keeps the library's.
-mailmoat.web.auth.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+web_auth.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def make_user(store: Store, name: str, accounts: list[str], password: str = PASSWORD) -> User:
-    return WebStore(store).create_user(name, mailmoat.web.auth.hash_password(password), accounts)
+    return WebStore(store).create_user(name, web_auth.hash_password(password), accounts)
 
 
 def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:
@@ -89,7 +89,7 @@ class FakeApprovals:
     def __init__(self, account: str = "local") -> None:
         import hashlib
 
-        from mailmoat.web.approvals import PendingAction
+        from mailmoat.entrypoints.web.approvals import PendingAction
 
         payload = ('{"action":"send_email","to":"priya@example.org",'
                    '"subject":"Re: checkout is down","body":"On it, rolling back now."}')
@@ -115,7 +115,7 @@ class FakeApprovals:
         return self._decide(account, action_id, actor, "rejected", reason)
 
     def _decide(self, account: str, action_id: str, actor: str, what: str, reason: str) -> Any:
-        from mailmoat.web.approvals import Outcome
+        from mailmoat.entrypoints.web.approvals import Outcome
 
         if account != self.account or self.items.pop(action_id, None) is None:
             return Outcome(False, "no such pending action")
@@ -138,7 +138,7 @@ def store(tmp_path: Path) -> Store:
 @pytest.fixture
 def client(store: Store) -> TestClient:
     """Ann, signed in; `client.csrf` holds her session's CSRF token."""
-    from mailmoat.web.app import create_app
+    from mailmoat.entrypoints.web.app import create_app
 
     client = TestClient(create_app(store))
     client.csrf = sign_in(client, "ann")  # type: ignore[attr-defined]

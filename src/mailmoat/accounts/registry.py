@@ -13,8 +13,8 @@ from mailmoat.accounts.oauth import TOKENS, TokenCache, TokenRequest
 from mailmoat.accounts.secrets import KeyRing
 from mailmoat.core.lane_actions import LaneActions
 from mailmoat.core.receipts import PayloadError, normalize_recipient
-from mailmoat.store.accounts_models import AccountRow, SubmissionRow
-from mailmoat.store.repository import Store
+from mailmoat.store.messages import Store
+from mailmoat.store.tables.accounts import AccountRow, SubmissionRow
 
 TLS_MODES = ("implicit", "starttls", "plain")
 AUTH_MODES = ("password", "xoauth2")

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from mailmoat.store.act_models import AuditRow
+from mailmoat.store.tables.act import AuditRow
 
 Clock = Callable[[], datetime]
 

@@ -40,8 +40,8 @@ from mailmoat.core.policy import Decision, Facts
 from mailmoat.core.receipts import PayloadError, normalize_recipient
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.store import Store
-from mailmoat.store.act_models import ActionRow, TriageRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.act import ActionRow, TriageRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 THREAD_MESSAGES = 5
 _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)

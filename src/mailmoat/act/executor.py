@@ -65,8 +65,8 @@ from mailmoat.mail.smtp import (
     render_forward,
     render_send,
 )
-from mailmoat.store.act_models import AccountModeRow, ActionRow, AttachmentBlobRow, OutboxRow
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.act import AccountModeRow, ActionRow, AttachmentBlobRow, OutboxRow
+from mailmoat.store.tables.messages import MessageRow
 
 CrashHook = Callable[[str], None]
 DEFAULT_LEASE_SECONDS = 120.0

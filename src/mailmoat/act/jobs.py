@@ -1,4 +1,5 @@
-"""The executor as a job on the task queue (huey, see mailmoat/jobs.py): `run_outbox` drains
+"""The executor as a job on the task queue (huey, see
+entrypoints/jobs.py): `run_outbox` drains
 the outbox once and applies approved reversible actions. Several workers may run it at
 once; the row claims keep them apart, so it needs no queue lock. The exactly-once guarantee
 lives in the database, not in the queue."""
@@ -9,7 +10,7 @@ from typing import Any
 
 from huey import Huey
 
-from mailmoat.act import worker
+from mailmoat.entrypoints import worker
 
 
 def register(huey: Huey) -> Any:

@@ -17,7 +17,7 @@ from mailmoat.core.actions import ActionType
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.outbox import WITHDRAWABLE
 from mailmoat.core.receipts import PayloadError
-from mailmoat.store.act_models import AccountModeRow, ActionRow, OutboxRow
+from mailmoat.store.tables.act import AccountModeRow, ActionRow, OutboxRow
 
 DEFAULT_DAILY_CAP = 5
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from mailmoat.core.autonomy import policy_identity
 from mailmoat.core.rules import CorrectionKind
-from mailmoat.store.act_models import ActionRow
+from mailmoat.store.tables.act import ActionRow
 
 POLICY_PREFIX = policy_identity("")  # "auto:": the AUTO sweep acting, not a person
 

@@ -45,10 +45,10 @@ from mailmoat.mail.imap import ServerFeatures, special_folders
 from mailmoat.mail.runner import CONNECTION_ERRORS, close, open_client
 from mailmoat.mail.server_actions import ActionRunner
 from mailmoat.store import Store
-from mailmoat.store.accounts_models import ServerActionRow
-from mailmoat.store.accounts_sync import Plan, SyncBook
-from mailmoat.store.act_models import ActionRow
-from mailmoat.store.models import DecisionRow
+from mailmoat.store.mailbox_state import Plan, SyncBook
+from mailmoat.store.tables.accounts import ServerActionRow
+from mailmoat.store.tables.act import ActionRow
+from mailmoat.store.tables.messages import DecisionRow
 
 log = logging.getLogger(__name__)
 

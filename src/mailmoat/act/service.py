@@ -35,14 +35,14 @@ from mailmoat.core.receipts import (
 from mailmoat.core.recipients import check_recipient
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.ledger import record_act
-from mailmoat.store.act_models import (
+from mailmoat.store.tables.act import (
     AccountModeRow,
     ActionRow,
     AttachmentBlobRow,
     AuditRow,
     OutboxRow,
 )
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.messages import MessageRow
 
 SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
 

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from mailmoat.core.actions import ActionType, snooze_until
 from mailmoat.core.receipts import PayloadError
 from mailmoat.store import Store
-from mailmoat.store.act_models import ActionRow
+from mailmoat.store.tables.act import ActionRow
 
 _IN_FORCE = ("approved", "done")  # a failed or rejected snooze hides nothing
 

@@ -12,8 +12,8 @@ from mailmoat.act.audit import Clock
 from mailmoat.act.errors import NotFound
 from mailmoat.act.recording import HumanActs, is_person
 from mailmoat.core.rules import CorrectionKind
-from mailmoat.store.act_models import TriageRow
-from mailmoat.store.models import MessageRow
+from mailmoat.store.tables.act import TriageRow
+from mailmoat.store.tables.messages import MessageRow
 
 
 class TriageList:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from mailmoat.store.repository import Incoming, IngestResult, Store
+from mailmoat.store.messages import Incoming, IngestResult, Store
 
 
 def demo_messages() -> list[bytes]:

@@ -32,7 +32,7 @@ from mailmoat.act.service import ActionService
 from mailmoat.core.receipts import PayloadError
 from mailmoat.eval.agentdojo_calls import SUITE_VERSION, Surface, goal_calls, surface
 from mailmoat.store import Store
-from mailmoat.store.act_models import ActionRow, OutboxRow
+from mailmoat.store.tables.act import ActionRow, OutboxRow
 
 HUMAN = "emma"
 Call = tuple[str, dict[str, Any]]

@@ -24,8 +24,8 @@ NO_MODEL = ("no model configured: set MAILMOAT_LLM_BASE_URL and MAILMOAT_LLM_MOD
 
 def model_comparison(set_path: Path, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The local path always; every configured model beside it, on the same items."""
-    from mailmoat.config import load_llm_config
-    from mailmoat.judge.compare import compare_models
+    from mailmoat.eval.compare import compare_models
+    from mailmoat.judge.config import load_llm_config
     from mailmoat.store import open_store
 
     items = load_items(set_path)

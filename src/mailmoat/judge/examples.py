@@ -16,7 +16,7 @@ def corrections_from(engine: Engine) -> Callable[[str, Message], list[Example]]:
     message (same sender, same domain, similar content; core/fewshot.py), keeping only
     those a model may see."""
     from mailmoat.learn.service import Learning
-    from mailmoat.store.repository import Store
+    from mailmoat.store.messages import Store
 
     store = Store(engine)
 

@@ -23,8 +23,8 @@ from sqlalchemy import exists, select
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.judge.cascade import Scorer, classify
-from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
-from mailmoat.store.repository import SYSTEM, Store, _decision_row
+from mailmoat.store.messages import SYSTEM, Store, _decision_row
+from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
 
 REJUDGED = "rejudged"
 HUMAN_EVENTS = ("corrected",)

@@ -21,7 +21,6 @@ from typing import Any, Generic, TypeVar
 
 import openai
 
-from mailmoat.config import LLMConfig, ProviderConfig, RateRow
 from mailmoat.core.features import Features
 from mailmoat.core.fewshot import Example
 from mailmoat.core.hashing import sha256_hex
@@ -30,6 +29,7 @@ from mailmoat.core.message import Message
 from mailmoat.core.policy import THRESHOLDS, Facts
 from mailmoat.core.signals import Signals
 from mailmoat.judge.cascade import ScorerUnavailable
+from mailmoat.judge.config import LLMConfig, ProviderConfig, RateRow
 from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_reply
 from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
 from mailmoat.judge.pricing import cost_usd, rate_for

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from mailmoat.config import RateRow
+from mailmoat.judge.config import RateRow
 
 RATES: tuple[RateRow, ...] = (
     RateRow("openai/gpt-4o-mini*", 0.15, 0.60),

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from mailmoat.config import LLMConfig, load_llm_config
 from mailmoat.judge.cascade import Scorer
+from mailmoat.judge.config import LLMConfig, load_llm_config
 from mailmoat.judge.examples import corrections_from
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, delete, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
-from mailmoat.store.judge_models import (
+from mailmoat.store.tables.judge import (
     BudgetLedgerRow,
     LLMCacheRow,
     LLMCooldownRow,

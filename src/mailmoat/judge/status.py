@@ -13,12 +13,12 @@ from typing import Any
 import httpx
 from sqlalchemy import Engine, func, select
 
-from mailmoat.config import LLMConfig
+from mailmoat.judge.config import LLMConfig
 from mailmoat.judge.llm import BUDGET
 from mailmoat.judge.pricing import rate_for
 from mailmoat.judge.state import JudgeState, day_of, model_key, provider_key
-from mailmoat.store.judge_models import LLMUsageRow
-from mailmoat.store.models import DecisionRow
+from mailmoat.store.tables.judge import LLMUsageRow
+from mailmoat.store.tables.messages import DecisionRow
 
 
 def probe(base_url: str, key: str | None, timeout: float = 3.0) -> str:

@@ -30,8 +30,8 @@ from mailmoat.core.rules import (
     standing,
 )
 from mailmoat.learn import ledger
-from mailmoat.store.learn_models import SentRecipientRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.learn import SentRecipientRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 _CHUNK = 400
 

@@ -20,8 +20,8 @@ from mailmoat.core.rules import (
     keys_for,
     normalize_address,
 )
-from mailmoat.store.learn_models import CorrectionRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.learn import CorrectionRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 _CHUNK = 400
 

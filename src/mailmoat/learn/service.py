@@ -42,11 +42,11 @@ from mailmoat.learn.history import load_sender_facts
 from mailmoat.learn.model import Labelled, LinearModel, featurize
 from mailmoat.learn.scorer import LearnedScorer
 from mailmoat.learn.training import CORRECTION_WEIGHT, training_examples
-from mailmoat.store.learn_models import CorrectionRow
-from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
+from mailmoat.store.tables.learn import CorrectionRow
+from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
 
 if TYPE_CHECKING:  # the store imports learn.history at runtime; only types point back
-    from mailmoat.store.repository import Store
+    from mailmoat.store.messages import Store
 
 MESSAGE_ONLY = (CorrectionKind.APPROVAL, CorrectionKind.REJECTION, CorrectionKind.DISMISSAL)
 

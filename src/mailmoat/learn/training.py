@@ -18,8 +18,8 @@ from mailmoat.core.rules import CorrectionKind
 from mailmoat.core.signals import detect_signals
 from mailmoat.learn.ledger import withdrawn
 from mailmoat.learn.model import Labelled, featurize
-from mailmoat.store.learn_models import CorrectionRow
-from mailmoat.store.models import DecisionRow, MessageRow
+from mailmoat.store.tables.learn import CorrectionRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 CORRECTION_WEIGHT = 3.0  # a person's explicit correction outweighs a silent confirmation
 MAX_TRAINING = 5000  # newest examples a retrain reads: bounded time and memory on big stores

@@ -27,7 +27,7 @@ from mailmoat.core.signals import Signals
 from mailmoat.judge.cascade import Perception, perceive
 
 if TYPE_CHECKING:  # the workers need not import the database layer
-    from mailmoat.store.repository import Prepared
+    from mailmoat.store.messages import Prepared
 
 log = logging.getLogger(__name__)
 

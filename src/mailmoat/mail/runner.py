@@ -25,7 +25,7 @@ from mailmoat.mail.imap import (
 )
 from mailmoat.mail.ingress import NotificationHook
 from mailmoat.mail.sync import MailboxSync, PassReport, Progress
-from mailmoat.store.repository import Store
+from mailmoat.store.messages import Store
 
 log = logging.getLogger(__name__)
 

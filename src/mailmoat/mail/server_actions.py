@@ -18,7 +18,7 @@ from imapclient import IMAPClient
 
 from mailmoat.core.lane_actions import ActionKind
 from mailmoat.mail.imap import ServerFeatures
-from mailmoat.store.accounts_sync import SEEN, Location, PendingAction, SyncBook
+from mailmoat.store.mailbox_state import SEEN, Location, PendingAction, SyncBook
 
 log = logging.getLogger(__name__)
 

@@ -43,8 +43,8 @@ from mailmoat.mail.imap import ServerFeatures
 from mailmoat.mail.ingress import Arrival, NoNotifications, NotificationHook, notify_safely
 from mailmoat.mail.parse_pool import ParsePool, default_workers
 from mailmoat.mail.server_actions import ActionRunner
-from mailmoat.store.accounts_sync import Location, Plan, SyncBook
-from mailmoat.store.repository import Incoming, Prepared, Store
+from mailmoat.store.mailbox_state import Location, Plan, SyncBook
+from mailmoat.store.messages import Incoming, Prepared, Store
 
 log = logging.getLogger(__name__)
 

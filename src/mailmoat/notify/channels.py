@@ -49,7 +49,8 @@ def send_apprise(urls: Sequence[str], note: Note) -> bool:
 
 
 def push_payload(note: Note) -> str:
-    """The JSON the service worker (web/static/sw.js) reads: title, body and three links."""
+    """The JSON the service worker (entrypoints/web/static/sw.js) reads: title, body and
+    three links."""
     return json.dumps({"title": note.title, "body": note.body, "url": note.url,
                        "later": note.later_url, "mute": note.mute_url})
 

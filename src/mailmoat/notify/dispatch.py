@@ -23,7 +23,7 @@ from mailmoat.notify.rules import (
 )
 from mailmoat.notify.settings import AccountSettings
 from mailmoat.notify.signing import LinkClaim, sign_link
-from mailmoat.store.web_store import WebStore
+from mailmoat.store.people import WebStore
 
 LINK_LIFETIME = timedelta(hours=24)
 LATER_DELAY = timedelta(hours=2)

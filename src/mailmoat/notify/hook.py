@@ -13,7 +13,7 @@ from typing import Any
 
 from mailmoat.mail.ingress import Arrival
 from mailmoat.notify.dispatch import notify_account
-from mailmoat.store.web_store import WebStore
+from mailmoat.store.people import WebStore
 
 log = logging.getLogger(__name__)
 NOTIFYING_LANES = frozenset({"PUSH", "MEETING"})

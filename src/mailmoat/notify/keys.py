@@ -8,7 +8,7 @@ import secrets
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid01
 
-from mailmoat.store.web_store import WebStore
+from mailmoat.store.people import WebStore
 
 LINK_KEY = "notify_link_hmac"
 VAPID_KEY = "vapid_private_pem"

@@ -1,6 +1,6 @@
 """Persistence: SQLAlchemy models, the repository, Alembic migrations."""
 
 from mailmoat.store.db import StoreError
-from mailmoat.store.repository import Incoming, IngestResult, Store, open_store
+from mailmoat.store.messages import Incoming, IngestResult, Store, open_store
 
 __all__ = ["Incoming", "IngestResult", "Store", "StoreError", "open_store"]

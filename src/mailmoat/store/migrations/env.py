@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-import mailmoat.store.judge_models  # noqa: F401  (registers the judge tables on Base)
-from mailmoat.store import accounts_models as _accounts_models  # noqa: F401  (live-mailbox tables)
-from mailmoat.store import learn_models  # noqa: F401  (registers the learning tables)
-from mailmoat.store.models import Base
+from mailmoat.store.tables import Base  # the one registration of every table
 
 config = context.config
 connection = config.attributes.get("connection")

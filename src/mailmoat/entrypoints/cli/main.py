@@ -1,0 +1,316 @@
+"""The `mailmoat` command. Thin: parse arguments, call into the layers, print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mailmoat.core.message import parse_message
+from mailmoat.core.policy import describe_policy
+from mailmoat.entrypoints.cli import judge as judge_commands
+from mailmoat.entrypoints.cli import learn as learn_cli
+from mailmoat.entrypoints.cli import mail as cli_mail
+from mailmoat.judge.cascade import classify as classify_message
+
+app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+cli_mail.register(app)  # account, sync, worker
+console = Console()
+app.add_typer(learn_cli.rules_app, name="rules")
+app.command("correct")(learn_cli.correct)
+# The public eval sets sit in ../shared beside a source checkout.
+DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
+app.command()(judge_commands.status)
+app.command()(judge_commands.heal)
+
+
+@app.command()
+def policy() -> None:
+    """Print the policy exactly as it runs: version, branch order, thresholds."""
+    snapshot = describe_policy()
+    console.print(f"[bold]policy[/bold] {snapshot['version']}")
+    console.print("branch order: " + " -> ".join(snapshot["branch_order"]))
+    table = Table("threshold", "value")
+    for name, value in snapshot["thresholds"].items():
+        table.add_row(name, str(value))
+    console.print(table)
+
+
+@app.command()
+def classify(
+    path: str = typer.Argument(..., help="an .eml file, or - for standard input"),
+    as_json: bool = typer.Option(False, "--json", help="print the decision trace as JSON"),
+) -> None:
+    """Classify one message and print its lane and decision trace."""
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        file = Path(path)
+        if not file.is_file():
+            console.print(f"[red]error:[/red] no such file: {path}")
+            raise typer.Exit(2)
+        raw = file.read_bytes()
+    trace = classify_message(parse_message(raw), scorers=judge_commands.cli_scorers())
+    if as_json:
+        typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
+        return
+    d = trace.as_dict()
+    console.print(f"[bold]{d['lane']}[/bold]  {d['reason']}  (source: {d['source']})")
+    console.print("features: " + ", ".join(f"{k}={v:.2f}" for k, v in d["features"].items()))
+    on = [k for k, v in d["signals"].items() if v]
+    console.print("signals: " + (", ".join(on) or "none"))
+    console.print(f"auto_eligible: {d['auto_eligible']}   policy: {d['policy_version']}")
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
+@app.command("eval")
+def eval_command(
+    path: Path = typer.Argument(..., help="an eval set in the Klorn JSON format"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON with per-item predictions"),
+    min_accuracy: float | None = typer.Option(
+        None, "--min-accuracy", help="exit non-zero below this accuracy (0-1)"
+    ),
+    context: bool = typer.Option(
+        True, "--context/--no-context", help="use recorded sender history as facts"
+    ),
+    floors: bool = typer.Option(
+        True, "--floors/--no-floors", help="check the committed ratchet floors for this set"
+    ),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="compare with a stored run: verdict flips, floor margins"
+    ),
+    save_baseline: Path | None = typer.Option(
+        None, "--save-baseline", help="store this run as a baseline"
+    ),
+    ratchet: bool = typer.Option(
+        False, "--ratchet", help="raise this set's committed floors to what this run achieves"
+    ),
+    scorer: str = typer.Option("local", "--scorer", help="local, or llm to compare models"),
+    model: list[str] = typer.Option([], "--model", help="with --scorer llm: models to compare"),
+) -> None:
+    """Run an eval set through the cascade; exit non-zero on a missed floor or a violation."""
+    from mailmoat.eval.runner import EvalSetError, evaluate, load_items
+
+    try:
+        items = load_items(path, use_context=context)
+    except EvalSetError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    if scorer == "llm":
+        return judge_commands.llm_eval(path, items, model, as_json)
+    report = evaluate(path.name, items)
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(with_items=True), ensure_ascii=False, indent=2))
+    else:
+        console.print(f"[bold]{report.name}[/bold]: {report.total} items, "
+                      f"accuracy {_pct(report.accuracy)}")
+        table = Table("lane", "precision", "recall", "support")
+        for lane, stats in report.lanes.items():
+            table.add_row(lane, _pct(stats.precision), _pct(stats.recall), str(stats.support))
+        console.print(table)
+        console.print(f"urgent recall (expected PUSH in PUSH): {report.urgent_hits}/"
+                      f"{report.urgent_total} = {_pct(report.urgent_recall)}")
+        console.print(f"hidden-lane precision (SILENT predicted and expected): "
+                      f"{report.hidden_correct}/{report.hidden_predicted} = "
+                      f"{_pct(report.hidden_precision)}")
+        console.print(f"safety-invariant violations: {len(report.violations)}")
+        for v in report.violations:
+            console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
+                          f"got {v['predicted']}")
+    breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
+    failed = breached or bool(report.violations)
+    if min_accuracy is not None and report.accuracy < min_accuracy:
+        Console(stderr=True).print(
+            f"[red]accuracy {report.accuracy:.3f} is below --min-accuracy {min_accuracy}[/red]"
+        )
+        failed = True
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("eval-delta")
+def eval_delta_command(
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Delta eval: can sender history tell impersonators from the people they imitate?"""
+    from mailmoat.eval.delta import NotMatched, default_delta
+
+    try:
+        report = default_delta()
+    except NotMatched as exc:
+        console.print(f"[red]refused:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), indent=2))
+        return
+    console.print(f"{report.cooperative} cooperative, {report.adversarial} adversarial; "
+                  f"confidence matched (KS {report.ks:.2f}, mean gap {report.mean_gap:.2f})")
+    console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
+                  f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
+    console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
+@app.command("report")
+def report_command(
+    sets: Path = typer.Option(
+        DEFAULT_EVAL_SETS, "--sets", help="folder of eval sets in the Klorn JSON format"
+    ),
+    out: Path = typer.Option(Path("artifacts/eval"), "--out", help="where to write the report"),
+) -> None:
+    """Write every eval (public sets, floors, delta, adversarial) to report.md and .json."""
+    from mailmoat.eval.report import write_report
+
+    if not sets.is_dir():
+        console.print(f"[red]error:[/red] no eval sets folder at {sets}")
+        raise typer.Exit(2)
+    md, js = write_report(sets, out)
+    console.print(f"wrote {md} and {js}")
+    console.print(md.read_text(encoding="utf-8"))
+
+
+def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
+                         save_baseline: Path | None, ratchet: bool, quiet: bool) -> bool:
+    """Floors, baseline comparison and ratchet for one eval run; True when a floor is breached.
+
+    A safety violation fails the run whatever the floors say; the violations floor only keeps
+    a known one from becoming two.
+    """
+    from mailmoat.eval import baseline as baselines
+    from mailmoat.eval.baseline import BaselineError, compare, load_baseline
+    from mailmoat.eval.floors import FLOORS_FILE, check_floors, load_floors, ratcheted
+
+    err = Console(stderr=True)
+    committed = load_floors() if floors or ratchet else {}
+    bounds = committed.get(report.name)
+    failed = False
+    if floors and bounds is not None:
+        for check in check_floors(report, bounds):
+            if not check.ok:
+                failed = True
+            if not quiet:
+                mark = "ok" if check.ok else "[red]BREACHED[/red]"
+                value = "—" if check.value is None else f"{check.value:.3f}"
+                console.print(f"floor {check.metric}: {value} vs {check.bound} {mark}")
+    if baseline is not None:
+        try:
+            comparison = compare(load_baseline(baseline), report, bounds)
+        except BaselineError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        if quiet:
+            err.print(json.dumps(comparison.as_dict(), ensure_ascii=False))
+        else:
+            console.print(f"verdict flips vs baseline: {len(comparison.flips)}")
+            for flip in comparison.flips:
+                tag = "fixed" if flip["fixed"] else "broken" if flip["broken"] else "moved"
+                console.print(f"  {flip['id']}: {flip['was']} -> {flip['now']} "
+                              f"(expected {flip['expected']}, {tag})")
+            for m in comparison.floor_margins:
+                console.print(f"  margin {m['metric']}: {m['baseline_margin']} -> {m['margin']}")
+    if save_baseline is not None:
+        baselines.save_baseline(report, save_baseline)
+    if ratchet:
+        committed[report.name] = ratcheted(committed, report)
+        FLOORS_FILE.write_text(json.dumps(committed, indent=2) + "\n", encoding="utf-8")
+        console.print(f"floors for {report.name} now {committed[report.name]}")
+    return failed
+
+
+def _open_store():  # type: ignore[no-untyped-def]
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        store = open_store()
+    except StoreError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    store.scorers = judge_commands.cli_scorers(store.engine)
+    return store
+
+
+@app.command("import")
+def import_command(
+    path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
+) -> None:
+    """Import mail from disk; importing the same messages twice adds nothing."""
+    from rich.progress import Progress
+
+    from mailmoat.mail.importer import ImportPathError, count_messages
+    from mailmoat.services.imports import import_path
+
+    store = _open_store()
+    try:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("importing", total=count_messages(path))
+            summary = import_path(store, path, on_progress=lambda n: progress.advance(task, n))
+    except ImportPathError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    console.print(f"imported {summary.imported}, already present {summary.already_present}, "
+                  f"skipped {len(summary.skipped)}, failed {len(summary.failed)}")
+    for failure in summary.failed[:20]:
+        console.print(f"  [yellow]{failure.where}[/yellow]: {failure.error}")
+    if summary.failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def up(
+    host: str = typer.Option("127.0.0.1", help="address to serve on"),
+    port: int = typer.Option(8025, help="port to serve on"),
+) -> None:
+    """Migrate, import the demo mailbox when empty and no account is set up, then serve."""
+    import uvicorn
+
+    from mailmoat.demo import import_demo
+    from mailmoat.entrypoints.cli.users import setup_link
+    from mailmoat.entrypoints.web.app import create_app
+
+    store = _open_store()
+    if store.count() == 0 and not _accounts_configured():
+        results = import_demo(store)
+        console.print(f"no account configured: imported {len(results)} demo messages")
+    judge_commands.start_heal_thread(store)
+    counts = store.lane_counts()
+    console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    token = setup_link(store, host, port)
+    console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
+    stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
+    try:
+        app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+        uvicorn.run(app_, host=host, port=port, log_level="warning")
+    finally:
+        if stop_sync is not None:
+            stop_sync()
+
+
+def _accounts_configured() -> bool:
+    return cli_mail.accounts_configured()
+
+
+from mailmoat.entrypoints.cli.notify import notify_app  # noqa: E402
+from mailmoat.entrypoints.cli.users import users_app  # noqa: E402
+
+app.add_typer(users_app, name="user")
+app.add_typer(notify_app, name="notify")
+
+
+from mailmoat.entrypoints.cli.actions import actions_app  # noqa: E402 - registered after the core commands
+
+app.add_typer(actions_app, name="actions")
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

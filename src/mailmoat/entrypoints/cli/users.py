@@ -1,0 +1,127 @@
+"""`mailmoat user add|grant|passwd|list`, and the first-run setup link `mailmoat up` prints."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+
+if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
+    from mailmoat.store.messages import Store
+
+users_app = typer.Typer(help="Web sign-in accounts (argon2 password hashes).",
+                        no_args_is_help=True)
+console = Console()
+
+
+def _store() -> Store:
+    from mailmoat.entrypoints.cli.main import _open_store
+
+    return _open_store()  # type: ignore[no-any-return]
+
+
+def default_accounts(store: Store) -> list[str]:
+    """What the first user may read: imported/demo mail ("local") and every mail account."""
+    from mailmoat.accounts.registry import list_accounts
+
+    return ["local", *(a.name for a in list_accounts(store))]
+
+
+def _password(password: str | None) -> str:
+    from mailmoat.entrypoints.web.security.auth import PasswordTooWeak, hash_password
+
+    value = password if password is not None else typer.prompt(
+        "password", hide_input=True, confirmation_prompt=True)
+    try:
+        return hash_password(value)
+    except PasswordTooWeak as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+@users_app.command("add")
+def add(
+    username: str = typer.Argument(..., help="the sign-in name"),
+    account: list[str] = typer.Option(
+        None, "--account", "-a",
+        help="mail account(s) this user may read; default: 'local' for the first user, "
+             "else the user name"),
+    password: str | None = typer.Option(
+        None, "--password", help="the password (prefer the prompt or MAILMOAT_NEW_PASSWORD)",
+        hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
+) -> None:
+    """Create a user; prompts for the password twice."""
+    from mailmoat.store.people import UserExists, WebStore
+
+    store = _store()
+    web = WebStore(store)
+    accounts = account or (default_accounts(store) if web.user_count() == 0 else [username])
+    try:
+        web.create_user(username, _password(password), accounts)
+    except UserExists as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    console.print(f"user {username} created; may read: {', '.join(accounts)}")
+
+
+@users_app.command("grant")
+def grant(
+    username: str = typer.Argument(...),
+    account: str = typer.Argument(..., help="a mail account name (see mailmoat account list)"),
+) -> None:
+    """Let a user read one more mail account."""
+    from mailmoat.store.people import WebStore
+
+    if not WebStore(_store()).grant(username, account):
+        console.print(f"[red]error:[/red] no user {username!r}")
+        raise typer.Exit(2)
+    console.print(f"{username} may now read {account}")
+
+
+@users_app.command("passwd")
+def passwd(
+    username: str = typer.Argument(...),
+    password: str | None = typer.Option(None, hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
+) -> None:
+    """Set a new password; signs that user out everywhere."""
+    from mailmoat.store.people import WebStore
+
+    web = WebStore(_store())
+    user = web.get_user(username)
+    if user is None:
+        console.print(f"[red]error:[/red] no user {username!r}")
+        raise typer.Exit(2)
+    web.set_password(user.id, _password(password))
+    console.print(f"password changed for {username}; their sessions ended")
+
+
+@users_app.command("list")
+def list_users() -> None:
+    """List users and the accounts each may read."""
+    from sqlalchemy import select
+
+    from mailmoat.store.people import WebStore
+    from mailmoat.store.tables.web import UserRow
+
+    web = WebStore(_store())
+    with web.sessions() as s:
+        names = list(s.scalars(select(UserRow.username).order_by(UserRow.username)))
+    for name in names:
+        user = web.get_user(name)
+        console.print(f"{name}: {', '.join(user.accounts) if user else ''}")
+
+
+def setup_link(store: Store, host: str, port: int) -> str | None:
+    """With no user yet: a one-time token for /setup, printed once on the console."""
+    from mailmoat.store.people import WebStore
+
+    if WebStore(store).user_count() > 0:
+        return None
+    token = secrets.token_urlsafe(24)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print("[bold]No user yet.[/bold] Choose your password here (one-time link): "
+                  f"http://{shown}:{port}/setup?token={token}")
+    console.print("(or stop and run: mailmoat user add NAME)")
+    return token

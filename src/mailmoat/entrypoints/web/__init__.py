@@ -1,0 +1,1 @@
+"""mailmoat.entrypoints.web"""

@@ -1,0 +1,107 @@
+"""The FastAPI app: server-rendered pages (routes/pages.py) and the JSON API (routes/api.py)
+over one store, behind sign-in, a CSRF guard and a strict Content-Security-Policy.
+
+Pages work without JavaScript: every action is a plain form POST.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from mailmoat.act.service import ActionService
+from mailmoat.entrypoints.web.act_adapter import ActApprovals, ActTriage
+from mailmoat.entrypoints.web.approvals import Approvals, Triage
+from mailmoat.entrypoints.web.routes.actions import actions_router
+from mailmoat.entrypoints.web.routes.judge import judge_router
+from mailmoat.entrypoints.web.routes.learn import learn_router
+from mailmoat.entrypoints.web.security.auth import LoginRequired, csrf_guard
+from mailmoat.entrypoints.web.security.csp import CSP
+from mailmoat.notify.keys import link_key, vapid_public_key
+from mailmoat.store.messages import Store
+from mailmoat.store.people import WebStore
+
+HERE = Path(__file__).parent
+
+
+def create_app(
+    store: Store,
+    *,
+    approvals: Approvals | None = None,
+    triage: Triage | None = None,
+    setup_token: str | None = None,
+    base_url: str = "http://127.0.0.1:8025",
+) -> FastAPI:
+    """`setup_token`: while no user exists, /setup?token=… creates the first one."""
+    from mailmoat.entrypoints.web.routes import api, pages
+    from mailmoat.entrypoints.web.routes.rules import rules_router
+
+    app = FastAPI(
+        title="mailmoat",
+        version="0.2.0",
+        description="Attention firewall for email. Sign in with POST /api/session; send the "
+        "returned csrf token as X-CSRF-Token on every state-changing request.",
+        dependencies=[Depends(csrf_guard)],
+        docs_url=None,  # the interactive docs load remote scripts, which our CSP forbids
+        redoc_url=None,
+    )
+    app.state.store = store
+    app.state.web = WebStore(store)
+    service = ActionService(store.engine)
+    app.state.actions = service
+    app.state.approvals = approvals or ActApprovals(service)
+    app.state.triage = triage or ActTriage(service)
+    app.state.setup_token = setup_token or secrets.token_urlsafe(24)
+    app.state.base_url = base_url
+    # First run makes the keys (link signing, VAPID pair); later runs read them back.
+    link_key(app.state.web)
+    vapid_public_key(app.state.web)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(pages.router)
+    app.include_router(rules_router)
+    app.include_router(api.router)
+    app.include_router(judge_router(store))
+    app.include_router(learn_router(store))
+    app.include_router(actions_router(store))
+
+    @app.exception_handler(LoginRequired)
+    async def _to_login(request: Request, _exc: LoginRequired) -> Response:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/login?next={target}" if target != "/" else "/login", 303)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _error_page(request: Request, exc: StarletteHTTPException) -> Response:
+        # The API answers JSON; a person in a browser gets a page with a way back.
+        if request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        from mailmoat.entrypoints.web.routes.pages import render
+
+        return render(request, "error.html", {"status": exc.status_code, "detail": exc.detail},
+                      status=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.middleware("http")
+    async def _security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        # same-origin, not no-referrer: with no-referrer Chromium sends "Origin: null" on our own
+        # form posts, which the origin check must refuse. Mail links carry rel=noreferrer.
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        if not request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,53 @@
+"""Import mail from disk into the store in batches, with progress and a per-file error list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mailmoat.mail.importer import Found, ReadError, iter_messages
+from mailmoat.store.messages import Incoming, Store
+
+BATCH = 200
+
+
+@dataclass
+class ImportSummary:
+    imported: int = 0
+    already_present: int = 0
+    failed: list[ReadError] = field(default_factory=list)
+    skipped: list[ReadError] = field(default_factory=list)
+
+
+def import_path(
+    store: Store,
+    path: Path,
+    account: str = "local",
+    on_progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    summary = ImportSummary()
+    batch: list[Incoming] = []
+
+    def flush() -> None:
+        for result in store.ingest_many(batch, account):
+            if result.created:
+                summary.imported += 1
+            else:
+                summary.already_present += 1
+        if on_progress:
+            on_progress(len(batch))
+        batch.clear()
+
+    for item in iter_messages(path):
+        if isinstance(item, Found):
+            batch.append(Incoming(item.raw, item.origin))
+            if len(batch) >= BATCH:
+                flush()
+        else:
+            (summary.skipped if item.skipped else summary.failed).append(item)
+            if on_progress:
+                on_progress(1)
+    if batch:
+        flush()
+    return summary

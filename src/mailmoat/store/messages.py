@@ -1,0 +1,349 @@
+"""The store's API: ingest messages with their decisions, list lanes, read one back.
+
+Every write of a decision also appends to the decision ledger, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select, true
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from mailmoat.core.facts import is_sent
+from mailmoat.core.hashing import is_stale
+from mailmoat.core.message import Message, parse_message
+from mailmoat.core.policy import Facts
+from mailmoat.core.trace import Trace
+from mailmoat.judge.cascade import Perception, Scorer, classify
+from mailmoat.learn.history import load_sender_facts, record_sent_recipients
+from mailmoat.store.db import make_engine, migrate
+from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
+
+SYSTEM = "system"
+Prepared = tuple[Message, Perception]  # a parsed message and what it reads as on its own
+
+
+def content_sha256(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    raw: bytes
+    origin: str
+    folder: str | None = None
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    message_id: int
+    created: bool
+    lane: str
+    # The new message's subject and sender, for the arrival notification (created only).
+    subject: str = ""
+    sender: str = ""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _decision_values(
+    message_id: int, account: str, d: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """The decisions row for a trace already in dict form (`Trace.as_dict()`)."""
+    return {
+        "message_id": message_id,
+        "account": account,
+        "lane": d["lane"],
+        "reason": d["reason"],
+        "auto_eligible": d["auto_eligible"],
+        "branch": d["branch"],
+        "policy_version": d["policy_version"],
+        "source": d["source"],
+        "input_hash": d["input_hash"],
+        "degraded": d["degraded"],
+        "trace": d,
+        "actor": SYSTEM,
+        "updated_at": now,
+    }
+
+
+def _ledger_values(
+    mid: int, event: str, d: dict[str, Any], actor: str, now: datetime
+) -> dict[str, Any]:
+    return {"message_id": mid, "event": event, "lane": d["lane"], "trace": d, "actor": actor,
+            "created_at": now}
+
+
+def _decision_row(message_id: int, account: str, trace: Trace, now: datetime) -> DecisionRow:
+    return DecisionRow(**_decision_values(message_id, account, trace.as_dict(), now))
+
+
+class Store:
+    def __init__(self, engine: Engine, scorers: Sequence[Scorer] = ()) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.scorers = scorers
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        raw: bytes,
+        origin: str,
+        folder: str | None = None,
+        account: str = "local",
+        labels: tuple[str, ...] = (),
+    ) -> IngestResult:
+        return self.ingest_many([Incoming(raw, origin, folder, labels)], account)[0]
+
+    def ingest_many(
+        self,
+        batch: Iterable[Incoming],
+        account: str = "local",
+        prepared: Sequence[Prepared] | None = None,
+    ) -> list[IngestResult]:
+        """Parse, decide and store a batch in one transaction; idempotent on content hash.
+
+        `prepared` (one per item: `parse_message(item.raw, labels=item.labels)` and its
+        `perceive`) lets a caller do that CPU work elsewhere, for example in a process pool
+        while it fetches the next batch."""
+        items = list(batch)
+        if prepared is not None and len(prepared) != len(items):
+            raise ValueError(f"{len(prepared)} prepared messages for {len(items)} items")
+        try:
+            return self._ingest(items, account, prepared)
+        except IntegrityError:
+            # Another writer stored one of these meanwhile: go one by one, each re-checked.
+            return [r for i, item in enumerate(items)
+                    for r in self._ingest([item], account,
+                                         None if prepared is None else [prepared[i]])]
+
+    def _ingest(self, items: list[Incoming], account: str,
+                prepared: Sequence[Prepared] | None) -> list[IngestResult]:
+        hashes = [content_sha256(i.raw) for i in items]
+        now = _now()
+        with self.sessions.begin() as session:
+            known = self._existing(session, account, hashes)
+            todo: dict[str, tuple[Incoming, Message]] = {}
+            perceived: dict[str, Perception] = {}
+            for n, (item, digest) in enumerate(zip(items, hashes, strict=True)):
+                if digest in known or digest in todo:
+                    continue
+                if prepared is None:
+                    todo[digest] = (item, parse_message(item.raw, labels=item.labels))
+                else:
+                    todo[digest] = (item, prepared[n][0])
+                    perceived[digest] = prepared[n][1]
+            # Sender facts from what is already stored (history, pins, learned rules).
+            facts = load_sender_facts(
+                session, account, [m.from_addr for _, m in todo.values()], now)
+            traces: dict[str, dict[str, Any]] = {}
+            for digest, (_item, message) in todo.items():
+                sender = facts.get(message.from_addr)
+                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
+                                 account=account, perception=perceived.get(digest))
+                traces[digest] = trace.as_dict()
+            # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
+            # the insert itself), one statement per table. The new ids come back in no
+            # particular order (asking SQLAlchemy for parameter order makes SQLite insert
+            # row by row), so each is matched to its message by content hash, unique here.
+            ids: dict[str, int] = {}
+            if todo:
+                ids = dict((digest, mid) for mid, digest in session.execute(
+                    insert(MessageRow.__table__).returning(
+                        MessageRow.__table__.c.id, MessageRow.__table__.c.content_sha256),
+                    [self._message_values(item, message, digest, account, now)
+                     for digest, (item, message) in todo.items()],
+                ))
+                session.execute(insert(DecisionRow.__table__), [
+                    _decision_values(ids[digest], account, d, now)
+                    for digest, d in traces.items()])
+                session.execute(insert(LedgerRow.__table__), [
+                    _ledger_values(ids[digest], "decided", d, SYSTEM, now)
+                    for digest, d in traces.items()])
+            record_sent_recipients(session, account, [
+                (ids[digest], message) for digest, (item, message) in todo.items()
+                if is_sent(item.origin, item.folder, tuple(item.labels))])
+        results: list[IngestResult] = []
+        reported: set[str] = set()
+        for digest in hashes:
+            if digest in ids:
+                # The same bytes twice in one batch: only the first one is new.
+                message = todo[digest][1]
+                results.append(IngestResult(ids[digest], digest not in reported,
+                                            traces[digest]["lane"], message.subject,
+                                            message.from_addr[:500]))
+                reported.add(digest)
+            else:
+                mid, lane = known[digest]
+                results.append(IngestResult(mid, False, lane))
+        return results
+
+    @staticmethod
+    def _message_values(
+        item: Incoming, message: Message, digest: str, account: str, now: datetime
+    ) -> dict[str, Any]:
+        return {
+            "account": account,
+            "content_sha256": digest,
+            "raw": item.raw,
+            "origin": item.origin,
+            "folder": item.folder,
+            "labels": list(item.labels),
+            "from_addr": message.from_addr[:500],
+            "from_name": message.from_name[:500],
+            "subject": message.subject,
+            "date": message.date,
+            "snippet": message.snippet,
+            "created_at": now,
+        }
+
+    @staticmethod
+    def _ledger(mid: int, event: str, trace: Trace, actor: str, now: datetime) -> LedgerRow:
+        return LedgerRow(**_ledger_values(mid, event, trace.as_dict(), actor, now))
+
+    @staticmethod
+    def _existing(session: Session, account: str, hashes: list[str]) -> dict[str, tuple[int, str]]:
+        found: dict[str, tuple[int, str]] = {}
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start : start + 500]
+            rows = session.execute(
+                select(MessageRow.content_sha256, MessageRow.id, DecisionRow.lane)
+                .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                .where(MessageRow.account == account, MessageRow.content_sha256.in_(chunk))
+            )
+            for digest, mid, lane in rows:
+                found[digest] = (mid, lane)
+        return found
+
+    def record_decision(self, message_id: int, trace: Trace, event: str, actor: str) -> None:
+        """Replace the current decision (a re-judge or a correction) and append to the ledger."""
+        now = _now()
+        with self.sessions.begin() as session:
+            row = session.get(DecisionRow, message_id)
+            if row is None:
+                raise KeyError(f"no decision for message {message_id}")
+            fresh = _decision_row(message_id, row.account, trace, now)
+            fresh.actor = actor
+            session.merge(fresh)
+            session.add(self._ledger(message_id, event, trace, actor, now))
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def count(self, account: str | None = None) -> int:
+        with self.sessions() as session:
+            query = select(func.count()).select_from(MessageRow)
+            if account is not None:
+                query = query.where(MessageRow.account == account)
+            return int(session.scalar(query) or 0)
+
+    def lane_counts(self, account: str = "local", hide: Collection[int] = ()) -> dict[str, int]:
+        """Messages per lane; `hide` leaves those messages out (snoozed mail, say)."""
+        with self.sessions() as session:
+            query = select(DecisionRow.lane, func.count()).where(DecisionRow.account == account)
+            if hide:
+                query = query.where(DecisionRow.message_id.not_in(sorted(hide)))
+            rows = session.execute(query.group_by(DecisionRow.lane))
+            return {lane: int(n) for lane, n in rows}
+
+    def list_messages(
+        self, lane: str, account: str = "local", limit: int = 50, offset: int = 0,
+        hide: Collection[int] = (),
+    ) -> list[dict[str, Any]]:
+        """Newest first. Summaries only: the raw bytes stay in the database."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(
+                    MessageRow.id,
+                    MessageRow.from_name,
+                    MessageRow.from_addr,
+                    MessageRow.subject,
+                    MessageRow.date,
+                    MessageRow.snippet,
+                    DecisionRow.reason,
+                    DecisionRow.source,
+                    DecisionRow.auto_eligible,
+                    DecisionRow.trace,
+                )
+                .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                .where(DecisionRow.account == account, DecisionRow.lane == lane,
+                       DecisionRow.message_id.not_in(sorted(hide)) if hide else true())
+                # Same order as messages.id, but read straight off ix_decisions_account_lane:
+                # no sort of the whole lane before LIMIT (10x faster at 10,000 messages).
+                .order_by(DecisionRow.message_id.desc())
+                .limit(limit)
+                .offset(offset)
+            )
+            return [
+                {
+                    "id": r.id,
+                    "from_name": r.from_name,
+                    "from_addr": r.from_addr,
+                    "subject": r.subject,
+                    "date": r.date,
+                    "snippet": r.snippet,
+                    "lane": lane,
+                    "reason": r.reason,
+                    "source": r.source,
+                    "auto_eligible": r.auto_eligible,
+                    "features": r.trace["features"],
+                }
+                for r in rows
+            ]
+
+    def get_message(self, message_id: int, account: str = "local") -> dict[str, Any] | None:
+        """One message with its trace. The stored input hash is re-checked against the
+        stored bytes on every read: a mismatch is reported as stale, never trusted."""
+        with self.sessions() as session:
+            row = session.get(MessageRow, message_id)
+            if row is None or row.account != account:
+                return None
+            decision = session.get(DecisionRow, message_id)
+            message: Message = parse_message(row.raw, labels=tuple(row.labels or ()))
+            trace = decision.trace if decision else {}
+            return {
+                "id": row.id,
+                "account": row.account,
+                "origin": row.origin,
+                "folder": row.folder,
+                "from_name": message.from_name,
+                "from_addr": message.from_addr,
+                "to": list(message.to),
+                "subject": message.subject,
+                "date": message.date,
+                "body_text": message.body_text,
+                "attachments": [
+                    {"filename": a.filename, "content_type": a.content_type, "size": a.size}
+                    for a in message.attachments
+                ],
+                "lane": decision.lane if decision else None,
+                "trace": trace,
+                "stale": decision is None or is_stale(message, decision.input_hash),
+            }
+
+    def ledger(self, message_id: int) -> list[dict[str, Any]]:
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(LedgerRow).where(LedgerRow.message_id == message_id).order_by(LedgerRow.id)
+            )
+            return [
+                {"event": r.event, "lane": r.lane, "actor": r.actor, "trace": r.trace,
+                 "created_at": r.created_at.isoformat()}
+                for r in rows
+            ]
+
+
+def open_store(url: str | None = None, scorers: Sequence[Scorer] = ()) -> Store:
+    """Open (and migrate) the store at `url`, default SQLite in the user data directory."""
+    engine = make_engine(url)
+    migrate(engine)
+    return Store(engine, scorers)

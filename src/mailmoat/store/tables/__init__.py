@@ -1,0 +1,19 @@
+"""The tables, one module per area, and their ONE registration.
+
+Importing this package registers every table on `Base.metadata`; the repositories and
+Alembic's env.py (store/migrations/env.py) both see the tables through it and nowhere else.
+
+    messages   messages, their current decision, the append-only decision ledger (and Base)
+    accounts   live mailboxes: accounts, folder state, message locations, lane actions
+    act        proposed actions, approvals, the outbox, the audit trail
+    judge      judge state: usage, budget, model health
+    learn      corrections, learned rules, pins, few-shot examples
+    web        people, sessions, settings, sender preferences, notifications, push
+
+May import: sqlalchemy and core/ only.
+"""
+
+from mailmoat.store.tables import accounts, act, judge, learn, messages, web
+from mailmoat.store.tables.messages import Base
+
+__all__ = ["Base", "accounts", "act", "judge", "learn", "messages", "web"]
