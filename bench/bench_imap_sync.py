@@ -83,9 +83,8 @@ def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
 def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, float]:
     from mailmoat.accounts.registry import AccountSettings, add_account, get_account
     from mailmoat.accounts.secrets import load_key_ring
-    from mailmoat.judge.setup import scorers_for
     from mailmoat.mail.runner import sync_once
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store, scorers_for
 
     store = open_store(f"sqlite:///{db}")
     # The scorers `mailmoat sync` uses with no model configured (the learned scorer).

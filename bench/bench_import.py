@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.imports import import_path
-from mailmoat.store import open_store
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "spamassassin"
 

@@ -160,7 +160,8 @@ def fewshot_cost(corrected: int, asks: int = 200) -> None:
     from mailmoat.core.message import parse_message
     from mailmoat.judge.examples import corrections_from
     from mailmoat.learn.service import Learning
-    from mailmoat.store.messages import Incoming, open_store
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.store.messages import Incoming
 
     lanes = [Lane.PUSH, Lane.QUEUE, Lane.MEETING, Lane.SILENT]
     raws = [(f"From: user{n % 97}@org{n % 13}.example\r\nSubject: report {n} on topic "

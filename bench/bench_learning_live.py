@@ -21,10 +21,10 @@ from pathlib import Path
 from sqlalchemy import select, update
 
 from mailmoat.core.lanes import Lane
-from mailmoat.judge.setup import scorers_for
 from mailmoat.learn.live import LiveLearnedScorer
 from mailmoat.learn.service import Learning
-from mailmoat.store import Incoming, Store, open_store
+from mailmoat.services.bootstrap import open_store, scorers_for
+from mailmoat.store import Incoming, Store
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "spamassassin"

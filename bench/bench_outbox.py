@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from mailmoat.act.executor import Executor
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailserver import MailServer
 
 

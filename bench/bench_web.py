@@ -29,7 +29,8 @@ PASSWORD = "bench passphrase, loopback only"  # a throwaway credential for the b
 def build(db: Path, messages: int, rules: int = 0) -> None:
     from mailmoat.demo import demo_messages
     from mailmoat.entrypoints.web.security.auth import hash_password
-    from mailmoat.store import Incoming, open_store
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.store import Incoming
     from mailmoat.store.people import WebStore
 
     store = open_store(f"sqlite:///{db}")
@@ -83,7 +84,7 @@ def serve(db: Path, port: int) -> None:
     import uvicorn
 
     from mailmoat.entrypoints.web.app import create_app
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store
 
     uvicorn.run(create_app(open_store(f"sqlite:///{db}")), host="127.0.0.1", port=port,
                 log_level="warning")

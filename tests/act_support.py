@@ -15,7 +15,8 @@ from mailmoat.accounts.registry import AccountSettings, Submission, add_account
 from mailmoat.accounts.secrets import ENV_KEY, KeyRing, encode_key, load_key_ring, new_key
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailserver import MailServer
 
 

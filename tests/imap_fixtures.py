@@ -16,7 +16,8 @@ from pathlib import Path
 from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import KeyRing, load_key_ring
 from mailmoat.core.lane_actions import LaneActions
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailserver import HOST, MailServer, free_port
 
 

@@ -14,7 +14,7 @@ import pytest
 from mailmoat.accounts.oauth import REFRESH_MARGIN_S, TokenCache, TokenError, TokenRequest
 from mailmoat.accounts.registry import AccountSettings, add_account, login_secret
 from mailmoat.accounts.secrets import ENV_KEY, load_key_ring
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 
 REFRESH = "rt-very-secret-refresh-token"
 CLIENT_SECRET = "cs-also-secret"

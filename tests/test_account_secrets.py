@@ -27,7 +27,7 @@ from mailmoat.accounts.secrets import (
     load_key_ring,
     new_key,
 )
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.tables.accounts import AccountRow
 
 PASSWORD = "correct horse battery staple 42"

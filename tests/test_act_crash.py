@@ -8,6 +8,7 @@ loop a clean worker drains the outbox. Every approved message must be delivered 
 
 from __future__ import annotations
 
+import datetime
 import os
 import signal
 import subprocess
@@ -213,8 +214,7 @@ def test_the_outbox_runs_as_a_queue_job(
 ) -> None:
     """The job-queue entry point: a huey task (SQLite storage, as in the embedded default)
     drains the outbox through the same executor."""
-    from mailmoat.act.jobs import register
-    from mailmoat.entrypoints.jobs import make_huey, start_workers
+    from mailmoat.entrypoints.jobs import make_huey, register, start_workers
 
     wipe(server)
     url = f"sqlite:///{tmp_path / 'm.db'}"
@@ -222,7 +222,7 @@ def test_the_outbox_runs_as_a_queue_job(
     _approve(r, 2)
     _account(r, server, monkeypatch, server_files_sent=False)
     huey = make_huey(f"act-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
-    run_outbox = register(huey)
+    run_outbox = register(huey).run_outbox
     consumer = start_workers(huey, workers=1)
     try:
         result = run_outbox(url)
@@ -232,3 +232,33 @@ def test_the_outbox_runs_as_a_queue_job(
     assert sorted(line.split()[1] for line in ran) == ["done", "done"]
     assert Counter(str(m["Subject"]) for m in delivered(server)) == Counter(
         {"crash test 0": 1, "crash test 1": 1})
+
+
+def test_up_and_the_worker_drain_the_outbox_without_being_asked(
+    server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production registration (entrypoints.jobs.register, what `mailmoat up` and
+    `mailmoat worker` call): starting the workers drains approved sends, and the outbox job
+    is scheduled every minute; nobody runs `mailmoat actions run`."""
+    from mailmoat.entrypoints.jobs import OUTBOX_EVERY, make_huey, register, start_workers
+
+    wipe(server)
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
+    r = rig(url)
+    _approve(r, 2)
+    _account(r, server, monkeypatch, server_files_sent=False)
+    huey = make_huey(f"up-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
+    jobs = register(huey)
+    periodic = [t.__name__ for t in huey._registry._periodic_tasks]
+    assert any(name.endswith("outbox_tick") for name in periodic), periodic
+    consumer = start_workers(huey, workers=1, outbox=jobs.run_outbox)
+    try:
+        deadline = time.monotonic() + 60
+        while len(delivered(server)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        consumer.stop(graceful=True)
+    assert Counter(str(m["Subject"]) for m in delivered(server)) == Counter(
+        {"crash test 0": 1, "crash test 1": 1})
+    assert OUTBOX_EVERY(datetime.datetime(2026, 1, 1, 12, 7))  # due every minute

@@ -20,7 +20,7 @@ SEND_MODULES = {"smtplib", "aiosmtplib"}
 # Calls that send or destroy mail when made on a transport or an IMAP client.
 FLOOR_CALLS = {"sendmail", "send_message", "expunge", "uid_expunge", "submit"}
 TRANSPORT_MODULE = "mailmoat.mail.smtp"
-EXECUTOR_MODULES = ("mailmoat.act.executor", "mailmoat.entrypoints.worker")
+EXECUTOR_MODULES = ("mailmoat.act.executor", "mailmoat.services.outbox")
 
 # The only places allowed to touch each primitive.
 ALLOWED_SEND_IMPORTS = {"mail/smtp.py"}
@@ -34,13 +34,16 @@ REVIEWED_FLOOR_CALLS = {
     ("mail/sync.py", "submit"): "concurrent.futures: the sync's fetch thread (BODY.PEEK "
     "fetches) and the parse pool; nothing is sent or deleted",
 }
-ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "entrypoints/worker.py"}
+ALLOWED_TRANSPORT_IMPORTS = {"act/executor.py", "services/outbox.py"}
 # Entry points that may run the executor, and what they are.
 EXECUTOR_ENTRY_POINTS = {
-    "entrypoints/worker.py": "the executor process: `python -m mailmoat.entrypoints.worker`, "
-    "job queues",
+    "services/outbox.py": "builds the executor over the accounts' transports, for the worker "
+    "process (`python -m mailmoat.entrypoints.worker`), the jobs and the sync pass",
+    "entrypoints/worker.py": "the executor process: `python -m mailmoat.entrypoints.worker`",
+    "services/sync_pass.py": "every sync pass drains the outbox after the AUTO sweep",
     "entrypoints/cli/actions.py": "`mailmoat actions run` (calls the worker)",
-    "act/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's executor)",
+    "entrypoints/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's "
+    "executor), at start and every minute",
     "eval/agentdojo_bridge.py": "the AgentDojo eval: runs what a person approved in the replay "
     "(SMTP test server in tests, an in-memory transport in `mailmoat report`)",
 }
@@ -119,7 +122,7 @@ def test_entry_points_that_run_the_executor_are_enumerated() -> None:
 
 
 def test_the_executor_consults_no_model() -> None:
-    for module in ("act/executor.py", "mail/smtp.py", "entrypoints/worker.py"):
+    for module in ("act/executor.py", "mail/smtp.py", "services/outbox.py"):
         imported = [u.what for u in scan(SRC) if u.module == module and u.kind == "import"]
         assert not [m for m in imported if m.startswith(MODEL_MODULES)], module
 

@@ -19,8 +19,8 @@ from mailmoat.core.actions import SNOOZE_KEYWORD
 from mailmoat.core.lane_actions import default_keyword
 from mailmoat.core.lanes import Lane
 from mailmoat.core.receipts import PayloadError
-from mailmoat.entrypoints.worker import build_worker
 from mailmoat.mail.runner import sync_once
+from mailmoat.services.outbox import build_worker
 from mailmoat.store.tables.accounts import ServerActionRow
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
 from mailserver import MailServer

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from imap_fixtures import make_message, running
 from mailmoat.accounts.secrets import ENV_KEY
 from mailmoat.entrypoints.cli.main import _accounts_configured, app
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailserver import MailServer
 
 runner = CliRunner()

@@ -15,8 +15,8 @@ import pytest
 from act_support import delivered, transport
 from mailmoat.eval.agentdojo_bridge import load_suite, run
 from mailmoat.eval.agentdojo_calls import ATTACKER, goal_calls
-from mailmoat.eval.report import agentdojo_md
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.services.eval_report import agentdojo_md
 from mailserver import MailServer
 
 SUITE = load_suite()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import SHARED
 from llm_server import LLMServer
-from mailmoat.eval.report import NO_MODEL, model_comparison, write_report
+from mailmoat.services.eval_report import NO_MODEL, model_comparison, write_report
 
 SETS = SHARED / "eval" / "klorn"
 

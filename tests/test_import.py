@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 from mailmoat.demo import demo_messages
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.mail.importer import iter_messages
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.imports import import_path
-from mailmoat.store import open_store
 
 runner = CliRunner()
 

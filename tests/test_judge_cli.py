@@ -134,7 +134,7 @@ def test_web_api_exposes_status_and_the_metering_metric(llm_env: LLMServer) -> N
     from fastapi.testclient import TestClient
 
     from mailmoat.entrypoints.web.app import create_app
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store
 
     runner.invoke(app, ["classify", str(DEMO / "07-question.eml")])
     store = open_store(os.environ["MAILMOAT_DATABASE_URL"])

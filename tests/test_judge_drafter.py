@@ -13,10 +13,10 @@ from sqlalchemy import select
 from act_support import delivered, rig
 from llm_server import LLMServer, Recorded, Reply, content, error
 from mailmoat.act.auto import DraftRequest
+from mailmoat.act.drafter import LLMDrafter, draft_messages, parse_draft
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.judge.contract import ContractViolation
-from mailmoat.judge.drafter import LLMDrafter, draft_messages, parse_draft
 from mailmoat.store.tables.judge import LLMUsageRow
 from mailserver import MailServer
 from test_act_auto import ACCOUNT, mixed_mailbox, run_all

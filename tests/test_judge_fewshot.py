@@ -18,9 +18,9 @@ from mailmoat.core.lanes import HIDDEN_LANES, Lane
 from mailmoat.core.policy import decide
 from mailmoat.core.signals import Signals
 from mailmoat.judge.config import LLMConfig, ProviderConfig
-from mailmoat.judge.setup import build_judge
 from mailmoat.learn.service import Learning
-from mailmoat.store.messages import Incoming, Store, open_store
+from mailmoat.services.bootstrap import build_judge, open_store
+from mailmoat.store.messages import Incoming, Store
 
 SIGNAL_NAMES = tuple(Signals.__dataclass_fields__)
 ALL_SIGNALS = [Signals(**dict(zip(SIGNAL_NAMES, bits, strict=True)))

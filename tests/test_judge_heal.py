@@ -14,7 +14,8 @@ from mailmoat.judge.heal import REJUDGED, heal
 from mailmoat.judge.llm import LLMJudge
 from mailmoat.judge.state import JudgeState, provider_key
 from mailmoat.notify.dispatch import notify_account
-from mailmoat.store.messages import Incoming, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store.messages import Incoming
 from mailmoat.store.people import WebStore
 from mailmoat.store.tables.messages import LedgerRow
 from webhelpers import live_server

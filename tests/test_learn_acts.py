@@ -20,7 +20,7 @@ from mailmoat.core.lanes import Lane
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.service import Learning
 from mailmoat.mail.runner import sync_once
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from learn_mail import QUESTION, eml
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.entrypoints.web.app import create_app
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from webhelpers import make_user, sign_in
 
 runner = CliRunner()

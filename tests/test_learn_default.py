@@ -1,4 +1,4 @@
-"""The learned scorer on the default no-model path (judge/setup.py scorers_for): untrained it
+"""The learned scorer on the default no-model path (services/bootstrap.py scorers_for): untrained it
 is the local scorer exactly; it learns from corrections made by any process; it never hides
 what the local scorer shows; with a model configured the cascade stays LLM -> local."""
 
@@ -22,10 +22,10 @@ from mailmoat.demo import demo_messages
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.judge.cascade import classify
 from mailmoat.judge.llm import LLMJudge
-from mailmoat.judge.setup import model_scorers, scorers_for
 from mailmoat.learn.live import LiveLearnedScorer
 from mailmoat.learn.service import Learning
-from mailmoat.store import Incoming, Store, open_store
+from mailmoat.services.bootstrap import model_scorers, open_store, scorers_for
+from mailmoat.store import Incoming, Store
 from mailmoat.store.tables.messages import MessageRow
 from mailserver import MailServer
 

@@ -18,7 +18,7 @@ from mailmoat.core.rules import CorrectionKind
 from mailmoat.core.signals import detect_signals
 from mailmoat.learn.model import featurize
 from mailmoat.learn.service import Learning, LearningError, NotFound
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.tables.messages import MessageRow
 
 _senders = count()

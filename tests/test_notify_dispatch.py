@@ -23,7 +23,8 @@ from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.keys import vapid
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.people import WebStore
 from webhelpers import live_server, make_user
 

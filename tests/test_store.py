@@ -10,7 +10,8 @@ from sqlalchemy.exc import DBAPIError
 
 from conftest import table_indexes
 from mailmoat.demo import demo_messages, import_demo
-from mailmoat.store import Incoming, StoreError, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Incoming, StoreError
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 

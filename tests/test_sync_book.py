@@ -25,7 +25,7 @@ from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.db import MIGRATIONS
 from mailmoat.store.id_sets import among, id_chunks, id_runs
 from mailmoat.store.mailbox_state import Location, Plan, SyncBook

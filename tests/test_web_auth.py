@@ -13,7 +13,8 @@ from sqlalchemy import select
 import mailmoat.entrypoints.web.security.auth as auth
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.people import WebStore
 from mailmoat.store.tables.web import SessionRow
 from webhelpers import PASSWORD, make_user, sign_in

@@ -19,7 +19,8 @@ from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import LinkClaim, sign_link
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.people import WebStore
 from webhelpers import PASSWORD, FakeApprovals, LiveServer, live_server, make_user
 

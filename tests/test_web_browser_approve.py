@@ -12,7 +12,7 @@ from act_support import delivered, send_payload, transport, wipe
 from mailmoat.act.executor import Executor
 from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.web.app import create_app
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailserver import MailServer
 from test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api
 from webhelpers import PASSWORD, live_server, make_user

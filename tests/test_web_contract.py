@@ -15,7 +15,7 @@ from schemathesis.checks import positive_data_acceptance
 
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from webhelpers import PASSWORD, live_server, make_user
 
 

@@ -12,7 +12,7 @@ from act_support import send_payload
 from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.entrypoints.web.draft_diff import Edit, draft_diff, readable_lines
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from webhelpers import make_user, sign_in
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.people import WebStore
 from test_notify_dispatch import NEW_PUSH, Receiver, _subscription
 from test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.learn.service import Learning
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from webhelpers import make_user, sign_in
 
 

@@ -15,7 +15,7 @@ from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.cli.main import app as cli
 from mailmoat.entrypoints.cli.users import setup_link
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.people import UserExists, WebStore
 from mailmoat.store.tables.messages import LedgerRow
 

@@ -127,7 +127,7 @@ class FakeApprovals:
 def store(tmp_path: Path) -> Store:
     """The demo mailbox in a fresh SQLite store, with user ann on account `local`."""
     from mailmoat.demo import import_demo
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store
 
     store = open_store(f"sqlite:///{tmp_path / 'web.db'}")
     import_demo(store)

@@ -1,6 +1,8 @@
 """Background jobs on huey: SQLite storage in the embedded default, Redis when configured.
 
-A sync job is one pass over one account (fetch, classify, store, lane actions). Jobs for
+A sync job is one pass over one account (services/sync_pass.py: fetch, classify, store, lane
+actions, notify, AUTO sweep, outbox); the outbox job drains approved sends, at start and every
+minute in `mailmoat up` and `mailmoat worker`. Jobs for
 different accounts run on as many workers as there are; a per-account lock keeps two
 workers off the same mailbox (the database would keep them correct anyway: messages are
 unique per content hash and locations per UID, so the lock only saves work). A job that
@@ -17,10 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, RedisHuey, SqliteHuey, crontab
 from huey.consumer import Consumer
 from huey.exceptions import RetryTask, TaskLockedException
 from platformdirs import user_data_dir
+
+from mailmoat.accounts.registry import get_account
+from mailmoat.services.bootstrap import key_ring, open_configured_store
+from mailmoat.services.outbox import build_worker
+from mailmoat.services.sync_pass import SyncPass
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +49,14 @@ def make_huey(name: str | None = None, redis_url: str | None = None,
     return SqliteHuey(name, filename=str(sqlite_path))
 
 
+OUTBOX_EVERY = crontab()  # every minute: approvals made between syncs still leave promptly
+
+
 @dataclass(frozen=True)
 class Jobs:
     huey: Huey
     sync_account: Any  # huey TaskWrapper: sync_account(account_name, database_url) -> dict
+    run_outbox: Any  # huey TaskWrapper: run_outbox(database_url) -> ["<outbox id> <state>"]
 
 
 _stores: dict[str, Any] = {}
@@ -55,39 +66,25 @@ _stores_lock = threading.Lock()
 def _store(url: str | None) -> Any:
     """One store per database per worker process: opening migrates, and Alembic's
     migration context is process-global, so it must not run in several threads at once."""
-    from mailmoat.judge.setup import scorers_for
-    from mailmoat.store import open_store
-
     with _stores_lock:
         key = url or ""
         if key not in _stores:
-            store = open_store(url)
-            store.scorers = scorers_for(store.engine)
-            _stores[key] = store
+            _stores[key] = open_configured_store(url)
         return _stores[key]
 
 
 def register(huey: Huey) -> Jobs:
-    """Declare mailmoat's tasks on `huey` (one set per queue, so tests can run both)."""
+    """Declare mailmoat's tasks on `huey` (one set per queue, so tests can run both): the
+    sync pass per account, and the outbox (also every minute, for consumers started with
+    periodic tasks on: `mailmoat up`, `mailmoat worker`)."""
 
     @huey.task(retries=2, retry_delay=5)
     def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
-        from mailmoat.accounts.registry import get_account
-        from mailmoat.accounts.secrets import load_key_ring
-        from mailmoat.act.auto import AutoSweep
-        from mailmoat.act.service import ActionService
-        from mailmoat.judge.setup import build_drafter
-        from mailmoat.mail.runner import sync_once
-        from mailmoat.notify.hook import NotifyOnArrival
-
         try:
             with huey.lock_task(account_lock(account)):
                 store = _store(database_url)
-                report = sync_once(store, load_key_ring(), get_account(store, account),
-                                   hook=NotifyOnArrival(store))
-                # Canaries into triage, and AUTO's unattended work, on what just arrived.
-                AutoSweep(store, ActionService(store.engine),
-                          drafter=build_drafter(store.engine)).run(account)
+                # Sync, notify, AUTO sweep, outbox: the same pass as `mailmoat sync`.
+                report = SyncPass.on(store, key_ring()).run(get_account(store, account))
                 return {"account": account, "worker_pid": os.getpid(), "created": report.created,
                         "fetched": report.fetched, "corrections": report.corrections}
         except TaskLockedException:
@@ -96,7 +93,19 @@ def register(huey: Huey) -> Jobs:
             # watcher wakes during that pass): run once the lock is free, never drop it.
             raise RetryTask(delay=LOCKED_RETRY_SECONDS) from None
 
-    return Jobs(huey, sync_account)
+    @huey.task()
+    def run_outbox(database_url: str | None = None) -> list[str]:
+        """Drain the outbox once and apply approved reversible actions. Several workers may
+        run it at once; the row claims keep them apart, so it needs no queue lock: the
+        exactly-once guarantee lives in the database, not in the queue."""
+        running = build_worker(database_url, f"huey-{id(huey):x}")
+        return [f"{o.outbox_id} {o.state}" for o in running.run_pass()]
+
+    @huey.periodic_task(OUTBOX_EVERY)
+    def outbox_tick() -> None:
+        run_outbox.call_local()
+
+    return Jobs(huey, sync_account, run_outbox)
 
 
 class EmbeddedConsumer(Consumer):  # type: ignore[misc]
@@ -120,10 +129,14 @@ def stale_lock_options(accounts: list[str]) -> dict[str, Any]:
     return {"flush_locks": True, "extra_locks": ",".join(account_lock(a) for a in accounts)}
 
 
-def start_workers(huey: Huey, workers: int = 2,
-                  accounts: list[str] | None = None) -> EmbeddedConsumer:
-    consumer = EmbeddedConsumer(huey, workers=workers, worker_type="thread", periodic=False,
-                                check_worker_health=False,
+def start_workers(huey: Huey, workers: int = 2, accounts: list[str] | None = None,
+                  outbox: Any = None) -> EmbeddedConsumer:
+    """Worker threads in this process. With `outbox` (Jobs.run_outbox) the outbox is drained
+    at start and every minute after (periodic tasks on), as `mailmoat up` runs it."""
+    consumer = EmbeddedConsumer(huey, workers=workers, worker_type="thread",
+                                periodic=outbox is not None, check_worker_health=False,
                                 **stale_lock_options(accounts or []))
     consumer.start()
+    if outbox is not None:
+        outbox()
     return consumer

@@ -64,7 +64,7 @@ class Judged(Generic[T]):
 @dataclass(frozen=True, slots=True)
 class ReplyContract(Generic[T]):
     """What a call asks for and how its reply is validated: the judge's four numbers, or
-    (judge/drafter.py) a reply draft. Same providers, fallback, budget and cache for both."""
+    (act/drafter.py) a reply draft. Same providers, fallback, budget and cache for both."""
 
     schema: dict[str, object]  # sent to servers that take a schema hint (llama.cpp)
     parse: Callable[[str | None], tuple[T, str]]  # raises ContractViolation

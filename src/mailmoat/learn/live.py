@@ -1,4 +1,4 @@
-"""The learned scorer on a store: the default no-model scorer (judge/setup.py scorers_for).
+"""The learned scorer on a store: the default no-model scorer (services/bootstrap.py scorers_for).
 
 On first use it trains from the store's history (learn/training.py, fixed seed); from then
 on, at most every `refresh_s` seconds, it learns the lane changes recorded since — by any

@@ -104,6 +104,7 @@ def run_forever(
     hook: NotificationHook | None = None,
     poll_seconds: float = 300.0,
     max_backoff: float = 60.0,
+    after_pass: Callable[[], object] | None = None,
 ) -> None:
     """Sync now, then on every IDLE wake-up (or every `poll_seconds` when the server has
     no IDLE); on any connection failure wait with backoff and start over. Never raises
@@ -111,7 +112,8 @@ def run_forever(
 
     The IDLE watcher has its own connection: unsolicited responses for the watched folder
     never mix with the sync pass's commands. `on_activity` replaces the inline pass (for
-    `mailmoat up`, which queues a job instead)."""
+    `mailmoat up`, which queues a job instead); `after_pass` runs after each inline pass
+    (services/sync_pass.py: the AUTO sweep and the outbox)."""
     syncer = MailboxSync(store, account, hook)
     attempt = 0
     while not stop.is_set():
@@ -128,6 +130,8 @@ def run_forever(
                     on_activity()
                 elif worker is not None:
                     syncer.run_pass(worker)
+                    if after_pass is not None:
+                        after_pass()
 
             one_pass()
             attempt = 0

@@ -1,4 +1,5 @@
-"""The store's API: ingest messages with their decisions, list lanes, read one back.
+"""The messages repository: save new messages with the decisions a Decider gives them
+(services/ingest.py), record later decisions, list lanes, read one back.
 
 Every write of a decision also appends to the decision ledger, in the same transaction.
 """
@@ -9,7 +10,7 @@ import hashlib
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Engine, func, insert, select, true
 from sqlalchemy.exc import IntegrityError
@@ -18,15 +19,31 @@ from sqlalchemy.orm import Session, sessionmaker
 from mailmoat.core.facts import is_sent
 from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message
-from mailmoat.core.policy import Facts
 from mailmoat.core.trace import Trace
-from mailmoat.judge.cascade import Perception, Scorer, classify
-from mailmoat.learn.history import load_sender_facts, record_sent_recipients
-from mailmoat.store.db import make_engine, migrate
+from mailmoat.store.db import StoreError, make_engine, migrate
 from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
 
 SYSTEM = "system"
-Prepared = tuple[Message, Perception]  # a parsed message and what it reads as on its own
+# A parsed message and what it reads as on its own (the judge's Perception: the store only
+# carries it from the caller to the decider).
+Prepared = tuple[Message, Any]
+
+
+class Decider(Protocol):
+    """What decides a new message's lane while the store saves it: services/ingest.py's
+    cascade (parse -> sender facts -> classify). The store persists; it never decides, so it
+    is handed one. Both calls run inside the store's write transaction."""
+
+    def decide(self, session: Session, account: str,
+               todo: Sequence[tuple[Message, Any]], scorers: Sequence[Any],
+               now: datetime) -> list[dict[str, Any]]:
+        """One trace (`Trace.as_dict()`) per (message, perception or None)."""
+        ...
+
+    def after_save(self, session: Session, account: str,
+                   sent: Sequence[tuple[int, Message]]) -> None:
+        """Called with the new messages the user sent (their ids and parsed form)."""
+        ...
 
 
 def content_sha256(raw: bytes) -> str:
@@ -88,10 +105,13 @@ def _decision_row(message_id: int, account: str, trace: Trace, now: datetime) ->
 
 
 class Store:
-    def __init__(self, engine: Engine, scorers: Sequence[Scorer] = ()) -> None:
+    def __init__(self, engine: Engine, scorers: Sequence[Any] = (),
+                 decider: Decider | None = None) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
-        self.scorers = scorers
+        # The scorers the decider asks (judge.cascade.Scorer); the store only holds them.
+        self.scorers: Sequence[Any] = scorers
+        self.decider = decider
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -134,7 +154,7 @@ class Store:
         with self.sessions.begin() as session:
             known = self._existing(session, account, hashes)
             todo: dict[str, tuple[Incoming, Message]] = {}
-            perceived: dict[str, Perception] = {}
+            perceived: dict[str, Any] = {}
             for n, (item, digest) in enumerate(zip(items, hashes, strict=True)):
                 if digest in known or digest in todo:
                     continue
@@ -143,15 +163,10 @@ class Store:
                 else:
                     todo[digest] = (item, prepared[n][0])
                     perceived[digest] = prepared[n][1]
-            # Sender facts from what is already stored (history, pins, learned rules).
-            facts = load_sender_facts(
-                session, account, [m.from_addr for _, m in todo.values()], now)
-            traces: dict[str, dict[str, Any]] = {}
-            for digest, (_item, message) in todo.items():
-                sender = facts.get(message.from_addr)
-                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
-                                 account=account, perception=perceived.get(digest))
-                traces[digest] = trace.as_dict()
+            decided = self._decider().decide(
+                session, account, [(m, perceived.get(d)) for d, (_i, m) in todo.items()],
+                self.scorers, now)
+            traces: dict[str, dict[str, Any]] = dict(zip(todo, decided, strict=True))
             # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
             # the insert itself), one statement per table. The new ids come back in no
             # particular order (asking SQLAlchemy for parameter order makes SQLite insert
@@ -170,7 +185,7 @@ class Store:
                 session.execute(insert(LedgerRow.__table__), [
                     _ledger_values(ids[digest], "decided", d, SYSTEM, now)
                     for digest, d in traces.items()])
-            record_sent_recipients(session, account, [
+            self._decider().after_save(session, account, [
                 (ids[digest], message) for digest, (item, message) in todo.items()
                 if is_sent(item.origin, item.folder, tuple(item.labels))])
         results: list[IngestResult] = []
@@ -187,6 +202,12 @@ class Store:
                 mid, lane = known[digest]
                 results.append(IngestResult(mid, False, lane))
         return results
+
+    def _decider(self) -> Decider:
+        if self.decider is None:
+            raise StoreError("this store was opened without a decider and cannot ingest: "
+                             "open it with mailmoat.services.bootstrap.open_store")
+        return self.decider
 
     @staticmethod
     def _message_values(
@@ -342,8 +363,10 @@ class Store:
             ]
 
 
-def open_store(url: str | None = None, scorers: Sequence[Scorer] = ()) -> Store:
-    """Open (and migrate) the store at `url`, default SQLite in the user data directory."""
+def open_store(url: str | None = None, scorers: Sequence[Any] = (),
+               decider: Decider | None = None) -> Store:
+    """Open (and migrate) the store at `url`, default SQLite in the user data directory.
+    Callers open it through services/bootstrap.py, which hands it the ingest decider."""
     engine = make_engine(url)
     migrate(engine)
-    return Store(engine, scorers)
+    return Store(engine, scorers, decider)

@@ -7,8 +7,8 @@ if the stored payload no longer hashes to what you looked at.
 
 from __future__ import annotations
 
-import getpass
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +21,19 @@ from mailmoat.act.errors import ActError
 from mailmoat.act.service import ActionService
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.receipts import PayloadError
+from mailmoat.entrypoints.cli import common
 
 actions_app = typer.Typer(help="Proposed actions, approvals and the guarded executor.",
                           no_args_is_help=True)
-console = Console()
+console = common.console
 
 
 def _service() -> ActionService:
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        return ActionService(open_store().engine)
-    except StoreError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+    return ActionService(common.open_store().engine)
 
 
 def _me() -> str:
-    return f"cli:{getpass.getuser()}"
+    return common.me()
 
 
 def _fail(exc: Exception) -> typer.Exit:
@@ -214,11 +209,11 @@ def sweep(account: str = typer.Option("local")) -> None:
     Replies are drafted by the configured model (none configured: no drafts, ever); sync
     runs this after every pass."""
     from mailmoat.act.auto import AutoSweep
-    from mailmoat.entrypoints.cli.main import _open_store
-    from mailmoat.judge.setup import build_drafter
+    from mailmoat.services.bootstrap import build_drafter
 
-    store = _open_store()
-    report = AutoSweep(store, _service(), drafter=build_drafter(store.engine)).run(account)
+    store = common.open_store(with_scorers=True)
+    report = AutoSweep(store, ActionService(store.engine),
+                       drafter=build_drafter(store.engine)).run(account)
     console.print(f"{escape(account)}: triaged {len(report.triaged)}, "
                   f"replies queued {len(report.replies_queued)}, refused {len(report.refused)}")
 
@@ -232,7 +227,10 @@ def run(database_url: str | None = typer.Option(
     """Run the guarded executor over the outbox until it is idle (or keep polling), with
     the transports of every account that has SMTP settings; apply approved reversible
     actions on the IMAP server."""
-    from mailmoat.entrypoints import worker
-    code = worker.main([*(["--database-url", database_url] if database_url else []),
-                        *(["--once"] if once else []), "--poll", str(poll)])
-    raise typer.Exit(code)
+    from mailmoat.services.outbox import ConfigError, run_outbox
+
+    try:
+        for outcome in run_outbox(database_url, f"worker-{os.getpid()}", once=once, poll=poll):
+            typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
+    except ConfigError as exc:
+        raise common.fail(exc) from exc

@@ -7,36 +7,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from mailmoat.judge.config import ConfigError, LLMConfig, load_llm_config
+from mailmoat.entrypoints.cli import common
+from mailmoat.judge.config import ConfigError, LLMConfig
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
     from mailmoat.eval.runner import EvalItem
-    from mailmoat.judge.cascade import Scorer
+    from mailmoat.store.messages import Store
 
-console = Console()
+console = common.console
 
 
 def _config() -> LLMConfig:
-    try:
-        return load_llm_config()
-    except ConfigError as exc:
-        console.print(f"[red]config error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+    return common.llm_config()
 
 
-def _store():  # type: ignore[no-untyped-def]
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+def _store() -> Store:
+    return common.open_store()
 
 
 def _money(value: float | None) -> str:
@@ -100,7 +89,7 @@ def heal(
 ) -> None:
     """Re-judge degraded decisions no person has touched, through the model path."""
     from mailmoat.judge.heal import heal as run_heal
-    from mailmoat.judge.setup import model_scorers, scorers_for
+    from mailmoat.services.bootstrap import model_scorers, scorers_for
 
     store = _store()
     try:
@@ -152,18 +141,6 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
     console.print(table)
 
 
-def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
-    """The scorers for `import`, `up` and `sync` on a store (judge.setup.scorers_for), and
-    for `classify` of a lone file: the configured model, else [] (the local scorer)."""
-    from mailmoat.judge.setup import scorers_for
-
-    config = _config()
-    if engine is None:
-        if not config.configured:
-            return []
-        engine = _store().engine
-    return scorers_for(engine, config=config)
-
 
 HEAL_EVERY_S = 300.0
 
@@ -175,7 +152,7 @@ def start_heal_thread(store, every_s: float = HEAL_EVERY_S):  # type: ignore[no-
     import threading
 
     from mailmoat.judge.heal import heal as run_heal
-    from mailmoat.judge.setup import model_scorers
+    from mailmoat.services.bootstrap import model_scorers
 
     models = model_scorers(store.scorers)
     if not models:

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import getpass
 import json
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from mailmoat.entrypoints.cli import common
 from mailmoat.learn.service import Learning, LearningError, pin_dict
 
 rules_app = typer.Typer(help="Learned sender rules and human pins.", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console, err = common.console, common.err
 
 
 def _actor() -> str:
-    try:
-        return f"cli:{getpass.getuser()}"
-    except Exception:  # no login name in some containers
-        return "cli"
+    return common.me()
 
 
 ACTOR = typer.Option(None, "--actor", help="who is acting (default: cli:<login name>)")
@@ -28,13 +23,7 @@ ACCOUNT = typer.Option("local", "--account", help="the mail account")
 
 
 def _learning(account: str) -> Learning:
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        return Learning(open_store(), account=account)
-    except StoreError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+    return Learning(common.open_store(), account=account)
 
 
 def _fail(exc: LearningError) -> typer.Exit:

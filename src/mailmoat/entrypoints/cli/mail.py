@@ -6,10 +6,9 @@ import os
 import signal
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
@@ -28,15 +27,18 @@ from mailmoat.accounts.secrets import (
     SecretKeyError,
     add_primary_key,
     drop_old_keys,
-    load_key_ring,
 )
 from mailmoat.core.lane_actions import LaneActions
+from mailmoat.entrypoints.cli import common
+
+if TYPE_CHECKING:
+    from mailmoat.accounts.secrets import KeyRing
+    from mailmoat.store.messages import Store
 
 ENV_SECRET = "MAILMOAT_ACCOUNT_SECRET"
 
 account_app = typer.Typer(help="Mail accounts: add, list, test, remove.", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console, err = common.console, common.err
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -44,20 +46,12 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _store():  # type: ignore[no-untyped-def]
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        raise _fail(str(exc)) from None
+def _store() -> Store:
+    return common.open_store()
 
 
-def _ring():  # type: ignore[no-untyped-def]
-    try:
-        return load_key_ring()
-    except SecretKeyError as exc:
-        raise _fail(str(exc)) from None
+def _ring() -> KeyRing:
+    return common.key_ring()
 
 
 def _read_secret(what: str, from_stdin: bool) -> str:
@@ -253,7 +247,8 @@ def account_rotate_key() -> None:
 
 
 def accounts_configured() -> bool:
-    from mailmoat.store import StoreError, open_store
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.store import StoreError
 
     try:
         return bool(list_accounts(open_store()))
@@ -263,7 +258,8 @@ def accounts_configured() -> bool:
 
 def web_account() -> str:
     """The mailbox the web page shows: the first account, or the demo/imported mail."""
-    from mailmoat.store import StoreError, open_store
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.store import StoreError
 
     try:
         accounts = list_accounts(open_store())
@@ -284,18 +280,14 @@ def sync_command(
     account: list[str] = typer.Option([], help="only these accounts (repeatable)"),
     poll: float = typer.Option(300.0, help="seconds between polls when the server has no IDLE"),
 ) -> None:
-    """Sync mail accounts: once, or for good with IMAP IDLE."""
+    """Sync mail accounts: once, or for good with IMAP IDLE. Every pass notifies, runs the
+    AUTO sweep and drains the outbox (services/sync_pass.py)."""
     from mailmoat.accounts.oauth import TokenError
-    from mailmoat.act.auto import AutoSweep
-    from mailmoat.act.service import ActionService
-    from mailmoat.entrypoints.cli.judge import cli_scorers
-    from mailmoat.judge.setup import build_drafter
     from mailmoat.mail.imap import ConnectError
-    from mailmoat.mail.runner import run_forever, sync_once
-    from mailmoat.notify.hook import NotifyOnArrival
+    from mailmoat.services.sync_pass import SyncPass
 
-    store, ring = _store(), _ring()
-    store.scorers = cli_scorers(store.engine)
+    store, ring = common.open_store(with_scorers=True), _ring()
+    passes = SyncPass.on(store, ring)
     accounts = [a for a in list_accounts(store) if not account or a.name in account]
     if not accounts:
         raise _fail("no accounts to sync; add one with: mailmoat account add")
@@ -311,10 +303,7 @@ def sync_command(
                     bar.update(task, description=f"{name}/{folder}", completed=done, total=total)
 
                 try:
-                    report = sync_once(store, ring, a, hook=NotifyOnArrival(store),
-                                       progress=progress)
-                    AutoSweep(store, ActionService(store.engine),
-                              drafter=build_drafter(store.engine)).run(a.name)
+                    report = passes.run(a, progress=progress)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True
@@ -325,9 +314,8 @@ def sync_command(
         return
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    threads = [threading.Thread(target=run_forever, args=(store, ring, a, stop),
-                                kwargs={"poll_seconds": poll, "hook": NotifyOnArrival(store)},
-                                daemon=True, name=f"sync-{a.name}")
+    threads = [threading.Thread(target=passes.watch, args=(a, stop),
+                                kwargs={"poll_seconds": poll}, daemon=True, name=f"sync-{a.name}")
                for a in accounts]
     for t in threads:
         t.start()
@@ -350,7 +338,8 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
     store, ring = _store(), _ring()
     jobs = register(make_huey())
     accounts = list_accounts(store)
-    consumer = start_workers(jobs.huey, workers, [a.name for a in accounts])
+    consumer = start_workers(jobs.huey, workers, [a.name for a in accounts],
+                             outbox=jobs.run_outbox)
     stop = threading.Event()
 
     def watcher(a: AccountSettings) -> None:
@@ -383,8 +372,10 @@ def worker_command(
     jobs = register(make_huey())
     accounts = [a.name for a in list_accounts(_store())]
     console.print(f"mailmoat worker: {workers} thread(s) on queue {jobs.huey.name}")
-    jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=False,
-                              **stale_lock_options(accounts)).run()
+    consumer = jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=True,
+                                         **stale_lock_options(accounts))
+    jobs.run_outbox()  # approvals made while no worker ran leave now, then every minute
+    consumer.run()
 
 
 def register(app: typer.Typer) -> None:

@@ -13,14 +13,16 @@ from rich.table import Table
 
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
+from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
 from mailmoat.entrypoints.cli import learn as learn_cli
 from mailmoat.entrypoints.cli import mail as cli_mail
 from mailmoat.judge.cascade import classify as classify_message
+from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
-console = Console()
+console = common.console
 app.add_typer(learn_cli.rules_app, name="rules")
 app.command("correct")(learn_cli.correct)
 # The public eval sets sit in ../shared beside a source checkout.
@@ -55,7 +57,7 @@ def classify(
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
         raw = file.read_bytes()
-    trace = classify_message(parse_message(raw), scorers=judge_commands.cli_scorers())
+    trace = classify_message(parse_message(raw), scorers=common.cli_scorers())
     if as_json:
         typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -166,7 +168,7 @@ def report_command(
     out: Path = typer.Option(Path("artifacts/eval"), "--out", help="where to write the report"),
 ) -> None:
     """Write every eval (public sets, floors, delta, adversarial) to report.md and .json."""
-    from mailmoat.eval.report import write_report
+    from mailmoat.services.eval_report import write_report
 
     if not sets.is_dir():
         console.print(f"[red]error:[/red] no eval sets folder at {sets}")
@@ -224,16 +226,8 @@ def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
     return failed
 
 
-def _open_store():  # type: ignore[no-untyped-def]
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        store = open_store()
-    except StoreError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    store.scorers = judge_commands.cli_scorers(store.engine)
-    return store
+def _open_store() -> Store:
+    return common.open_store(with_scorers=True)
 
 
 @app.command("import")

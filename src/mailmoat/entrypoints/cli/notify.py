@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
+
+from mailmoat.entrypoints.cli import common
 
 notify_app = typer.Typer(help="Notifications: Apprise URLs and Web Push.", no_args_is_help=True)
-console = Console()
+console = common.console
 
 
 @notify_app.command("run")
@@ -16,10 +17,9 @@ def run(
                                  help="where links in notifications point"),
 ) -> None:
     """Send what the rules allow now, hold the rest for the digest; safe to run often."""
-    from mailmoat.entrypoints.cli.main import _open_store
     from mailmoat.notify.dispatch import notify_account
     from mailmoat.store.people import WebStore
 
-    report = notify_account(WebStore(_open_store()), account, base_url)
+    report = notify_account(WebStore(common.open_store(with_scorers=True)), account, base_url)
     console.print(f"sent {len(report.sent)}, held {len(report.held)}, "
                   f"in digest {len(report.digest)}, skipped {len(report.skipped)}")

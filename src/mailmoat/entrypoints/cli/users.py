@@ -6,20 +6,20 @@ import secrets
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
+
+from mailmoat.entrypoints.cli import common
 
 if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
     from mailmoat.store.messages import Store
 
 users_app = typer.Typer(help="Web sign-in accounts (argon2 password hashes).",
                         no_args_is_help=True)
-console = Console()
+console = common.console
 
 
 def _store() -> Store:
-    from mailmoat.entrypoints.cli.main import _open_store
 
-    return _open_store()  # type: ignore[no-any-return]
+    return common.open_store(with_scorers=True)  # type: ignore[no-any-return]
 
 
 def default_accounts(store: Store) -> list[str]:

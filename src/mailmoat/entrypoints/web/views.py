@@ -14,9 +14,9 @@ from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.web.sanitize import html_parts, sanitize_html
 from mailmoat.judge.config import ConfigError, load_llm_config
-from mailmoat.judge.setup import model_scorers
 from mailmoat.judge.status import judge_status
 from mailmoat.learn.service import Learning
+from mailmoat.services.bootstrap import model_scorers
 from mailmoat.store.messages import Store
 from mailmoat.store.people import WebStore
 from mailmoat.store.tables.act import ActionRow, OutboxRow

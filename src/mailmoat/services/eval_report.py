@@ -26,7 +26,7 @@ def model_comparison(set_path: Path, environ: Mapping[str, str] | None = None) -
     """The local path always; every configured model beside it, on the same items."""
     from mailmoat.eval.compare import compare_models
     from mailmoat.judge.config import load_llm_config
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store
 
     items = load_items(set_path)
     rows = [{"model": "local", **evaluate(set_path.name, items).as_dict(),
@@ -47,7 +47,7 @@ def model_comparison(set_path: Path, environ: Mapping[str, str] | None = None) -
 def agentdojo_section() -> dict[str, Any]:
     """AgentDojo's workspace suite through the action layer, executor on a memory transport."""
     from mailmoat.eval.agentdojo_bridge import MemoryTransport, run
-    from mailmoat.store import open_store
+    from mailmoat.services.bootstrap import open_store
 
     try:
         with tempfile.TemporaryDirectory() as tmp:

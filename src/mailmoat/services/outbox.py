@@ -1,0 +1,151 @@
+"""The guarded executor over every sending account, as the worker process
+(`python -m mailmoat.entrypoints.worker`), `mailmoat actions run`, the outbox job and every
+sync pass (services/sync_pass.py) run it.
+
+Transports come from the accounts store (`mailmoat account add ... --smtp-host ...`): each
+account with submission settings gets SMTP plus its IMAP side, both logging in with the
+account's sealed password or its refreshed XOAUTH2 token, opened only at connect time. The
+database comes from `--database-url` or MAILMOAT_DATABASE_URL; the key ring from
+MAILMOAT_SECRET_KEY or the key file, as for sync.
+
+Besides the outbox, each pass applies approved reversible actions on the IMAP server
+(act/reversible.py); those need no receipt, but they share the accounts and the process.
+
+`MAILMOAT_CRASH_AT=<point>` makes the process SIGKILL itself when it reaches that point
+(after_claim; before_send, after the Sent copy is staged; before_data, once it is flagged;
+after_send; after_append, once the copy is final): the deterministic crash used by the
+exactly-once tests. It can only kill this process; it cannot make anything run.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mailmoat.accounts.oauth import TokenError
+from mailmoat.accounts.registry import AccountSettings, list_accounts, login_secret
+from mailmoat.accounts.secrets import KeyRing, SecretKeyError, load_key_ring
+from mailmoat.act.executor import DEFAULT_LEASE_SECONDS, Executor, Outcome
+from mailmoat.act.reversible import ReversibleApplier
+from mailmoat.mail.smtp import (
+    ImapSettings,
+    MailTransport,
+    PermanentError,
+    SmtpSettings,
+    TransientError,
+)
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+CRASH_ENV = "MAILMOAT_CRASH_AT"
+CRASH_POINTS = frozenset({"after_claim", "before_send", "before_data", "after_send",
+                          "after_append"})
+
+
+class ConfigError(ValueError):
+    """The worker cannot start; the message says what to fix."""
+
+
+def account_secret(store: Store, ring: KeyRing, account: AccountSettings) -> Any:
+    """The account's login secret, fetched when a connection needs it. A token endpoint
+    that fails is worth retrying; a secret the key ring cannot open is not."""
+
+    def secret() -> str:
+        try:
+            return login_secret(store, ring, account)
+        except TokenError as exc:
+            raise TransientError(f"login token: {exc}") from None
+        except SecretKeyError as exc:
+            raise PermanentError(str(exc)) from None
+
+    return secret
+
+
+def transport_for(store: Store, ring: KeyRing, account: AccountSettings) -> MailTransport:
+    sub = account.submission
+    if sub is None:
+        raise ConfigError(f"account {account.name!r} has no SMTP settings")
+    secret = account_secret(store, ring, account)
+    return MailTransport(
+        SmtpSettings(host=sub.host, port=sub.port, from_addr=sub.from_addr or account.username,
+                     security=sub.tls,  # type: ignore[arg-type]  (validated by the registry)
+                     username=account.username if sub.login else "",
+                     auth=account.auth, secret=secret),  # type: ignore[arg-type]
+        ImapSettings(host=account.host, port=account.port, username=account.username,
+                     auth=account.auth, secret=secret,  # type: ignore[arg-type]
+                     security=account.tls,  # type: ignore[arg-type]
+                     sent_folder=sub.sent_folder, server_files_sent=sub.server_files_sent),
+    )
+
+
+def transports(store: Store, ring: KeyRing) -> dict[str, MailTransport]:
+    """One transport per stored account that can send."""
+    return {a.name: transport_for(store, ring, a)
+            for a in list_accounts(store) if a.submission is not None}
+
+
+def crash_hook_from_env() -> Any:
+    point = os.environ.get(CRASH_ENV, "")
+    if point and point not in CRASH_POINTS:
+        raise ConfigError(f"{CRASH_ENV} must be one of {sorted(CRASH_POINTS)}")
+
+    def hook(reached: str) -> None:
+        if reached == point:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return hook
+
+
+@dataclass
+class Worker:
+    """The executor over every sending account, and the reversible-action applier."""
+
+    store: Store
+    ring: KeyRing
+    executor: Executor
+    applier: ReversibleApplier
+
+    def run_pass(self, once: bool = False) -> list[Outcome]:
+        outcomes = [o for o in [self.executor.run_once()] if o] if once else (
+            self.executor.run_until_idle())
+        for account in list_accounts(self.store):
+            self.applier.run(account)
+        return outcomes
+
+
+def build_worker(database_url: str | None, worker: str,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> Worker:
+    try:
+        store = open_store(database_url)
+        ring = load_key_ring()
+    except (StoreError, SecretKeyError) as exc:
+        raise ConfigError(str(exc)) from None
+    return worker_for(store, ring, worker, lease_seconds)
+
+
+def worker_for(store: Store, ring: KeyRing, worker: str,
+               lease_seconds: float = DEFAULT_LEASE_SECONDS) -> Worker:
+    """The executor and the reversible-action applier on a store already open."""
+    executor = Executor(store.engine, transports(store, ring), worker=worker,
+                        lease_seconds=lease_seconds, crash_hook=crash_hook_from_env())
+    return Worker(store, ring, executor, ReversibleApplier(store, ring))
+
+
+def run_outbox(database_url: str | None, worker: str,
+               lease_seconds: float = DEFAULT_LEASE_SECONDS, once: bool = False,
+               poll: float = 0.0) -> Iterator[Outcome]:
+    """Drain the outbox (at most one row with `once`), then, with `poll` > 0, keep looking
+    for due work every `poll` seconds. Raises ConfigError when it cannot start."""
+    running = build_worker(database_url, worker, lease_seconds)
+    while True:
+        yield from running.run_pass(once=once)
+        if once or poll <= 0:
+            return
+        time.sleep(poll)
