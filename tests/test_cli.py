@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from mailmoat.act.service import ActionService
 from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.cli.main import app
+from mailmoat.services.bootstrap import open_store
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "mailmoat" / "demo"
 runner = CliRunner()
@@ -52,3 +55,37 @@ def test_demo_mailbox_covers_every_lane() -> None:
         assert result.exit_code == 0, eml
         lanes.add(json.loads(result.output)["lane"])
     assert lanes == {"PUSH", "MEETING", "QUEUE", "INFO", "SILENT"}
+
+
+def test_list_and_show_give_ids_decisions_facts_and_pending_actions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", f"sqlite:///{tmp_path / 'm.db'}")
+    assert runner.invoke(app, ["import", str(DEMO)]).exit_code == 0
+    listed = runner.invoke(app, ["list", "--json"])
+    assert listed.exit_code == 0, listed.output
+    everything = json.loads(listed.stdout)
+    assert len(everything) == len(list(DEMO.glob("*.eml")))
+    assert [m["id"] for m in everything] == sorted((m["id"] for m in everything), reverse=True)
+    push = json.loads(runner.invoke(app, ["list", "--lane", "PUSH", "--account", "local",
+                                          "--json"]).stdout)
+    assert push and {m["lane"] for m in push} == {"PUSH"}
+    assert json.loads(runner.invoke(app, ["list", "--account", "nobody", "--json"]).stdout) == []
+    mid = push[0]["id"]
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    ActionService(store.engine).propose(
+        "local", {"action": "send_email", "to": push[0]["from_addr"], "subject": "Re: on it",
+                  "body": "Looking now."}, "sam", "cli", reply_to_message=mid)
+    shown = runner.invoke(app, ["show", str(mid), "--json"])
+    assert shown.exit_code == 0, shown.output
+    detail = json.loads(shown.stdout)
+    assert detail["id"] == mid and detail["lane"] == "PUSH"
+    assert detail["decision"]["lane"] == "PUSH" and detail["decision"]["reason"]
+    assert detail["trace"]["input_hash"] and set(detail["trace"]["features"]) == {
+        "confidence", "sender_trust", "reversibility", "urgency"}
+    assert detail["facts"]["address"] == push[0]["from_addr"]
+    assert [a["subject"] for a in detail["pending_actions"]] == ["Re: on it"]
+    text = runner.invoke(app, ["show", str(mid)])
+    assert "PUSH" in text.stdout and "pending actions: 1" in text.stdout
+    missing = runner.invoke(app, ["show", "999999"])
+    assert missing.exit_code == 1 and "no message 999999" in missing.output

@@ -258,3 +258,14 @@ def test_snoozed_mail_leaves_lists_and_counts_until_it_wakes(
     assert queue[0]["subject"] not in client.get("/lane/QUEUE").text
     # Hidden from the lists, not gone: its page still opens.
     assert client.get(f"/api/messages/{queue[0]['id']}").status_code == 200
+
+
+def test_favicon_is_served_to_anyone(store: Store) -> None:
+    """A fresh browser session asks for /favicon.ico before signing in; a 404 there is a
+    console error on every first visit."""
+    anonymous = TestClient(create_app(store))
+    response = anonymous.get("/favicon.ico", follow_redirects=False)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/x-icon"
+    assert response.content[:4] == b"\x00\x00\x01\x00"  # an ICO header, one image follows
+    assert int.from_bytes(response.content[4:6], "little") == 1

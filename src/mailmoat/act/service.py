@@ -317,6 +317,15 @@ class ActionService(AccountModes, TriageList):
                 query = query.where(ActionRow.status == status)
             return [self._summary(session, r) for r in session.scalars(query)]
 
+    def for_message(self, message_id: int, status: str | None = "pending") -> list[dict[str, Any]]:
+        """Actions proposed in reply to one message (default: those still pending)."""
+        with self.sessions() as session:
+            query = select(ActionRow).where(ActionRow.reply_to_message == message_id)
+            if status is not None:
+                query = query.where(ActionRow.status == status)
+            return [self._summary(session, r)
+                    for r in session.scalars(query.order_by(ActionRow.id.desc()))]
+
     def show(self, action_id: int) -> dict[str, Any]:
         with self.sessions() as session:
             return self._view(session, self._row(session, action_id))

@@ -260,6 +260,15 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------
 
+    def accounts(self) -> list[str]:
+        """Every account that has stored mail, sorted."""
+        with self.sessions() as session:
+            return sorted(session.scalars(select(MessageRow.account).distinct()))
+
+    def account_of(self, message_id: int) -> str | None:
+        with self.sessions() as session:
+            return session.scalar(select(MessageRow.account).where(MessageRow.id == message_id))
+
     def count(self, account: str | None = None) -> int:
         with self.sessions() as session:
             query = select(func.count()).select_from(MessageRow)

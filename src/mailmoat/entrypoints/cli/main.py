@@ -17,6 +17,7 @@ from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
 from mailmoat.entrypoints.cli import learn as learn_cli
 from mailmoat.entrypoints.cli import mail as cli_mail
+from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.store.messages import Store
 
@@ -28,6 +29,8 @@ app.command("correct")(learn_cli.correct)
 # The public eval sets sit in ../shared beside a source checkout.
 DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
 app.command()(judge_commands.status)
+app.command("list")(messages_cli.list_command)
+app.command("show")(messages_cli.show_command)
 app.command()(judge_commands.heal)
 
 

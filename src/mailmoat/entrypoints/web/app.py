@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -99,6 +99,11 @@ def create_app(
         if not request.url.path.startswith("/static/"):
             response.headers["Cache-Control"] = "no-store"
         return response
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        # Browsers ask for it on every fresh session; a 404 there is a console error.
+        return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:
