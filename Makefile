@@ -38,10 +38,12 @@ run: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
 
 eval: $(TEST_STAMP)
 	$(BIN)/mailmoat report --out artifacts/eval
