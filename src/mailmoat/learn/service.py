@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -18,11 +18,10 @@ from mailmoat.core.facts import (
     SenderHistory,
     sender_facts,
 )
-from mailmoat.core.features import Features
 from mailmoat.core.fewshot import MAX_EXAMPLES, Example, select_examples
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
-from mailmoat.core.policy import Facts, decide
+from mailmoat.core.relabel import relabelled
 from mailmoat.core.rules import (
     RULE_MIN_CORRECTIONS,
     CorrectionKind,
@@ -36,17 +35,15 @@ from mailmoat.core.rules import (
     normalize_address,
     parse_key,
 )
-from mailmoat.core.signals import Signals, detect_signals
+from mailmoat.core.signals import detect_signals
 from mailmoat.learn import ledger
 from mailmoat.learn.history import load_sender_facts
 from mailmoat.learn.model import Labelled, LinearModel, featurize
 from mailmoat.learn.scorer import LearnedScorer
 from mailmoat.learn.training import CORRECTION_WEIGHT, training_examples
+from mailmoat.store.messages import Store, replace_decision
 from mailmoat.store.tables.learn import CorrectionRow
-from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
-
-if TYPE_CHECKING:  # the store imports learn.history at runtime; only types point back
-    from mailmoat.store.messages import Store
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 MESSAGE_ONLY = (CorrectionKind.APPROVAL, CorrectionKind.REJECTION, CorrectionKind.DISMISSAL)
 
@@ -102,31 +99,10 @@ def _apply_human_lane(
     session: Session, decision: DecisionRow, lane: Lane, actor: str, correction_id: int,
     now: datetime,
 ) -> None:
-    """The message now sits where the person put it — through the policy, with their choice as
-    a pin for this one message, so urgent mail asked into a hidden lane stays visible (QUEUE,
-    invariant 3). The trace keeps the scorer's numbers and cites the correction."""
-    stored = decision.trace
-    try:
-        got = decide(Features.from_raw(stored["features"]),
-                     Signals(**stored["signals"]), Facts(pinned_lane=lane)).lane
-    except (KeyError, TypeError, ValueError):  # a trace from before features were stored
-        got = lane
-    reason = f"moved to {lane.value} by {actor}"
-    if got != lane:
-        reason += f"; urgent, so kept visible in {got.value}"
-    # "undo" marks a restored trace; a fresh correction is no restoration.
-    kept = {k: v for k, v in stored.items() if k != "undo"}
-    trace = {**kept, "lane": got.value, "branch": "human", "reason": reason,
-             "auto_eligible": False, "correction": correction_id}
-    decision.lane = got.value
-    decision.reason = reason
-    decision.branch = "human"
-    decision.auto_eligible = False
-    decision.trace = trace
-    decision.actor = actor
-    decision.updated_at = now
-    session.add(LedgerRow(message_id=decision.message_id, event="corrected", lane=got.value,
-                          trace=trace, actor=actor, created_at=now))
+    """The message now sits where the person put it (core/relabel.py, the one relabel rule);
+    the trace cites the correction."""
+    replace_decision(session, decision, relabelled(decision.trace, lane, actor, correction_id),
+                     actor, now)
 
 
 class Learning:

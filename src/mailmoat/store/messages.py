@@ -372,6 +372,20 @@ class Store:
             ]
 
 
+def replace_decision(session: Session, decision: DecisionRow, trace: dict[str, Any],
+                     actor: str, now: datetime, event: str = "corrected") -> None:
+    """Make `trace` (`Trace.as_dict()` form) the message's decision and append it to the
+    ledger, in the caller's transaction."""
+    decision.lane = trace["lane"]
+    decision.reason = trace["reason"]
+    decision.branch = trace["branch"]
+    decision.auto_eligible = trace["auto_eligible"]
+    decision.trace = trace
+    decision.actor = actor
+    decision.updated_at = now
+    session.add(LedgerRow(**_ledger_values(decision.message_id, event, trace, actor, now)))
+
+
 def open_store(url: str | None = None, scorers: Sequence[Any] = (),
                decider: Decider | None = None) -> Store:
     """Open (and migrate) the store at `url`, default SQLite in the user data directory.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,12 +15,9 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from mailmoat.core.features import Features
 from mailmoat.core.lanes import Lane
-from mailmoat.core.policy import Facts, decide
-from mailmoat.core.signals import Signals
-from mailmoat.core.trace import Trace
-from mailmoat.store.messages import Store
+from mailmoat.core.relabel import relabelled
+from mailmoat.store.messages import Store, replace_decision
 from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
 from mailmoat.store.tables.web import (
     AccountSettingsRow,
@@ -76,31 +73,6 @@ class SenderPrefs:
     pinned_lane: str | None = None
     allow_images: bool = False
     muted: bool = False
-
-
-def _trace_from(stored: dict[str, Any], lane: Lane, actor: str) -> Trace:
-    """Re-decide a stored decision with a human pin for this one message (invariants 1, 3:
-    the lane still comes from the policy, which keeps urgent mail visible)."""
-    external = dict(stored.get("external") or {})
-    known = {f.name for f in fields(Facts)}
-    facts = Facts(**{k: v for k, v in external.items() if k in known and k != "pinned_lane"},
-                  pinned_lane=lane)
-    features = Features(**stored["features"])
-    signals = Signals(**{k: bool(v) for k, v in stored["signals"].items()
-                         if k in {f.name for f in fields(Signals)}})
-    decision = decide(features, signals, facts)
-    reason = (f"moved to {lane.value} by {actor}" if decision.lane is lane
-              else f"{actor} asked for {lane.value}; {decision.reason}")
-    return Trace(
-        decision=replace(decision, reason=reason),
-        features=features,
-        signals=signals,
-        external=facts,
-        source=f"human:{actor}",
-        scorer_reason=str(stored.get("scorer_reason", "")),
-        input_hash=str(stored["input_hash"]),
-        degraded=bool(stored.get("degraded", False)),
-    )
 
 
 class WebStore:
@@ -284,17 +256,18 @@ class WebStore:
             return dict(row.trace)
 
     def move(self, message_id: int, account: str, lane: Lane, actor: str) -> str | None:
-        """Move one message to `lane` (a human pin for this message, decided by the policy;
-        urgent mail asked into a hidden lane lands QUEUE). The lane it got, or None if the
-        message is not this account's. A person's own move goes through learn/'s corrections
-        ledger (web.actions.move); this re-files mail as the consequence of a sender pin.
+        """Re-file one message into `lane` as a person's relabel (core/relabel.py: the same
+        rule as a correction, so urgent mail asked into a hidden lane lands QUEUE). The lane
+        it got, or None if the message is not this account's. A person's own move also
+        records a correction (services/relabel.py); this re-files a pinned sender's mail.
         """
-        stored = self._owned_decision(message_id, account)
-        if stored is None:
-            return None
-        trace = _trace_from(stored, lane, actor)
-        self.store.record_decision(message_id, trace, "corrected", actor)
-        return trace.decision.lane.value
+        with self.sessions.begin() as s:
+            row = s.get(DecisionRow, message_id)
+            if row is None or row.account != account:
+                return None
+            trace = relabelled(row.trace, lane, actor)
+            replace_decision(s, row, trace, actor, _now())
+            return str(trace["lane"])
 
     def undo(
         self, message_id: int, account: str, actor: str,

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from mailmoat.entrypoints.cli import common
 from mailmoat.learn.service import Learning, LearningError, pin_dict
+from mailmoat.services.relabel import relabel
 
 rules_app = typer.Typer(help="Learned sender rules and human pins.", no_args_is_help=True)
 console, err = common.console, common.err
@@ -116,7 +117,7 @@ def correct(message_id: int = typer.Argument(..., help="the message id"),
             note: str = typer.Option("", help="why, for the ledger")) -> None:
     """Move a message to another lane; two identical moves for a sender make a rule."""
     try:
-        cid = _learning(account).correct(message_id, lane, actor or _actor(), note)
+        done = relabel(common.open_store(), account, message_id, lane, actor or _actor(), note)
     except LearningError as exc:
         raise _fail(exc) from exc
-    console.print(f"message {message_id} moved to {lane.upper()} (correction #{cid})")
+    console.print(f"message {message_id} {done.explanation} (correction #{done.correction})")

@@ -16,6 +16,7 @@ from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.notify.dispatch import LATER_DELAY
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import verify_link
+from mailmoat.services.relabel import relabel
 from mailmoat.store.people import SessionInfo
 from mailmoat.store.tables.messages import MessageRow
 
@@ -42,14 +43,14 @@ def learning(request: Request, me: SessionInfo) -> Learning:
 
 def move(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> ActionResult:
     try:
-        learning(request, me).correct(message_id, lane, me.username)
+        done = relabel(request.app.state.store, me.account, message_id, lane, me.username)
     except NotFound as exc:
         raise HTTPException(404, "no such message") from exc
     except LearningError:  # already in that lane: nothing to record
-        pass
-    summary = web(request).message_summary(message_id, me.account)
-    got = summary["lane"] if summary else lane.value
-    return ActionResult(message_id, got, _explain(lane, got))
+        summary = web(request).message_summary(message_id, me.account)
+        got = summary["lane"] if summary else lane.value
+        return ActionResult(message_id, got, _explain(lane, got))
+    return ActionResult(message_id, done.lane.value, done.explanation)
 
 
 def pins(request: Request, me: SessionInfo) -> list[dict[str, str]]:
