@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from email import message_from_bytes
+from email.utils import parseaddr
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,35 @@ def test_list_and_show_give_ids_decisions_facts_and_pending_actions(
     assert "PUSH" in text.stdout and "pending actions: 1" in text.stdout
     missing = runner.invoke(app, ["show", "999999"])
     assert missing.exit_code == 1 and "no message 999999" in missing.output
+
+
+def test_classify_with_an_account_applies_its_pins_and_says_so_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same file, imported, would respect the account's pin; `classify --account` judges
+    it the same way, and without --account the output says it judged the file alone."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
+    promo = DEMO / "13-promo.eml"
+    alone = json.loads(runner.invoke(app, ["classify", str(promo), "--json"]).stdout)
+    assert alone["lane"] == "SILENT"
+    sender = _sender(promo)
+    pinned = runner.invoke(app, ["rules", "pin", sender, "QUEUE", "--account", "work"])
+    assert pinned.exit_code == 0, pinned.output
+    as_work = runner.invoke(app, ["classify", str(promo), "--account", "work", "--json"])
+    assert as_work.exit_code == 0, as_work.output
+    assert json.loads(as_work.stdout)["lane"] == "QUEUE"
+    assert json.loads(as_work.stdout)["branch"] == "pin"
+    other = runner.invoke(app, ["classify", str(promo), "--account", "home", "--json"])
+    assert json.loads(other.stdout)["lane"] == "SILENT"  # another account's pins do not apply
+    imported = open_store(url)
+    mid = imported.ingest(promo.read_bytes(), "eml", account="work").message_id
+    assert imported.get_message(mid, "work")["lane"] == "QUEUE"  # type: ignore[index]
+    text = runner.invoke(app, ["classify", str(promo)])
+    assert "judged alone" in text.stdout
+    assert "judged as account work" in runner.invoke(
+        app, ["classify", str(promo), "--account", "work"]).stdout
+
+
+def _sender(path: Path) -> str:
+    return parseaddr(str(message_from_bytes(path.read_bytes())["From"]))[1].lower()

@@ -9,15 +9,16 @@ learn/, the lane from judge/'s cascade, so the store itself never decides.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from mailmoat.core.message import Message
+from mailmoat.core.message import Message, parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.judge.cascade import classify
 from mailmoat.learn.history import load_sender_facts, record_sent_recipients
+from mailmoat.store.messages import Store
 
 
 class CascadeDecider:
@@ -40,4 +41,16 @@ class CascadeDecider:
         record_sent_recipients(session, account, list(sent))
 
 
+
+
 DECIDER = CascadeDecider()
+
+
+def judge_one(store: Store, raw: bytes, account: str) -> dict[str, Any]:
+    """Judge one message as `account` would on arrival (its pins, rules and sender facts, the
+    store's scorers), without saving it: `mailmoat classify FILE --account A`."""
+    message = parse_message(raw)
+    with store.sessions() as session:
+        (trace,) = DECIDER.decide(session, account, [(message, None)], store.scorers,
+                                  datetime.now(UTC))
+    return trace

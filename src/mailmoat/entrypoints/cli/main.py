@@ -49,6 +49,9 @@ def policy() -> None:
 @app.command()
 def classify(
     path: str = typer.Argument(..., help="an .eml file, or - for standard input"),
+    account: str | None = typer.Option(
+        None, "--account", help="judge as this account would on arrival: its pins, rules and "
+        "sender facts (without it the file is judged alone)"),
     as_json: bool = typer.Option(False, "--json", help="print the decision trace as JSON"),
 ) -> None:
     """Classify one message and print its lane and decision trace."""
@@ -60,16 +63,25 @@ def classify(
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
         raw = file.read_bytes()
-    trace = classify_message(parse_message(raw), scorers=common.cli_scorers())
+    if account is None:
+        d = classify_message(parse_message(raw), scorers=common.cli_scorers()).as_dict()
+    else:
+        from mailmoat.services.ingest import judge_one
+
+        d = judge_one(common.open_store(with_scorers=True), raw, account)
     if as_json:
-        typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(d, ensure_ascii=False, indent=2))
         return
-    d = trace.as_dict()
     console.print(f"[bold]{d['lane']}[/bold]  {d['reason']}  (source: {d['source']})")
     console.print("features: " + ", ".join(f"{k}={v:.2f}" for k, v in d["features"].items()))
     on = [k for k, v in d["signals"].items() if v]
     console.print("signals: " + (", ".join(on) or "none"))
     console.print(f"auto_eligible: {d['auto_eligible']}   policy: {d['policy_version']}")
+    if account is None:
+        console.print("judged alone: no account's pins, rules or sender facts applied "
+                      "(--account NAME applies them)")
+    else:
+        console.print(f"judged as account {account}: its pins, rules and sender facts applied")
 
 
 def _pct(value: float | None) -> str:
