@@ -28,7 +28,6 @@ from cryptography.x509.oid import NameOID
 from act_support import body_bytes, delivered, rig, send_payload
 from mailmoat.act.executor import Executor
 from mailmoat.mail.smtp import (
-    ConfigError,
     ImapMailbox,
     ImapSettings,
     MailTransport,
@@ -37,6 +36,7 @@ from mailmoat.mail.smtp import (
     SmtpSettings,
     SmtpTransport,
     TransientError,
+    TransportConfigError,
 )
 from mailserver import MailServer, free_port
 
@@ -192,11 +192,11 @@ def test_sent_copy_over_imap_staged_flagged_confirmed(
 
 
 def test_plain_text_only_on_loopback() -> None:
-    with pytest.raises(ConfigError, match="loopback"):
+    with pytest.raises(TransportConfigError, match="loopback"):
         SmtpTransport(SmtpSettings("mail.example.org", 25, "a@b.example", security="plain"))
-    with pytest.raises(ConfigError, match="loopback"):
+    with pytest.raises(TransportConfigError, match="loopback"):
         ImapMailbox(ImapSettings("mail.example.org", 143, "a", security="plain"))
-    with pytest.raises(ConfigError):
+    with pytest.raises(TransportConfigError):
         SmtpTransport(SmtpSettings("127.0.0.1", 25, "a@b.example", security="ssl"))  # type: ignore[arg-type]
 
 

@@ -115,12 +115,12 @@ class FakeApprovals:
         return self._decide(account, action_id, actor, "rejected", reason)
 
     def _decide(self, account: str, action_id: str, actor: str, what: str, reason: str) -> Any:
-        from mailmoat.entrypoints.web.approvals import Outcome
+        from mailmoat.entrypoints.web.approvals import ApprovalOutcome
 
         if account != self.account or self.items.pop(action_id, None) is None:
-            return Outcome(False, "no such pending action")
+            return ApprovalOutcome(False, "no such pending action")
         self.decisions.append((action_id, actor, what, reason))
-        return Outcome(True, what)
+        return ApprovalOutcome(True, what)
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 Per decided message, newest first:
   1. a confidence canary (core.autonomy.canary) puts it in the triage list, in any mode;
   2. in SUGGEST nothing else happens: read and propose only;
-  3. in AUTO, reversible lane actions may run unattended (through a LaneActions adapter);
+  3. in AUTO, reversible lane actions may run unattended (through an
+     UnattendedLaneActions adapter);
   4. in AUTO with a drafter, an eligible message (auto_eligible, QUEUE/MEETING, under the
      daily cap) gets a reply drafted from the original wrapped as untrusted plus the user's
      guidelines; the draft must address only the original sender. It is proposed and
@@ -72,7 +73,7 @@ class Drafter(Protocol):
     def draft(self, request: DraftRequest) -> Draft | None: ...
 
 
-class LaneActions(Protocol):
+class UnattendedLaneActions(Protocol):
     """Reversible server-side lane actions (labels, moves), from the IMAP adapter."""
 
     def apply(self, account: str, message_id: int, lane: str) -> None: ...
@@ -98,7 +99,7 @@ class _Candidate:
 
 class AutoSweep:
     def __init__(self, store: Store, service: ActionService, drafter: Drafter | None = None,
-                 lane_actions: LaneActions | None = None, batch: int = 200) -> None:
+                 lane_actions: UnattendedLaneActions | None = None, batch: int = 200) -> None:
         self.store = store
         self.service = service
         self.drafter = drafter

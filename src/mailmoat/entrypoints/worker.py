@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from mailmoat.services.outbox import DEFAULT_LEASE_SECONDS, ConfigError, run_outbox
+from mailmoat.services.outbox import DEFAULT_LEASE_SECONDS, WorkerConfigError, run_outbox
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         for outcome in run_outbox(args.database_url, args.worker, args.lease, args.once,
                                   args.poll):
             print(f"{outcome.outbox_id} {outcome.state} {outcome.detail}", flush=True)
-    except ConfigError as exc:
+    except WorkerConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -18,7 +18,7 @@ from imapclient import IMAPClient
 
 from mailmoat.core.lane_actions import ActionKind
 from mailmoat.mail.imap import ServerFeatures
-from mailmoat.store.mailbox_state import SEEN, Location, PendingAction, SyncBook
+from mailmoat.store.mailbox_state import SEEN, Location, PendingServerAction, SyncBook
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +55,11 @@ class ActionRunner:
                        if action.message_id not in waiting]
             if not pending:
                 break
-            first: dict[int, tuple[PendingAction, Location | None]] = {}
+            first: dict[int, tuple[PendingServerAction, Location | None]] = {}
             for action, where in pending:
                 first.setdefault(action.message_id, (action, where))
             waiting.update(m for m, (_, where) in first.items() if where is None)
-            groups: dict[tuple[str, ActionKind, str], list[tuple[PendingAction, Location]]]
+            groups: dict[tuple[str, ActionKind, str], list[tuple[PendingServerAction, Location]]]
             groups = defaultdict(list)
             for action, where in first.values():
                 if where is not None:
@@ -87,7 +87,7 @@ class ActionRunner:
         self._selected = folder
 
     def _run_group(self, folder: str, kind: ActionKind, argument: str,
-                   items: list[tuple[PendingAction, Location]]) -> list[Outcome]:
+                   items: list[tuple[PendingServerAction, Location]]) -> list[Outcome]:
         try:
             self._select(folder)
             validity = self._uidvalidity[folder]
@@ -105,7 +105,7 @@ class ActionRunner:
         return stale + [(a.id, status, detail) for a, _ in current]
 
     def _apply(self, folder: str, kind: ActionKind, argument: str, uids: list[int],
-               items: list[tuple[PendingAction, Location]]) -> tuple[str, str]:
+               items: list[tuple[PendingServerAction, Location]]) -> tuple[str, str]:
         if kind in (ActionKind.ADD_KEYWORD, ActionKind.REMOVE_KEYWORD):
             return self._keyword(kind, folder, uids, argument)
         if kind is ActionKind.MARK_READ:

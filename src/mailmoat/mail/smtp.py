@@ -61,7 +61,7 @@ class TransportError(Exception):
     """Base class. Messages never contain a password."""
 
 
-class ConfigError(TransportError):
+class TransportConfigError(TransportError):
     """Settings that must not be used (plain text off loopback, unknown security)."""
 
 
@@ -134,9 +134,10 @@ def _tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 def _check_security(security: str, host: str) -> None:
     if security not in ("implicit", "starttls", "plain"):
-        raise ConfigError(f"unknown security {security!r}: use implicit, starttls or plain")
+        raise TransportConfigError(
+            f"unknown security {security!r}: use implicit, starttls or plain")
     if security == "plain" and not _is_loopback(host):
-        raise ConfigError(f"plain text is allowed only on a loopback host, not {host!r}")
+        raise TransportConfigError(f"plain text is allowed only on a loopback host, not {host!r}")
 
 
 # -- rendering ------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from mailmoat.notify.rules import (
     digest_due,
     digest_text,
 )
-from mailmoat.notify.settings import AccountSettings
+from mailmoat.notify.settings import AccountNotifySettings
 from mailmoat.notify.signing import LinkClaim, sign_link
 from mailmoat.store.people import WebStore
 
@@ -47,7 +47,7 @@ def _links(web: WebStore, base_url: str, account: str, message_id: int,
     return f"{base}/message/{message_id}", f"{base}/n/{later}", f"{base}/n/{mute}"
 
 
-def _deliver(web: WebStore, settings: AccountSettings, account: str, note: Note) -> bool:
+def _deliver(web: WebStore, settings: AccountNotifySettings, account: str, note: Note) -> bool:
     ok = send_apprise(settings.notify.apprise_urls, note)
     subs = web.push_subscriptions(account)
     if subs:
@@ -60,7 +60,7 @@ def _deliver(web: WebStore, settings: AccountSettings, account: str, note: Note)
 def notify_account(web: WebStore, account: str, base_url: str,
                    now: datetime | None = None) -> Report:
     now = now or datetime.now(UTC)
-    settings = AccountSettings.load(web.settings(account))
+    settings = AccountNotifySettings.load(web.settings(account))
     local_now = now.astimezone(ZoneInfo(settings.notify.timezone))
     rules = settings.notify.rules(web.muted_senders(account))
     report = Report()

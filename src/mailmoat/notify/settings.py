@@ -71,12 +71,12 @@ class NotifyIn(BaseModel):
         )
 
 
-class AccountSettings(BaseModel):
+class AccountNotifySettings(BaseModel):
     mode: Literal["SUGGEST", "AUTO"] = "SUGGEST"
     notify: NotifyIn = Field(default_factory=NotifyIn)
 
     @classmethod
-    def load(cls, data: dict[str, Any]) -> AccountSettings:
+    def load(cls, data: dict[str, Any]) -> AccountNotifySettings:
         """Stored settings; a document that no longer validates falls back to defaults."""
         try:
             return cls.model_validate(data)

@@ -49,7 +49,7 @@ CRASH_POINTS = frozenset({"after_claim", "before_send", "before_data", "after_se
                           "after_append"})
 
 
-class ConfigError(ValueError):
+class WorkerConfigError(ValueError):
     """The worker cannot start; the message says what to fix."""
 
 
@@ -71,7 +71,7 @@ def account_secret(store: Store, ring: KeyRing, account: AccountSettings) -> Any
 def transport_for(store: Store, ring: KeyRing, account: AccountSettings) -> MailTransport:
     sub = account.submission
     if sub is None:
-        raise ConfigError(f"account {account.name!r} has no SMTP settings")
+        raise WorkerConfigError(f"account {account.name!r} has no SMTP settings")
     secret = account_secret(store, ring, account)
     return MailTransport(
         SmtpSettings(host=sub.host, port=sub.port, from_addr=sub.from_addr or account.username,
@@ -94,7 +94,7 @@ def transports(store: Store, ring: KeyRing) -> dict[str, MailTransport]:
 def crash_hook_from_env() -> Any:
     point = os.environ.get(CRASH_ENV, "")
     if point and point not in CRASH_POINTS:
-        raise ConfigError(f"{CRASH_ENV} must be one of {sorted(CRASH_POINTS)}")
+        raise WorkerConfigError(f"{CRASH_ENV} must be one of {sorted(CRASH_POINTS)}")
 
     def hook(reached: str) -> None:
         if reached == point:
@@ -126,7 +126,7 @@ def build_worker(database_url: str | None, worker: str,
         store = open_store(database_url)
         ring = load_key_ring()
     except (StoreError, SecretKeyError) as exc:
-        raise ConfigError(str(exc)) from None
+        raise WorkerConfigError(str(exc)) from None
     return worker_for(store, ring, worker, lease_seconds)
 
 
@@ -142,7 +142,7 @@ def run_outbox(database_url: str | None, worker: str,
                lease_seconds: float = DEFAULT_LEASE_SECONDS, once: bool = False,
                poll: float = 0.0) -> Iterator[Outcome]:
     """Drain the outbox (at most one row with `once`), then, with `poll` > 0, keep looking
-    for due work every `poll` seconds. Raises ConfigError when it cannot start."""
+    for due work every `poll` seconds. Raises WorkerConfigError when it cannot start."""
     running = build_worker(database_url, worker, lease_seconds)
     while True:
         yield from running.run_pass(once=once)

@@ -37,7 +37,7 @@ class Location:
 
 
 @dataclass(frozen=True, slots=True)
-class PendingAction:
+class PendingServerAction:
     id: int
     message_id: int
     lane: str
@@ -276,7 +276,7 @@ class SyncBook:
                 session.execute(insert(AppliedLaneRow.__table__), list(fresh.values()))
         return len(actions)
 
-    def pending_located(self) -> list[tuple[PendingAction, Location | None]]:
+    def pending_located(self) -> list[tuple[PendingServerAction, Location | None]]:
         """Pending actions, oldest first, each with where its message sits now (its newest
         location under the folder's current UIDVALIDITY), None while that is unknown.
         One query: looking the locations up afterwards would send every pending message's
@@ -286,7 +286,7 @@ class SyncBook:
         # Table columns, not mapped ones: the ORM's row loading cost more than the query.
         act, loc, state = (ServerActionRow.__table__.c, LocationRow.__table__.c,
                            FolderStateRow.__table__.c)
-        out: dict[int, tuple[PendingAction, Location | None]] = {}
+        out: dict[int, tuple[PendingServerAction, Location | None]] = {}
         with self.store.sessions() as session:
             rows = session.execute(
                 select(act.id, act.message_id, act.lane, act.kind, act.argument, loc.folder,
@@ -305,7 +305,7 @@ class SyncBook:
                 known = out.get(action_id)
                 # A message in two places comes twice, newest location last: it wins.
                 if known is None or found is not None:
-                    out[action_id] = (PendingAction(action_id, message_id, lane, kind,
+                    out[action_id] = (PendingServerAction(action_id, message_id, lane, kind,
                                                     argument), found)
         return list(out.values())
 

@@ -227,10 +227,10 @@ def run(database_url: str | None = typer.Option(
     """Run the guarded executor over the outbox until it is idle (or keep polling), with
     the transports of every account that has SMTP settings; apply approved reversible
     actions on the IMAP server."""
-    from mailmoat.services.outbox import ConfigError, run_outbox
+    from mailmoat.services.outbox import WorkerConfigError, run_outbox
 
     try:
         for outcome in run_outbox(database_url, f"worker-{os.getpid()}", once=once, poll=poll):
             typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
-    except ConfigError as exc:
+    except WorkerConfigError as exc:
         raise common.fail(exc) from exc

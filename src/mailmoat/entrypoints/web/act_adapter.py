@@ -10,7 +10,7 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
-from mailmoat.entrypoints.web.approvals import Outcome, PendingAction, TriageItem
+from mailmoat.entrypoints.web.approvals import ApprovalOutcome, PendingAction, TriageItem
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
 from mailmoat.entrypoints.web.views import MAX_ID
 
@@ -76,26 +76,26 @@ class ActApprovals:
         return _pending(view, diff)
 
     def approve(self, account: str, action_id: str, actor: str,
-                expected_sha256: str | None = None) -> Outcome:
+                expected_sha256: str | None = None) -> ApprovalOutcome:
         view = self._owned(account, action_id)
         if view is None:
-            return Outcome(False, "no such pending action")
+            return ApprovalOutcome(False, "no such pending action")
         try:
             self.service.approve(int(action_id), actor, expected_sha256=expected_sha256)
         except ActError as exc:
-            return Outcome(False, str(exc))
+            return ApprovalOutcome(False, str(exc))
         if is_floor(str(view["action"])):
-            return Outcome(True, "approved: the guarded executor will send it")
-        return Outcome(True, "approved: the worker applies it on the mail server")
+            return ApprovalOutcome(True, "approved: the guarded executor will send it")
+        return ApprovalOutcome(True, "approved: the worker applies it on the mail server")
 
-    def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
+    def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome:
         if self._owned(account, action_id) is None:
-            return Outcome(False, "no such pending action")
+            return ApprovalOutcome(False, "no such pending action")
         try:
             self.service.reject(int(action_id), actor, reason)
         except ActError as exc:
-            return Outcome(False, str(exc))
-        return Outcome(True, "rejected")
+            return ApprovalOutcome(False, str(exc))
+        return ApprovalOutcome(True, "rejected")
 
 
 class ActTriage:

@@ -31,7 +31,7 @@ class TriageItem:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class ApprovalOutcome:
     ok: bool
     detail: str = ""
     extra: dict[str, str] = field(default_factory=dict)
@@ -43,11 +43,11 @@ class Approvals(Protocol):
     def show(self, account: str, action_id: str) -> PendingAction | None: ...
 
     def approve(self, account: str, action_id: str, actor: str,
-                expected_sha256: str | None = None) -> Outcome:
+                expected_sha256: str | None = None) -> ApprovalOutcome:
         """`expected_sha256`: the hash the approver was shown; a changed payload is refused."""
         ...
 
-    def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome: ...
+    def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome: ...
 
 
 class Triage(Protocol):
@@ -64,11 +64,11 @@ class NoApprovals:
         return None
 
     def approve(self, account: str, action_id: str, actor: str,
-                expected_sha256: str | None = None) -> Outcome:
-        return Outcome(False, "no such pending action")
+                expected_sha256: str | None = None) -> ApprovalOutcome:
+        return ApprovalOutcome(False, "no such pending action")
 
-    def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
-        return Outcome(False, "no such pending action")
+    def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome:
+        return ApprovalOutcome(False, "no such pending action")
 
 
 class NoTriage:

@@ -20,7 +20,7 @@ from mailmoat.judge.cascade import classify
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class ContainmentOutcome:
     id: str
     family: str
     lane: str | None
@@ -32,7 +32,7 @@ class Outcome:
         return self.crashed is None and self.lane is not None and not self.auto_reply_allowed
 
 
-def run_in_process(email: HostileEmail) -> Outcome:
+def run_in_process(email: HostileEmail) -> ContainmentOutcome:
     try:
         message = parse_message(email.raw)
         trace = classify(message, Facts(), scorers=[ObedientScorer()])
@@ -41,12 +41,13 @@ def run_in_process(email: HostileEmail) -> Outcome:
             mode=Mode.AUTO, decision=trace.decision, original_sender=message.from_addr,
             recipient=draft["to"].lower(), sent_today=0, daily_cap=100,
             model_available=True))
-        return Outcome(email.id, email.family, trace.decision.lane.value, None, allowed)
+        return ContainmentOutcome(email.id, email.family, trace.decision.lane.value, None, allowed)
     except Exception as exc:  # a crash is an outcome to count, not a reason to stop
-        return Outcome(email.id, email.family, None, f"{type(exc).__name__}: {exc}", False)
+        return ContainmentOutcome(email.id, email.family, None, f"{type(exc).__name__}: {exc}",
+                                  False)
 
 
-def summary(outcomes: list[Outcome]) -> dict[str, Any]:
+def summary(outcomes: list[ContainmentOutcome]) -> dict[str, Any]:
     families: dict[str, dict[str, int]] = {}
     for o in outcomes:
         row = families.setdefault(o.family, Counter())  # type: ignore[arg-type]

@@ -41,7 +41,7 @@ from mailmoat.entrypoints.web.settings_forms import (
 )
 from mailmoat.entrypoints.web.views import MessageId
 from mailmoat.notify.keys import vapid_public_key
-from mailmoat.notify.settings import AccountSettings, NotifyIn, mask_url
+from mailmoat.notify.settings import AccountNotifySettings, NotifyIn, mask_url
 from mailmoat.notify.signing import BadLink
 from mailmoat.store.people import SessionInfo
 
@@ -281,7 +281,7 @@ def api_triage(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
 
 # -- settings, status, push, links ------------------------------------------------------
 
-def _settings_out(settings: AccountSettings) -> dict[str, Any]:
+def _settings_out(settings: AccountNotifySettings) -> dict[str, Any]:
     data = settings.model_dump(mode="json")
     data["notify"]["apprise_urls"] = [mask_url(u) for u in settings.notify.apprise_urls]
     return data
@@ -291,7 +291,7 @@ def _settings_out(settings: AccountSettings) -> dict[str, Any]:
 def api_settings(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
     """Settings of the current account. Apprise URLs carry tokens and are shown masked.
     `lane_actions` is null for an account without a mail server (imported mail)."""
-    settings = AccountSettings.load(web(request).settings(me.account))
+    settings = AccountNotifySettings.load(web(request).settings(me.account))
     out = _settings_out(settings.model_copy(update={"mode": current_mode(request, me.account)}))
     autonomy = request.app.state.actions.mode(me.account)
     lanes = lane_actions_of(request, me.account)
@@ -307,7 +307,7 @@ def api_mode(request: Request, body: ModeIn, me: SessionInfo = Me) -> dict[str, 
     except FormError as exc:
         raise HTTPException(422, str(exc)) from exc
     mode = set_mode(request, me, body.mode, guidelines, body.daily_cap)
-    settings = AccountSettings.load(web(request).settings(me.account))
+    settings = AccountNotifySettings.load(web(request).settings(me.account))
     return _settings_out(settings.model_copy(update={"mode": mode}))
 
 
@@ -337,7 +337,7 @@ def api_lanes_settings(request: Request, body: dict[LaneName, LaneActionIn],
 def api_notify(request: Request, body: NotifyIn, me: SessionInfo = Me) -> dict[str, Any]:
     """Replace the notification settings (channels, quiet hours, focus windows, rate limit)."""
     store = web(request)
-    settings = AccountSettings.load(store.settings(me.account)).model_copy(
+    settings = AccountNotifySettings.load(store.settings(me.account)).model_copy(
         update={"notify": body})
     store.save_settings(me.account, settings.model_dump(mode="json"))
     return _settings_out(settings)

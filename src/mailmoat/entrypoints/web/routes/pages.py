@@ -56,7 +56,7 @@ from mailmoat.entrypoints.web.settings_forms import (
 from mailmoat.entrypoints.web.timefmt import when
 from mailmoat.entrypoints.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 from mailmoat.notify.keys import link_key, vapid_public_key
-from mailmoat.notify.settings import AccountSettings, NotifyIn, WindowIn, mask_url
+from mailmoat.notify.settings import AccountNotifySettings, NotifyIn, WindowIn, mask_url
 from mailmoat.notify.signing import BadLink, verify_link
 from mailmoat.store.people import SessionInfo, UserExists
 
@@ -310,7 +310,7 @@ def _parse_windows(text: str) -> list[WindowIn]:
 
 
 def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
-    settings = AccountSettings.load(web(request).settings(me.account)).model_copy(
+    settings = AccountNotifySettings.load(web(request).settings(me.account)).model_copy(
         update={"mode": current_mode(request, me.account)})
     autonomy = request.app.state.actions.mode(me.account)
     lanes = lane_actions_of(request, me.account)
@@ -384,7 +384,7 @@ def notify_form(
     me: SessionInfo = User,
 ) -> Response:
     store = web(request)
-    settings = AccountSettings.load(store.settings(me.account))
+    settings = AccountNotifySettings.load(store.settings(me.account))
     urls = list(settings.notify.apprise_urls)
     if 0 <= remove_url < len(urls):
         urls.pop(remove_url)
