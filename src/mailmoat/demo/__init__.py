@@ -1,4 +1,7 @@
-"""The demo mailbox: realistic sample messages covering every lane, shipped in the package."""
+"""The demo mailbox: realistic sample messages covering every lane, shipped in the package.
+
+May import: store/ (it ingests through a store opened by services/bootstrap.py).
+"""
 
 from __future__ import annotations
 

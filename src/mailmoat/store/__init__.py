@@ -1,4 +1,15 @@
-"""Persistence: SQLAlchemy models, the repository, Alembic migrations."""
+"""Persistence: the database, the tables, repositories per aggregate, Alembic migrations.
+
+db            engines, migrations (one Alembic head), StoreError
+tables/       one module per area, one registration (Alembic's env.py reads it)
+messages      messages and their decisions: save with a Decider's traces, read, list
+mailbox_state live-mailbox state: folders, locations, server actions pending
+people        people, sessions, settings, sender preferences, notifications, push
+id_sets       chunked id queries
+
+May import: core/ only. It persists and never decides: the lane of a new message comes from
+the Decider services/ingest.py hands it.
+"""
 
 from mailmoat.store.db import StoreError
 from mailmoat.store.messages import Incoming, IngestResult, Store, open_store
