@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# AgentDojo's workspace suite for the eval bridge (tests/test_eval_agentdojo.py), without the
+# AgentDojo's workspace suite for the eval bridge (tests/integration/test_eval_agentdojo.py), without the
 # rest of its dependency set (langchain, torch...). Its suite loader imports the LLM client
 # packages at import time, so those come too, each without its own dependencies; the last three
 # are what those import that the project's own dependencies do not already bring (found by

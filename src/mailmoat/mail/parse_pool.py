@@ -43,7 +43,7 @@ def _by_fields(record: object) -> tuple[type, tuple[object, ...]]:
 # What a worker sends back, pickled as the class and its field values in order: the
 # default pickling of a frozen dataclass with slots stores a dict per object and sets
 # each field through Python on the way back, which cost the syncing process about 30 us
-# a message (tests/test_parse_pool.py checks the round trip).
+# a message (tests/unit/test_parse_pool.py checks the round trip).
 for _record in (Message, Attachment, Perception, Signals, Scored, Features):
     copyreg.pickle(_record, _by_fields)  # type: ignore[arg-type]
 

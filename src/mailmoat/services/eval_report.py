@@ -56,8 +56,8 @@ def agentdojo_section() -> dict[str, Any]:
             store.engine.dispose()
     except ImportError as exc:
         return {"skipped": str(exc)}
-    return {**result, "command": "mailmoat report (or pytest tests/test_eval_agentdojo.py "
-            "against the SMTP test server)"}
+    return {**result, "command": "mailmoat report (or pytest "
+            "tests/integration/test_eval_agentdojo.py against the SMTP test server)"}
 
 
 def _pct(value: float | None) -> str:

@@ -2,7 +2,7 @@
 that runs before every state-changing request, and login throttling.
 
 The CSRF guard is one app-wide dependency, so a new POST route is guarded without anyone
-remembering to add it; `tests/test_web_auth.py` checks every unsafe route is refused without
+remembering to add it; `tests/unit/test_web_auth.py` checks every unsafe route is refused without
 a token.
 """
 

@@ -1,0 +1,1 @@
+"""Unit tests: pure functions and in-process pieces; no server, no browser."""
