@@ -40,7 +40,7 @@ class _RawHeaderPolicy(email.policy.EmailPolicy):
     malformed headers spam is full of.
     """
 
-    def header_fetch_parse(self, name: str, value: str) -> str:  # type: ignore[override]
+    def header_fetch_parse(self, name: str, value: str) -> str:
         if isinstance(value, str) and _has_surrogates(value):
             value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
         return str(value).replace("\r", "").replace("\n", "")

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-import re2  # type: ignore[import-untyped]
+import re2
 
 from mailmoat.core.message import Message
 from mailmoat.core.records import flat_dict

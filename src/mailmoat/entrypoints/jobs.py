@@ -108,7 +108,7 @@ def register(huey: Huey) -> Jobs:
     return Jobs(huey, sync_account, run_outbox)
 
 
-class EmbeddedConsumer(Consumer):  # type: ignore[misc]
+class EmbeddedConsumer(Consumer):
     """A huey consumer run inside another process (`mailmoat up`, tests): worker threads
     only, and the host process keeps its own signal handlers."""
 

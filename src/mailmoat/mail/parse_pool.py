@@ -45,7 +45,7 @@ def _by_fields(record: object) -> tuple[type, tuple[object, ...]]:
 # each field through Python on the way back, which cost the syncing process about 30 us
 # a message (tests/unit/test_parse_pool.py checks the round trip).
 for _record in (Message, Attachment, Perception, Signals, Scored, Features):
-    copyreg.pickle(_record, _by_fields)  # type: ignore[arg-type]
+    copyreg.pickle(_record, _by_fields)
 
 
 def prepare_batch(items: list[Item]) -> list[Prepared]:

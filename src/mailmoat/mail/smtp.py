@@ -440,7 +440,7 @@ class SentFolder:
             got = self.client.get_flags(uids[:1]).get(uids[0], ())
             return frozenset(f.decode() if isinstance(f, bytes) else str(f) for f in got)
 
-        return self._do("search", look)  # type: ignore[no-any-return]
+        return self._do("search", look)
 
     def stage(self, raw: bytes, message_id: str) -> None:
         """File the exact bytes as a draft copy before they are submitted; a copy staged by

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
+from typing import cast
 
 from imapclient import IMAPClient
 
@@ -114,9 +115,9 @@ def _body_key(item: dict[bytes, object]) -> bytes | None:
 
 
 def _flags(item: dict[bytes, object]) -> tuple[str, ...]:
-    raw = item.get(b"FLAGS", ())
+    raw = cast(Iterable[object], item.get(b"FLAGS", ()))  # imapclient: a tuple of bytes
     out = []
-    for flag in raw:  # type: ignore[union-attr]
+    for flag in raw:
         text = flag.decode("utf-8", "replace") if isinstance(flag, bytes) else str(flag)
         if text != "\\Recent":  # a session flag, different for every connection
             out.append(text)

@@ -145,7 +145,7 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
 HEAL_EVERY_S = 300.0
 
 
-def start_heal_thread(store, every_s: float = HEAL_EVERY_S):  # type: ignore[no-untyped-def]
+def start_heal_thread(store: Store, every_s: float = HEAL_EVERY_S) -> None:
     """While `up` serves, re-judge degraded decisions every few minutes (when a model is
     configured). A daemon thread: it dies with the server and holds no state of its own."""
     import logging

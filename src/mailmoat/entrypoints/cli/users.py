@@ -19,7 +19,7 @@ console = common.console
 
 def _store() -> Store:
 
-    return common.open_store(with_scorers=True)  # type: ignore[no-any-return]
+    return common.open_store(with_scorers=True)
 
 
 def default_accounts(store: Store) -> list[str]:

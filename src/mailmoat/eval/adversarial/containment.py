@@ -50,7 +50,7 @@ def run_in_process(email: HostileEmail) -> ContainmentOutcome:
 def summary(outcomes: list[ContainmentOutcome]) -> dict[str, Any]:
     families: dict[str, dict[str, int]] = {}
     for o in outcomes:
-        row = families.setdefault(o.family, Counter())  # type: ignore[arg-type]
+        row = families.setdefault(o.family, Counter())
         row["emails"] += 1
         row["contained"] += o.contained
         row["crashed"] += o.crashed is not None

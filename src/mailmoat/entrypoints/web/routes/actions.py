@@ -69,7 +69,7 @@ def actions_router(store: Any) -> APIRouter:
         view = call(service.show, action_id)
         if view["account"] != me.account:
             raise HTTPException(404, f"no action {action_id}")
-        return view  # type: ignore[no-any-return]
+        return view
 
     @router.get("/actions")
     def list_actions(status: str | None = None, me: SessionInfo = Me) -> list[dict[str, Any]]:

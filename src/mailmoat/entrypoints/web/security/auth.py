@@ -72,13 +72,13 @@ def secure_cookies(request: Request) -> bool:
 
 
 def web(request: Request) -> WebStore:
-    return request.app.state.web  # type: ignore[no-any-return]
+    return request.app.state.web
 
 
 def session_of(request: Request) -> SessionInfo | None:
     cached = getattr(request.state, "session", None)
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     token = request.cookies.get(SESSION_COOKIE)
     found = web(request).get_session(token) if token else None
     request.state.session = found
