@@ -234,3 +234,6 @@ def run(database_url: str | None = typer.Option(
             typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
     except WorkerConfigError as exc:
         raise common.fail(exc) from exc
+
+
+app = actions_app  # the group as main.py registers it

@@ -121,3 +121,6 @@ def correct(message_id: int = typer.Argument(..., help="the message id"),
     except LearningError as exc:
         raise _fail(exc) from exc
     console.print(f"message {message_id} {done.explanation} (correction #{done.correction})")
+
+
+app = rules_app  # the group as main.py registers it

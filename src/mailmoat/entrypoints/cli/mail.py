@@ -382,3 +382,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(account_app, name="account")
     app.command("sync")(sync_command)
     app.command("worker")(worker_command)
+
+
+app = account_app  # the group as main.py registers it

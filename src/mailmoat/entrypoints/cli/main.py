@@ -13,18 +13,21 @@ from rich.table import Table
 
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
+from mailmoat.entrypoints.cli import actions as actions_cli
 from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
 from mailmoat.entrypoints.cli import learn as learn_cli
 from mailmoat.entrypoints.cli import mail as cli_mail
 from mailmoat.entrypoints.cli import messages as messages_cli
+from mailmoat.entrypoints.cli import notify as notify_cli
+from mailmoat.entrypoints.cli import users as users_cli
 from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
 console = common.console
-app.add_typer(learn_cli.rules_app, name="rules")
+app.add_typer(learn_cli.app, name="rules")
 app.command("correct")(learn_cli.correct)
 # The public eval sets sit in ../shared beside a source checkout.
 DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
@@ -305,16 +308,10 @@ def _accounts_configured() -> bool:
     return cli_mail.accounts_configured()
 
 
-from mailmoat.entrypoints.cli.notify import notify_app  # noqa: E402
-from mailmoat.entrypoints.cli.users import users_app  # noqa: E402
-
-app.add_typer(users_app, name="user")
-app.add_typer(notify_app, name="notify")
-
-
-from mailmoat.entrypoints.cli.actions import actions_app  # noqa: E402 - registered after the core commands
-
-app.add_typer(actions_app, name="actions")
+# Command groups, one line each (each module exposes `app = typer.Typer(...)`).
+app.add_typer(users_cli.app, name="user")
+app.add_typer(notify_cli.app, name="notify")
+app.add_typer(actions_cli.app, name="actions")
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -23,3 +23,6 @@ def run(
     report = notify_account(WebStore(common.open_store(with_scorers=True)), account, base_url)
     console.print(f"sent {len(report.sent)}, held {len(report.held)}, "
                   f"in digest {len(report.digest)}, skipped {len(report.skipped)}")
+
+
+app = notify_app  # the group as main.py registers it

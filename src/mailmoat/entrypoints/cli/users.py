@@ -125,3 +125,6 @@ def setup_link(store: Store, host: str, port: int) -> str | None:
                   f"http://{shown}:{port}/setup?token={token}")
     console.print("(or stop and run: mailmoat user add NAME)")
     return token
+
+
+app = users_app  # the group as main.py registers it
