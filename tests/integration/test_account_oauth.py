@@ -127,12 +127,11 @@ def test_xoauth2_sync_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     import logging
 
     caplog.set_level(logging.DEBUG)
-    from imap_fixtures import make_message, running
-    from mailserver import MailServer
-
     from mailmoat.accounts.oauth import TOKENS
     from mailmoat.mail.imap import ConnectError
     from mailmoat.mail.runner import sync_once
+    from tests.support.imap_fixtures import make_message, running
+    from tests.support.mailserver import MailServer
 
     monkeypatch.delenv(ENV_KEY, raising=False)
     with running(MailServer(xoauth2=True)) as server:

@@ -93,7 +93,7 @@ def test_cli_reject_and_mode(db_url: str) -> None:
 def signed_in(store: Any, name: str = "sam", accounts: tuple[str, ...] = ("acct",)
               ) -> TestClient:
     """A browser-like client of a person who may read `accounts` (the first is current)."""
-    from webhelpers import make_user, sign_in
+    from tests.support.webhelpers import make_user, sign_in
 
     make_user(store, name, list(accounts))
     client = TestClient(create_app(store))
@@ -143,7 +143,7 @@ def test_api_errors_are_clear(tmp_path: Path) -> None:
 
 
 def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
-    from act_support import incoming
+    from tests.support.act_support import incoming
 
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     r.store.ingest(incoming("Pay <billing@paypal.com>"), "imap", account="acct")
@@ -156,7 +156,7 @@ def test_api_approval_view_flags_lookalike_recipients(tmp_path: Path) -> None:
 
 
 def test_reply_view_flags_a_display_name_that_shows_another_address(tmp_path: Path) -> None:
-    from act_support import incoming
+    from tests.support.act_support import incoming
 
     r = rig(f"sqlite:///{tmp_path / 'api.db'}")
     mid = r.store.ingest(incoming('"ceo@company.example" <mallory@evil.example>'), "imap",

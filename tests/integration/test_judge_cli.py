@@ -138,7 +138,7 @@ def test_web_api_exposes_status_and_the_metering_metric(llm_env: LLMServer) -> N
 
     runner.invoke(app, ["classify", str(DEMO / "07-question.eml")])
     store = open_store(os.environ["MAILMOAT_DATABASE_URL"])
-    from webhelpers import make_user, sign_in
+    from tests.support.webhelpers import make_user, sign_in
 
     client = TestClient(create_app(store))
     assert client.get("/api/judge/status").status_code == 401  # signed-in users only

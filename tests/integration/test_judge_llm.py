@@ -184,7 +184,7 @@ def test_provider_down_skips_the_provider_not_the_model(llm: LLMServer,
 def test_timeouts_and_refused_connections_move_to_the_next_provider(
     llm: LLMServer, engine: Engine
 ) -> None:
-    from mailserver import free_port
+    from tests.support.mailserver import free_port
 
     dead = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
     judge = make_judge(engine, provider(llm, "dead", "x", base_url=dead),
@@ -427,7 +427,7 @@ def test_parallel_workers_cannot_overspend_the_cap(llm: LLMServer, store_url: st
 @pytest.mark.parametrize("raw", [b"<html>gateway says hi</html>", b'{"unexpected": true}', b""])
 def test_a_200_that_is_not_a_completion_is_bad_output(llm: LLMServer, engine: Engine,
                                                       raw: bytes) -> None:
-    from llm_server import Reply
+    from tests.support.llm_server import Reply
 
     judge = make_judge(engine, provider(llm, "p", "m1", "m2"))
     llm.enqueue(Reply(raw=raw), Reply(raw=raw), model="m1")
@@ -472,10 +472,9 @@ def test_the_obedient_model_behind_http_is_rejected_by_the_contract(
 ) -> None:
     """One hostile email per adversarial family, judged by a model that obeys it: its
     answers carry a lane, so the contract rejects them and the local scorer decides."""
-    from llm_server import obedient_model
-
     from mailmoat.core.message import parse_message
     from mailmoat.eval.adversarial.corpus import corpus
+    from tests.support.llm_server import obedient_model
 
     llm.respond_with(obedient_model)
     judge = make_judge(engine, provider(llm, "p", "m1"))

@@ -266,7 +266,7 @@ def test_forward_and_delete_through_the_executor(tmp_path: Path) -> None:
         fwd = r.service.propose("acct", {"action": "forward_external", "to": "ana@client.example",
                                          "message_id": "<fwd-me@x>", "note": "FYI"}, "sam", "cli")
         r.service.approve(fwd["id"], "sam")
-        from act_support import transport
+        from tests.support.act_support import transport
 
         executor = Executor(r.store.engine, {"acct": transport(server)})
         assert [o.state for o in executor.run_until_idle()] == ["done"]
