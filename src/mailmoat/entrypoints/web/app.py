@@ -69,7 +69,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(judge_router(store))
     app.include_router(learn_router(store))
-    app.include_router(actions_router(store))
+    app.include_router(actions_router(service))
 
     @app.exception_handler(LoginRequired)
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:

@@ -50,7 +50,8 @@ def _errors() -> Iterator[None]:
         raise HTTPException(400, str(exc)) from exc
 
 
-def actions_router(store: Any) -> APIRouter:
+def actions_router(service: ActionService) -> APIRouter:
+    """The routes over the app's one ActionService (app.state.actions)."""
     router = APIRouter(prefix="/api", tags=["actions"], responses={
         400: {"model": Refusal, "description": "the payload breaks a rule (one recipient, "
               "no line breaks in headers, ...)"},
@@ -58,7 +59,6 @@ def actions_router(store: Any) -> APIRouter:
         404: {"description": "no such action on your account"},
         409: {"description": "not possible in the action's current state"},
     })
-    service = ActionService(store.engine)
     Me = Depends(api_user)
 
     def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
