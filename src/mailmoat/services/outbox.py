@@ -75,7 +75,8 @@ def transport_for(store: Store, ring: KeyRing, account: AccountSettings) -> Mail
     secret = account_secret(store, ring, account)
     return MailTransport(
         SmtpSettings(host=sub.host, port=sub.port, from_addr=sub.from_addr or account.username,
-                     security=sub.tls,  # type: ignore[arg-type]  (validated by the registry)
+                     # tls and auth are validated Literals in the registry, typed str there
+                     security=sub.tls,  # type: ignore[arg-type]
                      username=account.username if sub.login else "",
                      auth=account.auth, secret=secret),  # type: ignore[arg-type]
         ImapSettings(host=account.host, port=account.port, username=account.username,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -145,12 +147,10 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
 HEAL_EVERY_S = 300.0
 
 
-def start_heal_thread(store: Store, every_s: float = HEAL_EVERY_S) -> None:
+def start_heal_thread(store: Store, every_s: float = HEAL_EVERY_S) -> threading.Event | None:
     """While `up` serves, re-judge degraded decisions every few minutes (when a model is
-    configured). A daemon thread: it dies with the server and holds no state of its own."""
-    import logging
-    import threading
-
+    configured). A daemon thread: it dies with the server and holds no state of its own;
+    setting the returned event stops it."""
     from mailmoat.judge.heal import heal as run_heal
     from mailmoat.services.bootstrap import model_scorers
 
