@@ -400,10 +400,10 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
             acc.defects.append(f"MIME walk stopped: {type(exc).__name__}")
 
     top_defects = list(getattr(msg, "defects", []))[:10]
-    msg = _header_index(msg)  # type: ignore[assignment]
-    from_name, from_addr = _from(msg, notes)
+    headers = _header_index(msg)
+    from_name, from_addr = _from(headers, notes)
     if not from_addr:
-        sender = _addresses(msg, "Sender", notes)
+        sender = _addresses(headers, "Sender", notes)
         from_addr = sender[0] if sender else ""
 
     body = "\n\n".join(t for t in acc.plain if t.strip())
@@ -420,19 +420,19 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     return Message(
         from_name=from_name,
         from_addr=from_addr,
-        to=_addresses(msg, "To", notes),
-        cc=_addresses(msg, "Cc", notes),
-        reply_to=_addresses(msg, "Reply-To", notes),
-        subject=normalize_space(_header(msg, "Subject", notes)),
-        date=_iso_date(_header(msg, "Date", notes), notes),
-        message_id=(_ids(_header(msg, "Message-ID", notes)) or ("",))[0],
-        in_reply_to=(_ids(_header(msg, "In-Reply-To", notes)) or ("",))[0],
-        references=_ids(_header(msg, "References", notes))[:50],
-        list_unsubscribe=_header(msg, "List-Unsubscribe", notes),
-        list_id=_header(msg, "List-Id", notes),
-        precedence=_header(msg, "Precedence", notes).lower(),
-        auto_submitted=_header(msg, "Auto-Submitted", notes).lower(),
-        bulk_headers=_bulk_headers(msg),
+        to=_addresses(headers, "To", notes),
+        cc=_addresses(headers, "Cc", notes),
+        reply_to=_addresses(headers, "Reply-To", notes),
+        subject=normalize_space(_header(headers, "Subject", notes)),
+        date=_iso_date(_header(headers, "Date", notes), notes),
+        message_id=(_ids(_header(headers, "Message-ID", notes)) or ("",))[0],
+        in_reply_to=(_ids(_header(headers, "In-Reply-To", notes)) or ("",))[0],
+        references=_ids(_header(headers, "References", notes))[:50],
+        list_unsubscribe=_header(headers, "List-Unsubscribe", notes),
+        list_id=_header(headers, "List-Id", notes),
+        precedence=_header(headers, "Precedence", notes).lower(),
+        auto_submitted=_header(headers, "Auto-Submitted", notes).lower(),
+        bulk_headers=_bulk_headers(headers),
         labels=tuple(labels),
         body_text=body,
         snippet=snippet(body, SNIPPET_CHARS),
