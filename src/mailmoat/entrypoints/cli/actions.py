@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -37,7 +36,7 @@ def _me() -> str:
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}")
+    common.err.print(f"[red]error:[/red] {escape(str(exc))}")
     return typer.Exit(1)
 
 

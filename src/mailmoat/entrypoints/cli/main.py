@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from mailmoat.core.message import parse_message
@@ -148,7 +147,7 @@ def eval_command(
     breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
     failed = breached or bool(report.violations)
     if min_accuracy is not None and report.accuracy < min_accuracy:
-        Console(stderr=True).print(
+        common.err.print(
             f"[red]accuracy {report.accuracy:.3f} is below --min-accuracy {min_accuracy}[/red]"
         )
         failed = True
@@ -207,7 +206,7 @@ def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
     from mailmoat.eval.baseline import BaselineError, compare, load_baseline
     from mailmoat.eval.floors import FLOORS_FILE, check_floors, load_floors, ratcheted
 
-    err = Console(stderr=True)
+    err = common.err
     committed = load_floors() if floors or ratchet else {}
     bounds = committed.get(report.name)
     failed = False
