@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 from mailmoat.accounts.registry import AccountSettings, add_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.entrypoints.cli.mail import _show_to_the_only_user
-from mailmoat.entrypoints.cli.users import default_accounts
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.services.bootstrap import open_store
+from mailmoat.services.people import default_accounts
 from mailmoat.store.people import WebStore
 from tests.support.webhelpers import make_user, sign_in
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from mailmoat.entrypoints.cli import common
+from mailmoat.services.people import default_accounts
 
 if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
     from mailmoat.store.messages import Store
@@ -18,15 +19,7 @@ console = common.console
 
 
 def _store() -> Store:
-
     return common.open_store(with_scorers=True)
-
-
-def default_accounts(store: Store) -> list[str]:
-    """What the first user may read: imported/demo mail ("local") and every mail account."""
-    from mailmoat.accounts.registry import list_accounts
-
-    return ["local", *(a.name for a in list_accounts(store))]
 
 
 def _password(password: str | None) -> str:

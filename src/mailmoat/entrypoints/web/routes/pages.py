@@ -16,7 +16,6 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from mailmoat.core.lanes import Lane
-from mailmoat.entrypoints.cli.users import default_accounts
 from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.actions import (
     apply_link,
@@ -58,6 +57,7 @@ from mailmoat.entrypoints.web.views import LANE_BLURB, PAGE_SIZE, MessageId, par
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.notify.settings import AccountNotifySettings, NotifyIn, WindowIn, mask_url
 from mailmoat.notify.signing import BadLink, verify_link
+from mailmoat.services.people import default_accounts
 from mailmoat.store.people import SessionInfo, UserExists
 
 router = APIRouter(include_in_schema=False)
