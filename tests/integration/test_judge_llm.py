@@ -304,12 +304,13 @@ def test_budget_cap_mid_run_degrades_and_the_ledger_tracks_the_truth(
     llm: LLMServer, engine: Engine, tmp_path: Path
 ) -> None:
     from mailmoat.judge.pricing import cost_usd
+    from mailmoat.services.ingest import DECIDER
     from mailmoat.store.messages import Incoming, Store
 
     clock = Clock()
     judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
                        budget=BudgetConfig(global_daily_usd=0.25))
-    store = Store(engine, scorers=[judge])
+    store = Store(engine, scorers=[judge], decider=DECIDER)  # ingest as bootstrap wires it
     raws = [
         (f"From: Ana <ana@corp.example>\r\nSubject: Report {n}\r\n\r\n"
          f"Numbers for week {n} are in the sheet.\r\n").encode()
@@ -496,13 +497,14 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     and status shows each account's use."""
     from mailmoat.judge.state import day_of
     from mailmoat.judge.status import judge_status
+    from mailmoat.services.ingest import DECIDER
     from mailmoat.store.messages import Incoming, Store
 
     clock = Clock()
     caps = BudgetConfig(user_daily_usd=0.1, global_daily_usd=0.18)
     judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
                        budget=caps)
-    store = Store(engine, scorers=[judge])
+    store = Store(engine, scorers=[judge], decider=DECIDER)  # ingest as bootstrap wires it
 
     def mail(account: str, n: int) -> str:
         raw = (f"From: Ana <ana@corp.example>\r\nSubject: {account} report {n}\r\n\r\n"
