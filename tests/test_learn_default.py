@@ -158,7 +158,7 @@ def server() -> Iterator[MailServer]:
 
 def test_sync_learns_out_of_the_box(env: str, server: MailServer) -> None:
     """`mailmoat sync --once` against a real IMAP server, no model configured."""
-    for n in range(10):
+    for n in range(20):  # it abstains until it has learned from 20 corrected messages
         server.append(deploy(n))
     for n in range(6):  # read and left where the firewall put them
         server.append(eml(f"Cook {n} <cook{n}@gmail.com>", f"Lunch menu {n}",
@@ -173,7 +173,7 @@ def test_sync_learns_out_of_the_box(env: str, server: MailServer) -> None:
     learn = Learning(store, account="work")
     with store.sessions() as session:
         rows = session.query(MessageRow.id, MessageRow.subject).all()
-    assert len(rows) == 16
+    assert len(rows) == 26
     for mid, subject in rows:
         assert trace(store, mid, "work")["source"] == "local"
         if subject.startswith("Deploy"):

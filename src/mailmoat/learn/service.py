@@ -172,7 +172,7 @@ class Learning:
         if self.scorer is not None:
             parsed = parse_message(raw, labels=labels)
             example = Labelled(featurize(parsed, detect_signals(parsed)), chosen,
-                               CORRECTION_WEIGHT)
+                               CORRECTION_WEIGHT, corrected=True)
             self.scorer.model.partial_fit([example])
         return correction_id
 
