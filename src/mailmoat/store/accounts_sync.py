@@ -55,6 +55,19 @@ class LaneDrift:
 
 
 @dataclass(frozen=True, slots=True)
+class Unplanned:
+    """A stored message with a location and a lane but no lane actions planned yet."""
+
+    message_id: int
+    lane: str
+    folder: str
+    uidvalidity: int
+    uid: int
+    subject: str
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
     message_id: int
     lane: str
@@ -345,6 +358,28 @@ class SyncBook:
         with self.store.sessions() as session:
             row = session.get(AppliedLaneRow, (self.account_id, message_id))
             return row.lane if row else None
+
+    def unplanned(self, account: str) -> list[Unplanned]:
+        """Located, decided messages of this account with no lane actions planned for them
+        (no applied-lane row: every plan writes one, even an empty one), at their newest
+        location. The user's own mail has no decision and is never among them."""
+        loc, applied = LocationRow.__table__.c, AppliedLaneRow.__table__.c
+        decision, message = DecisionRow.__table__.c, MessageRow.__table__.c
+        with self.store.sessions() as session:
+            rows = session.execute(
+                select(loc.message_id, decision.lane, loc.folder, loc.uidvalidity, loc.uid,
+                       message.subject, message.from_addr)
+                .select_from(LocationRow.__table__)
+                .join(DecisionRow.__table__, decision.message_id == loc.message_id)
+                .join(MessageRow.__table__, message.id == loc.message_id)
+                .outerjoin(AppliedLaneRow.__table__, (applied.account_id == loc.account_id)
+                           & (applied.message_id == loc.message_id))
+                .where(loc.account_id == self.account_id, applied.message_id.is_(None),
+                       decision.account == account)
+                .order_by(loc.id)).all()
+        newest = {r[0]: Unplanned(r[0], r[1], r[2], r[3], r[4], r[5] or "", r[6] or "")
+                  for r in rows}  # ordered by location: the newest one wins
+        return list(newest.values())
 
     def drift(self, account: str) -> list[LaneDrift]:
         """Messages whose decision moved away from the lane their server actions carry."""
