@@ -45,6 +45,22 @@ def test_a_removal_withdraws_the_keys_earlier_lane_changes_everywhere() -> None:
     assert all_rules([*ann, removal, bob]) == []  # bob alone is one opinion
 
 
+def test_removing_a_domain_rule_takes_back_its_addresses_moves_too() -> None:
+    moves = [Event(n, CorrectionKind.LANE_CHANGE, address=a, lane=Lane.PUSH)
+             for n, a in enumerate(["ann@acme.example"] * 2 + ["bob@acme.example"] * 2, 1)]
+    moves.append(Event(5, CorrectionKind.LANE_CHANGE, address="cy@other.example",
+                       lane=Lane.PUSH))
+    assert {r.key.value for r in all_rules(moves)} == {
+        "ann@acme.example", "bob@acme.example", "acme.example"}
+    removal = Event(6, CorrectionKind.RULE_REMOVED, target=SenderKey(Scope.DOMAIN, "acme.example"))
+    assert [e.id for e in standing([*moves, removal])] == [5, 6]  # another domain's stays
+    assert all_rules([*moves, removal]) == []
+    later = [Event(n, CorrectionKind.LANE_CHANGE, address="bob@acme.example", lane=Lane.QUEUE)
+             for n in (7, 8)]
+    assert {r.key.value for r in all_rules([*moves, removal, *later])} == {
+        "bob@acme.example", "acme.example"}  # what comes after a removal counts
+
+
 def test_cli_rules_remove_takes_the_domain_rule_with_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,6 +76,9 @@ def test_cli_rules_remove_takes_the_domain_rule_with_it(
 
     removed = runner.invoke(app, ["rules", "remove", "ann@acme.example"])
     assert removed.exit_code == 0, removed.output
+    assert "removed learned rule ann@acme.example -> PUSH" in removed.output
+    assert "also gone (learned from the same corrections): acme.example -> PUSH" in \
+        removed.output
     assert json.loads(runner.invoke(app, ["rules", "list", "--json"]).output)["rules"] == []
     shown = runner.invoke(app, ["rules", "show", "acme.example"])
     assert shown.exit_code == 0 and "learned rule: none" in shown.output
@@ -172,3 +191,24 @@ def test_the_live_scorer_answers_only_from_20_corrected_messages(
         assert (got["lane"], got["source"]) == ("QUEUE", "local")
     else:
         assert (got["lane"], got["source"]) == ("PUSH", "learned")
+
+
+def test_api_delete_rule_says_what_went_with_it(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from mailmoat.web.app import create_app
+    from webhelpers import make_user, sign_in
+
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    client = TestClient(create_app(store))
+    make_user(store, "owner", ["local"])
+    client.headers["X-CSRF-Token"] = sign_in(client, "owner")
+    for n in range(2):
+        mid = store.ingest(eml(ANN, f"Draft {n}", QUESTION), "eml").message_id
+        assert client.post(f"/api/messages/{mid}/corrections",
+                           json={"lane": "PUSH"}).status_code == 201
+    gone = client.delete("/api/rules/ann@acme.example").json()
+    assert gone["removed"]["key"] == "ann@acme.example"
+    assert [(r["key"], r["lane"]) for r in gone["also_gone"]] == [("acme.example", "PUSH")]
+    assert client.get("/api/rules").json()["rules"] == []
+    assert client.delete("/api/rules/acme.example").status_code == 404
