@@ -15,25 +15,26 @@ from sqlalchemy import func, select
 
 from dovecot import Dovecot, dovecot  # noqa: F401  (the fixture)
 from imap_fixtures import make_message, marketing
-from mailmoat.accounts.registry import AccountSettings, add_account, get_account
+from mailmoat.accounts.registry import AccountSettings, Submission, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.act.auto import AutoSweep
 from mailmoat.act.service import ActionService
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.lane_actions import default_keyword as keyword_for
 from mailmoat.core.lanes import Lane
+from mailmoat.core.local_scorer import score_local
 from mailmoat.learn.service import Learning
 from mailmoat.mail.runner import sync_once
 from mailmoat.store import open_store
 from mailmoat.store.accounts_models import LocationRow
 from mailmoat.store.accounts_sync import SyncBook
 from mailmoat.store.models import DecisionRow, LedgerRow, MessageRow
-from mailserver import HOST
+from mailserver import HOST, LoopbackImap, MailServer, keyword_server  # noqa: F401  (the fixture)
 
 SENT = "Outgoing Copies"  # \Sent by SPECIAL-USE only: no name mailmoat would guess
 
 
-def _append_all(server: Dovecot, items: list[tuple[str, bytes]]) -> None:
+def _append_all(server: LoopbackImap, items: list[tuple[str, bytes]]) -> None:
     client = server.imap()
     try:
         for folder in {f for f, _ in items}:
@@ -45,7 +46,7 @@ def _append_all(server: Dovecot, items: list[tuple[str, bytes]]) -> None:
         client.logout()
 
 
-def _flags(server: Dovecot, folder: str) -> dict[int, tuple[bytes, ...]]:
+def _flags(server: LoopbackImap, folder: str) -> dict[int, tuple[bytes, ...]]:
     client = server.imap()
     try:
         client.select_folder(folder, readonly=True)
@@ -116,6 +117,53 @@ def test_own_mail_is_stored_for_history_but_never_judged_or_marked(
     assert again.created == 0 and again.actions_planned == 0
     with store.sessions() as session:
         assert session.scalar(select(func.count()).select_from(DecisionRow)) == 3
+
+
+class RecordingScorer:
+    """The local scorer, noting the subject of every message it is asked to read."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.read: list[str] = []
+
+    def score(self, message: Any, signals: Any, facts: Any) -> Any:
+        self.read.append(message.subject)
+        return score_local(message, signals)
+
+
+def test_a_sent_folder_by_name_or_by_configuration_is_not_judged(
+    tmp_path: Path, keyword_server: MailServer
+) -> None:
+    """mail-devel has no SPECIAL-USE: the usual name `Sent` and the account's configured
+    Sent folder still say it; no scorer is asked about anything in them."""
+    alias = "Me <me@alias.example>"  # not the account's address: the folder alone decides
+    _append_all(keyword_server, [
+        ("Sent", _mine(1).replace(b"Me <test@example.org>", alias.encode())),
+        ("Kopien", _mine(2, to="Bob <bob@b.example>").replace(
+            b"Me <test@example.org>", alias.encode())),
+        ("INBOX", make_message(3, subject="a colleague asks")),
+    ])
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    scorer = RecordingScorer()
+    store.scorers = [scorer]
+    ring = load_key_ring(tmp_path / "secret.key")
+    add_account(store, ring, AccountSettings(
+        name="work", host=HOST, port=keyword_server.imap_port, username=keyword_server.user,
+        tls="plain", folders=("INBOX", "Sent", "Kopien"),
+        submission=Submission(host=HOST, port=keyword_server.smtp_port, tls="plain",
+                              sent_folder="Kopien")), keyword_server.password)
+    report = sync_once(store, ring, get_account(store, "work"))
+    assert (report.own, report.created) == (2, 1)
+    assert scorer.read == ["a colleague asks"]  # the scorer never read the user's own mail
+    for folder in ("Sent", "Kopien"):
+        assert all(not any(f.startswith(b"$Moat") for f in flags)
+                   for flags in _flags(keyword_server, folder).values())
+    assert any(f.startswith(b"$Moat") for flags in _flags(
+        keyword_server, "INBOX").values() for f in flags)
+    learning = Learning(store, account="work")
+    assert learning.facts("ann@acme.example").replies_sent == 1
+    assert learning.facts("bob@b.example").replies_sent == 1
 
 
 def _sync_process(tmp_path: Path, crash: bool) -> subprocess.CompletedProcess[bytes]:
