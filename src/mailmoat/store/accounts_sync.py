@@ -362,24 +362,34 @@ class SyncBook:
     def unplanned(self, account: str) -> list[Unplanned]:
         """Located, decided messages of this account with no lane actions planned for them
         (no applied-lane row: every plan writes one, even an empty one), at their newest
-        location. The user's own mail has no decision and is never among them."""
+        location. The user's own mail has no decision and is never among them. Asked on
+        every pass, so the common answer (none) is one anti-join over the account's
+        locations and the applied-lane primary key."""
         loc, applied = LocationRow.__table__.c, AppliedLaneRow.__table__.c
         decision, message = DecisionRow.__table__.c, MessageRow.__table__.c
+        planned = select(applied.message_id).where(applied.account_id == loc.account_id,
+                                                   applied.message_id == loc.message_id)
         with self.store.sessions() as session:
-            rows = session.execute(
-                select(loc.message_id, decision.lane, loc.folder, loc.uidvalidity, loc.uid,
-                       message.subject, message.from_addr)
-                .select_from(LocationRow.__table__)
-                .join(DecisionRow.__table__, decision.message_id == loc.message_id)
-                .join(MessageRow.__table__, message.id == loc.message_id)
-                .outerjoin(AppliedLaneRow.__table__, (applied.account_id == loc.account_id)
-                           & (applied.message_id == loc.message_id))
-                .where(loc.account_id == self.account_id, applied.message_id.is_(None),
-                       decision.account == account)
-                .order_by(loc.id)).all()
-        newest = {r[0]: Unplanned(r[0], r[1], r[2], r[3], r[4], r[5] or "", r[6] or "")
-                  for r in rows}  # ordered by location: the newest one wins
-        return list(newest.values())
+            where: dict[int, tuple[str, int, int]] = {}
+            for message_id, folder, uidvalidity, uid in session.execute(
+                    select(loc.message_id, loc.folder, loc.uidvalidity, loc.uid)
+                    .where(loc.account_id == self.account_id, ~planned.exists())
+                    .order_by(loc.id)):
+                where[message_id] = (folder, uidvalidity, uid)  # the newest location wins
+            if not where:
+                return []
+            out: list[Unplanned] = []
+            for runs in id_chunks(where):
+                for message_id, lane, subject, sender in session.execute(
+                        select(decision.message_id, decision.lane, message.subject,
+                               message.from_addr)
+                        .join(MessageRow.__table__, message.id == decision.message_id)
+                        .where(decision.account == account,
+                               among(decision.message_id, runs))):
+                    folder, uidvalidity, uid = where[message_id]
+                    out.append(Unplanned(message_id, lane, folder, uidvalidity, uid,
+                                         subject or "", sender or ""))
+        return sorted(out, key=lambda u: u.message_id)
 
     def drift(self, account: str) -> list[LaneDrift]:
         """Messages whose decision moved away from the lane their server actions carry."""
