@@ -45,6 +45,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         draft_diff=diff,
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
+        proposed_by=f"{view.get('proposed_by', '')} via {view.get('source', '')}",
     )
 
 
