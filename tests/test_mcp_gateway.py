@@ -392,3 +392,25 @@ def test_agent_cli_shows_the_token_once_and_stores_only_its_hash(
     assert runner.invoke(cli_app, ["agent", "revoke", "desk"]).exit_code == 0
     assert AgentClients(store.engine).authenticate(token) is None
     assert runner.invoke(cli_app, ["agent", "revoke", "desk"]).exit_code == 1
+
+
+def test_stdio_as_a_registered_agent_keeps_to_its_grant(tmp_path: Path) -> None:
+    from mailmoat.mcp.clients import ClientError
+    from mailmoat.mcp.gateway import Refused
+    from mailmoat.services.agents import stdio_principal
+
+    clients = AgentClients(open_store(f"sqlite:///{tmp_path / 's.db'}").engine)
+    clients.add("desk", "read", ["a", "b"], "test")
+    with pytest.raises(ClientError, match="not granted c"):
+        stdio_principal(clients, ["c"], "desk")
+    with pytest.raises(ClientError, match="no active agent"):
+        stdio_principal(clients, ["a"], "nobody")
+    with pytest.raises(ClientError, match="stdio server's own name"):
+        clients.add("stdio", "read", ["a"], "test")
+    resolve = stdio_principal(clients, ["a"], "desk")
+    who = resolve()
+    assert (who.accounts, who.scopes, who.via, who.actor) == (
+        ("a",), frozenset({"read"}), "stdio", "agent:desk")
+    clients.revoke("desk")
+    with pytest.raises(Refused, match="no active agent"):
+        resolve()
