@@ -7,12 +7,25 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from mailmoat.mcp.clients import AgentClients, ClientError, Principal, local_principal
+from mailmoat.mcp.clients import (
+    DEFAULT_DAILY_PROPOSALS,
+    DEFAULT_RATE_PER_MINUTE,
+    AgentClients,
+    ClientError,
+    Principal,
+    local_principal,
+)
 from mailmoat.mcp.gateway import Gateway, Refused
-from mailmoat.mcp.server import BearerGate, build_server, fixed_identity, http_identity
 from mailmoat.store import Store, open_store
 
 MCP_PATH = "/mcp"
+__all__ = ["DEFAULT_DAILY_PROPOSALS", "DEFAULT_RATE_PER_MINUTE", "ClientError", "agent_clients",
+           "mount_mcp", "serve_stdio", "stdio_principal"]
+
+
+def agent_clients(store: Store | None = None) -> AgentClients:
+    """The agent registry over the store (the default store when none is given)."""
+    return AgentClients((store or open_store()).engine)
 
 
 def stdio_principal(clients: AgentClients, accounts: Sequence[str],
@@ -45,6 +58,8 @@ def stdio_principal(clients: AgentClients, accounts: Sequence[str],
 def serve_stdio(accounts: Sequence[str], agent: str | None = None,
                 store: Store | None = None) -> None:
     """Serve MCP on standard input/output until the client closes it."""
+    from mailmoat.mcp.server import build_server, fixed_identity
+
     store = store or open_store()
     resolve = stdio_principal(AgentClients(store.engine), accounts, agent)
     resolve()  # refuse a bad start now, not at the first call
@@ -55,6 +70,8 @@ def mount_mcp(app: Any, store: Store, host: str = "127.0.0.1") -> None:
     """Serve streamable HTTP MCP at /mcp in the (FastAPI/Starlette) web app, behind the
     bearer-token gate, and run the SDK's session manager inside the app's lifespan."""
     from starlette.routing import Route
+
+    from mailmoat.mcp.server import BearerGate, build_server, http_identity
 
     clients = AgentClients(store.engine)
     server = build_server(Gateway(store), http_identity(clients))

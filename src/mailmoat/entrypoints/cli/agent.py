@@ -9,11 +9,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mailmoat.mcp.clients import (
+from mailmoat.services.agents import (
     DEFAULT_DAILY_PROPOSALS,
     DEFAULT_RATE_PER_MINUTE,
-    AgentClients,
     ClientError,
+    agent_clients,
 )
 
 app = typer.Typer(help="Agents allowed to read and propose over MCP.", no_args_is_help=True)
@@ -21,11 +21,11 @@ console = Console()
 err = Console(stderr=True)
 
 
-def _clients() -> AgentClients:
-    from mailmoat.store import StoreError, open_store
+def _clients():  # type: ignore[no-untyped-def]
+    from mailmoat.store import StoreError
 
     try:
-        return AgentClients(open_store().engine)
+        return agent_clients()
     except StoreError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc

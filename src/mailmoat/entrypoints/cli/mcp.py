@@ -16,8 +16,7 @@ def mcp(
                                      "its scopes, limits and granted accounts"),
 ) -> None:
     """Serve MCP over stdio: read mail and propose actions; nothing runs without approval."""
-    from mailmoat.mcp.clients import ClientError
-    from mailmoat.services.agents import serve_stdio
+    from mailmoat.services.agents import ClientError, serve_stdio
     from mailmoat.store import StoreError
 
     try:
