@@ -414,3 +414,19 @@ def test_stdio_as_a_registered_agent_keeps_to_its_grant(tmp_path: Path) -> None:
     clients.revoke("desk")
     with pytest.raises(Refused, match="no active agent"):
         resolve()
+
+
+def test_a_recipient_outside_every_known_domain_is_flagged_for_the_approver(
+        stdio: McpAgent, world: dict[str, Any]) -> None:
+    from mailmoat.web.act_adapter import ActApprovals
+
+    known = stdio.call("propose_send", {"to": "jamie@acme-corp.example", "subject": "x",
+                                        "body": "x"})
+    outside = stdio.call("propose_send", {"to": "mark.black-2134@gmail.com",
+                                          "subject": "x", "body": "x"})
+    assert known["flags"]["outside_domain"] is False
+    assert outside["flags"]["outside_domain"] is True
+    shown = ActApprovals(ActionService(world["store"].engine)).show(
+        "local", str(outside["proposal_id"]))
+    assert shown is not None
+    assert "no mail in this account ever came from the recipient's domain" in shown.warnings

@@ -27,6 +27,8 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
         out.append("the recipient's domain is internationalised (IDN): check each letter")
     if flags.get("display_name_mismatch"):
         out.append("the original sender's display name shows a different address")
+    if flags.get("outside_domain"):
+        out.append("no mail in this account ever came from the recipient's domain")
     return tuple(out)
 
 
