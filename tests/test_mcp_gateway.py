@@ -430,3 +430,45 @@ def test_a_recipient_outside_every_known_domain_is_flagged_for_the_approver(
         "local", str(outside["proposal_id"]))
     assert shown is not None
     assert "no mail in this account ever came from the recipient's domain" in shown.warnings
+
+
+def test_mailmoat_up_serves_mcp_at_slash_mcp_for_agents_only(tmp_path: Path) -> None:
+    """The real `mailmoat up` command, as a user starts it, on a free loopback port."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from mcp_support import SRC
+
+    url = f"sqlite:///{tmp_path / 'up.db'}"
+    token = AgentClients(open_store(url).engine).add("desk", "read", ["local"], "test")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mailmoat", "up", "--port", str(port)],
+        env={**os.environ, "MAILMOAT_DATABASE_URL": url, "PYTHONPATH": SRC},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "mailmoat up did not start"
+            time.sleep(0.3)
+        assert httpx.post(f"{base}/mcp", json={}).status_code == 401
+        with http_agent(base, token) as agent:
+            listed = agent.call("list_lane", {"lane": "PUSH"})  # the demo mailbox
+            assert listed["messages"] and listed["account"] == "local"
+            with pytest.raises(ToolRefused, match="lacks the 'propose' scope"):
+                agent.call("propose_archive", {"message_id": listed["messages"][0]["id"]})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
