@@ -472,3 +472,45 @@ def test_mailmoat_up_serves_mcp_at_slash_mcp_for_agents_only(tmp_path: Path) -> 
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_agents_limits_and_audit_on_sqlite_and_postgresql(store_url: str) -> None:
+    """Migration 0014 and the limit queries (timestamps, JSON columns) on both databases."""
+    from datetime import UTC, datetime, timedelta
+
+    from mailmoat.mcp.gateway import Gateway, Refused
+
+    store = open_store(store_url)
+    import_demo(store)
+    clients = AgentClients(store.engine)
+    token = clients.add("pg", "read,propose", ["local"], "test", rate_per_minute=4,
+                        daily_proposals=2)
+    who = clients.authenticate(token)
+    assert who is not None and who.accounts == ("local",)
+    assert who.scopes == frozenset({"read", "propose"})
+    now = [datetime(2026, 12, 4, 23, 59, 0, tzinfo=UTC)]
+    gateway = Gateway(store, clock=lambda: now[0])
+    mid = _message_id(store, "local", "Mailbox quota notice")
+
+    def archive() -> dict[str, Any]:
+        return gateway.call(who, "propose_archive", "propose", None,
+                            lambda a: gateway.mailbox(who, a, ActionType.ARCHIVE, mid))
+
+    archive()
+    archive()
+    with pytest.raises(Refused, match="daily proposal cap of 2"):
+        archive()
+    now[0] += timedelta(minutes=2)  # past UTC midnight: a new day, a new minute
+    archive()
+    for _ in range(3):
+        gateway.call(who, "list_lane", "read", None,
+                     lambda a: gateway.list_lane(a, "QUEUE", 5, 0))
+    with pytest.raises(Refused, match="rate limit"):
+        gateway.call(who, "list_lane", "read", None,
+                     lambda a: gateway.list_lane(a, "QUEUE", 5, 0))
+    with store.sessions() as s:
+        outcomes = [r.detail["outcome"] for r in s.scalars(
+            select(AuditRow).where(AuditRow.actor == "agent:pg", AuditRow.event == "mcp_call")
+            .order_by(AuditRow.id))]
+    assert outcomes == ["ok", "ok", "refused", "ok", "ok", "ok", "ok", "refused"]
+    assert clients.revoke("pg") and clients.authenticate(token) is None
