@@ -35,8 +35,8 @@ from mailmoat.store import Store, open_store
 from mailmoat.store.act_models import ActionRow, AuditRow
 from mailmoat.store.mcp_models import AgentRow
 from mailmoat.web.app import create_app
-from mcp_support import UpServer, http_agent, stdio_agent
-from webhelpers import make_user, sign_in
+from mcp_support import http_agent, stdio_agent
+from webhelpers import LiveServer, make_user, sign_in
 
 # Words no tool of an agent's may carry: authority stays with people.
 FORBIDDEN = ("approve", "execute", "exec", "run", "send_now", "mode", "pin", "secret",
@@ -234,14 +234,17 @@ def test_every_call_is_audited_under_the_agents_name(stdio: McpAgent,
 
 
 @pytest.fixture(scope="module")
-def up(world: dict[str, Any]) -> Iterator[tuple[UpServer, Any]]:
+def up(world: dict[str, Any]) -> Iterator[tuple[LiveServer, Any]]:
     app = create_app(world["store"])
     mount_mcp(app, world["store"])
-    with UpServer(app) as server:
+    server = LiveServer(app, lifespan="on").start()
+    try:
         yield server, app
+    finally:
+        server.stop()
 
 
-def test_http_needs_an_active_agents_bearer_token(up: tuple[UpServer, Any],
+def test_http_needs_an_active_agents_bearer_token(up: tuple[LiveServer, Any],
                                                   world: dict[str, Any]) -> None:
     server, _ = up
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -258,7 +261,7 @@ def test_http_needs_an_active_agents_bearer_token(up: tuple[UpServer, Any],
     assert ok.status_code == 200
 
 
-def test_http_client_reads_and_proposes_with_its_token(up: tuple[UpServer, Any],
+def test_http_client_reads_and_proposes_with_its_token(up: tuple[LiveServer, Any],
                                                        world: dict[str, Any]) -> None:
     server, _ = up
     with http_agent(server.url, world["token"]) as agent:
@@ -274,7 +277,7 @@ def test_http_client_reads_and_proposes_with_its_token(up: tuple[UpServer, Any],
     assert last.action_id == out["proposal_id"]
 
 
-def test_scopes_accounts_limits_and_revocation_over_http(up: tuple[UpServer, Any],
+def test_scopes_accounts_limits_and_revocation_over_http(up: tuple[LiveServer, Any],
                                                          world: dict[str, Any]) -> None:
     server, _ = up
     clients: AgentClients = world["clients"]
@@ -310,7 +313,7 @@ def test_scopes_accounts_limits_and_revocation_over_http(up: tuple[UpServer, Any
 
 
 def test_the_approval_page_and_actions_show_say_which_agent_proposed(
-        up: tuple[UpServer, Any], world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+        up: tuple[LiveServer, Any], world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, app = up
     pending = ActionService(world["store"].engine).list("local", "pending")
