@@ -517,3 +517,25 @@ def test_agents_limits_and_audit_on_sqlite_and_postgresql(store_url: str) -> Non
             .order_by(AuditRow.id))]
     assert outcomes == ["ok", "ok", "refused", "ok", "ok", "ok", "ok", "refused"]
     assert clients.revoke("pg") and clients.authenticate(token) is None
+
+
+def test_http_tools_check_the_token_themselves_behind_any_gate(world: dict[str, Any]) -> None:
+    """Defence in depth: without the bearer gate (in-process, no headers) every HTTP-mode
+    tool call is still refused."""
+    import asyncio
+
+    from mcp import Client
+
+    from mailmoat.mcp.gateway import Gateway
+    from mailmoat.mcp.server import build_server, http_identity
+
+    server = build_server(Gateway(world["store"]), http_identity(world["clients"]))
+
+    async def calls() -> list[Any]:
+        async with Client(server) as client:
+            return [await client.call_tool(name, args) for name, args in [
+                ("list_lane", {"lane": "PUSH"}), ("read_message", {"message_id": 1}),
+                ("propose_send", {"to": "a@acme-corp.example", "subject": "x", "body": "x"})]]
+
+    for result in asyncio.run(calls()):
+        assert result.is_error and "unauthorized" in result.content[0].text
