@@ -17,6 +17,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Annotated, Any
 
+import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -257,8 +258,6 @@ class BearerGate:
         if scope["type"] == "http":
             headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                        for k, v in scope.get("headers") or []}
-            import anyio.to_thread
-
             who = await anyio.to_thread.run_sync(
                 self.clients.authenticate, bearer(headers), "http")
             if who is None:
