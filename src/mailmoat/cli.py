@@ -271,6 +271,7 @@ def up(
     import uvicorn
 
     from mailmoat.demo import import_demo
+    from mailmoat.services.agents import mount_mcp
     from mailmoat.web.app import create_app
     from mailmoat.web.cli_users import setup_link
 
@@ -286,6 +287,7 @@ def up(
     stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
     try:
         app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+        mount_mcp(app_, store, host)  # MCP for registered agents at /mcp (docs/mcp.md)
         uvicorn.run(app_, host=host, port=port, log_level="warning")
     finally:
         if stop_sync is not None:
@@ -306,6 +308,11 @@ app.add_typer(notify_app, name="notify")
 from mailmoat.act.cli import actions_app  # noqa: E402 - registered after the core commands
 
 app.add_typer(actions_app, name="actions")
+from mailmoat.entrypoints.cli import agent as agent_cli  # noqa: E402
+from mailmoat.entrypoints.cli import mcp as mcp_cli  # noqa: E402
+
+app.command("mcp")(mcp_cli.mcp)
+app.add_typer(agent_cli.app, name="agent")
 
 
 def main() -> None:  # pragma: no cover - console entry point

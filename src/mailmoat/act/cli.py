@@ -86,7 +86,7 @@ def show(action_id: int, as_json: bool = typer.Option(False, "--json")) -> None:
         if p.get(key):
             console.print(f"{key}: {escape(repr(p[key]))}")
     flags = view["flags"] or {}
-    if flags.get("any"):
+    if flags.get("any") or flags.get("outside_domain"):
         console.print(f"[yellow]recipient flags:[/yellow] {escape(json.dumps(flags))}")
     for a in p.get("attachments") or []:
         console.print(f"attachment: {escape(a['filename'])} ({a['content_type']}, "

@@ -377,6 +377,8 @@ class ActionService(AccountModes, TriageList):
             "address": flags.address, "mixed_script": flags.mixed_script,
             "non_ascii_domain": flags.non_ascii_domain, "lookalike_of": flags.lookalike_of,
             "display_name_mismatch": flags.display_name_mismatch, "any": flags.any,
+            # No mail in this account ever came from the recipient's domain.
+            "outside_domain": bool(known) and flags.address.rpartition("@")[2] not in known,
         }
 
     @staticmethod

@@ -27,6 +27,8 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
         out.append("the recipient's domain is internationalised (IDN): check each letter")
     if flags.get("display_name_mismatch"):
         out.append("the original sender's display name shows a different address")
+    if flags.get("outside_domain"):
+        out.append("no mail in this account ever came from the recipient's domain")
     return tuple(out)
 
 
@@ -45,6 +47,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         draft_diff=diff,
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
+        proposed_by=f"{view.get('proposed_by', '')} via {view.get('source', '')}",
     )
 
 

@@ -21,6 +21,7 @@ class PendingAction:
     draft_diff: str = ""  # unified diff when a person edited the proposed draft
     created_at: str = ""
     warnings: tuple[str, ...] = ()  # recipient risks for a person to look at (look-alikes...)
+    proposed_by: str = ""  # who proposed it, and through what: "agent:claude via mcp"
 
 
 @dataclass(frozen=True, slots=True)

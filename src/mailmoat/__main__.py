@@ -1,0 +1,5 @@
+"""`python -m mailmoat`: the same command as `mailmoat`."""
+
+from mailmoat.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""entrypoints: the thin shells (CLI, web, jobs) that parse input, call a service, render."""

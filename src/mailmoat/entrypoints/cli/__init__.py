@@ -1,0 +1,1 @@
+"""The `mailmoat` command groups, one module each, under one typer app."""

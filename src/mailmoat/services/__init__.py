@@ -1,0 +1,1 @@
+"""services: the application layer, the one place that composes store and feature packages."""
