@@ -1,6 +1,6 @@
 """Redaction: what goes into a receipt, a summary or an error never carries a secret.
 
-Three layers, applied to every string and mapping key on the way out:
+Three layers, applied to every string value on the way out:
 1. known values: every expanded `${VAR}`, environment and header value of the config (and any
    other value the caller names) is replaced wherever it appears, also inside longer text;
 2. secret-looking keys (authorization, cookie, token, password, secret, api key, ...) have their
@@ -59,7 +59,7 @@ class Redactor:
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for k, v in value.items():
-                key = self.text(str(k))
+                key = str(k)  # keys are names (ours or a schema's), not values
                 if SECRET_KEY_RE.search(str(k)) and v not in (None, "", [], {}):
                     out[key] = MASK if not isinstance(v, bool | int | float) else v
                 else:

@@ -66,7 +66,7 @@ def parse_retry_on(value: Any, where: str) -> tuple[int | str, ...]:
             item = item.strip()
             if not item:
                 raise ConfigError(f"{where}: an empty word matches everything; name the error")
-            if item.isdigit():
+            if re.fullmatch(r"-?\d+", item):
                 item = int(item)
         out.append(item.lower() if isinstance(item, str) else item)
     return tuple(out)
