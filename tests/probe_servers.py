@@ -2,7 +2,7 @@
 
     python tests/probe_servers.py stdio            # a catalog server over stdio
     python tests/probe_servers.py hang             # its tools/call never answers
-    python tests/probe_servers.py crash            # writes to stderr (with its token) and exits
+    python tests/probe_servers.py crash            # writes its token to stderr and exits
     python tests/probe_servers.py http --port N [--flaky K] [--token T] [--deny-calls]
 
 The catalog server has read-only tools with constrained schemas (minLength, minimum, enum,
@@ -143,8 +143,7 @@ def main() -> None:
     p.add_argument("--deny-calls", action="store_true")
     a = p.parse_args()
     if a.mode == "crash":
-        print(f"fatal: cannot log in with token {os.environ.get('API_TOKEN', '')}",
-              file=sys.stderr)
+        print(f"fatal: login refused ({os.environ.get('API_TOKEN', '')})", file=sys.stderr)
         sys.exit(3)
     server = build(hang=a.mode == "hang")
     if a.mode in ("stdio", "hang"):
