@@ -252,3 +252,21 @@ def test_the_console_command_runs_as_a_process(tmp_path):
     done = subprocess.run([PY, "-m", "mcp_probe", "--bogus"], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.returncode == 3  # usage errors share no code with a failed probe
+
+
+def test_init_into_a_new_folder_and_probe_from_anywhere(tmp_path, monkeypatch, capsys):
+    # The command line is relative to where init ran; the config lives in a folder that does
+    # not exist yet, and the probe later runs from elsewhere (as in .ci/mcp-probe.config.json).
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "server.py").write_text(TEST_SERVERS.read_text())
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["init", "--config", "ci/gate/probe.json", "--target",
+                              f"'{PY}' srv/server.py stdio", "--lock-tools"], capsys)
+    assert code == 0, err
+    config = read_json(tmp_path / "ci/gate/probe.json")
+    assert config["servers"][0]["cwd"] == "../.."
+    assert config["servers"][0]["args"] == ["srv/server.py", "stdio"]
+    assert (tmp_path / "ci/gate/.mcp-probe.json").exists()
+    monkeypatch.chdir(tmp_path / "srv")
+    code, out, _ = run_cli(["--config", str(tmp_path / "ci/gate/probe.json")], capsys)
+    assert code == 0, out

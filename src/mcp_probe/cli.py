@@ -168,7 +168,7 @@ def init_main(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_FAIL
     for path in result.written:
-        print(f"wrote {path}")
+        print(f"wrote {os.path.relpath(path)}")
     for server, names in result.tools.items():
         added = result.added.get(server, [])
         print(f"{server}: {len(names)} tools, {len(added)} new sidecar entries")

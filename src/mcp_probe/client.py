@@ -260,6 +260,10 @@ async def _open(spec: ServerSpec) -> AsyncIterator[Connection]:
         status: _HttpStatus | None = None
         noise = _Noise()
         if spec.transport == "stdio":
+            if spec.cwd is not None and not spec.cwd.is_dir():
+                raise ProbeError("start", AttemptError(
+                    TRANSPORT, f"cannot start {spec.command!r}: its working directory "
+                    f"{spec.cwd} does not exist"))
             stderr = stack.enter_context(
                 tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             )

@@ -13,6 +13,7 @@ read, and every expanded value is collected so the receipt can scrub it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -199,7 +200,7 @@ def parse_config(data: Any, path: Path, environ: Mapping[str, str]) -> Config:
             cwd = base
             if cwd_raw is not None:
                 c = Path(expand(_str(cwd_raw, f"{at}.cwd"), environ, f"{at}.cwd", secrets))
-                cwd = c if c.is_absolute() else base / c
+                cwd = Path(os.path.normpath(c if c.is_absolute() else base / c))
             servers.append(
                 ServerSpec(
                     name=name, transport="stdio", command=command, args=args, env=env, cwd=cwd,
