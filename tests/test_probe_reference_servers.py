@@ -187,3 +187,31 @@ def test_a_locked_reference_catalog_fails_on_a_tool_outside_the_lock(tmp_path, m
     assert "gone_tool" in out
     # The receipt's catalog hash is the one the lock recorded: the server did not change.
     assert receipt["servers"][0]["catalog"]["sha256"] == locked["catalogSha256"]
+
+
+def test_init_with_several_targets_writes_one_lock_and_sidecar_per_server(tmp_path, monkeypatch,
+                                                                         capsys):
+    require_reference_servers()
+    monkeypatch.chdir(tmp_path)
+    memory = f"node {MEMORY}"
+    code, out, err = run_cli(["init", "--target", memory, "--target", memory, "--env",
+                              f"MEMORY_FILE_PATH={tmp_path / 'm.jsonl'}", "--discover"], capsys)
+    assert code == 0, err
+    config = read_json(tmp_path / "mcp-probe.config.json")
+    first, second = config["servers"]
+    assert (first["name"], second["name"]) == ("memory-server", "memory-server-2")
+    assert "expectedTools" not in config and "allowedTools" not in first  # --discover only
+    assert first["expectedTools"] == second["expectedTools"] and "read_graph" in first[
+        "expectedTools"]
+    assert first["toolsFile"] == ".mcp-probe.memory-server.json"
+    assert read_json(tmp_path / second["toolsFile"])["server"] == "memory-server-2"
+    edit_json(tmp_path / "mcp-probe.config.json",
+              lambda d: d["servers"][1].update(timeoutMs=5000))
+    code, out, err = run_cli(["--config", "mcp-probe.config.json", "--receipt-file", "r.json"],
+                             capsys)
+    assert code == 0, out + err
+    receipt = read_json(tmp_path / "r.json")
+    assert [s["name"] for s in receipt["servers"]] == ["memory-server", "memory-server-2"]
+    assert [s["timeoutMs"] for s in receipt["servers"]] == [15000, 5000]
+    assert receipt["servers"][0]["catalog"]["sha256"] == receipt["servers"][1]["catalog"][
+        "sha256"]

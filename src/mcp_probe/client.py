@@ -24,7 +24,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, Implementation
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, Implementation, PaginatedRequestParams
 
 from . import __version__
 from .config import ServerSpec
@@ -150,8 +150,6 @@ class Connection:
     async def list_tools(self) -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
-        from mcp_types import PaginatedRequestParams
-
         for _ in range(_MAX_PAGES):
             params = PaginatedRequestParams(cursor=cursor) if cursor else None
             page = await self._run(
