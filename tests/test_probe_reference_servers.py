@@ -206,12 +206,14 @@ def test_init_with_several_targets_writes_one_lock_and_sidecar_per_server(tmp_pa
     assert first["toolsFile"] == ".mcp-probe.memory-server.json"
     assert read_json(tmp_path / second["toolsFile"])["server"] == "memory-server-2"
     edit_json(tmp_path / "mcp-probe.config.json",
-              lambda d: d["servers"][1].update(timeoutMs=5000))
+              lambda d: d["servers"][1].update(timeoutMs=5000, probeTools=False))
     code, out, err = run_cli(["--config", "mcp-probe.config.json", "--receipt-file", "r.json"],
                              capsys)
     assert code == 0, out + err
     receipt = read_json(tmp_path / "r.json")
     assert [s["name"] for s in receipt["servers"]] == ["memory-server", "memory-server-2"]
     assert [s["timeoutMs"] for s in receipt["servers"]] == [15000, 5000]
+    assert len(receipt["servers"][0]["calls"]) == 9
+    assert receipt["servers"][1]["calls"] == []  # probeTools false: catalog checks only
     assert receipt["servers"][0]["catalog"]["sha256"] == receipt["servers"][1]["catalog"][
         "sha256"]

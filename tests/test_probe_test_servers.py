@@ -4,9 +4,12 @@ processes that are no MCP server at all. Plus config errors, secrets and the exi
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
+import socket
 import subprocess
+import threading
 import time
 
 from probe_support import (
@@ -170,25 +173,54 @@ def test_a_hanging_server_times_out_per_server_beside_a_healthy_one(tmp_path, mo
     assert "never-answers" in out
 
 
+class _HtmlPage(http.server.BaseHTTPRequestHandler):
+    def _page(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<html>a web page</html>")
+
+    do_GET = do_POST = do_DELETE = _page
+
+    def log_message(self, *args) -> None:
+        pass
+
+
 def test_no_mcp_server_unreachable_url_and_missing_command_are_clear_failures(
         tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    silent = socket.socket()  # accepts connections (the kernel's backlog), never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _HtmlPage)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
     config = {"servers": [
         {"name": "not-mcp", "command": PY, "args": ["-c", "print('hello, I am a web server')"]},
         {"name": "nobody-home", "url": f"http://127.0.0.1:{free_port()}/mcp"},
         {"name": "missing", "command": "no-such-mcp-server-command"},
+        {"name": "silent", "url": f"http://127.0.0.1:{silent.getsockname()[1]}/mcp",
+         "timeoutMs": 1500},
+        {"name": "web-page", "url": f"http://127.0.0.1:{web.server_address[1]}/mcp"},
     ], "timeoutMs": 5000}
     (tmp_path / "c.json").write_text(json.dumps(config))
-    code, _, _ = run_cli(["--config", "c.json", "--receipt-file", "r.json"], capsys)
+    try:
+        code, _, _ = run_cli(["--config", "c.json", "--receipt-file", "r.json"], capsys)
+    finally:
+        silent.close()
+        web.shutdown()
+        web.server_close()
     assert code == 2
     receipt = read_json(tmp_path / "r.json")
     messages = [s["findings"][0]["message"] for s in receipt["servers"]]
     assert "not an MCP server" in messages[0] and "hello, I am a web server" in messages[0]
     assert "cannot reach http://127.0.0.1:" in messages[1]
     assert "command not found" in messages[2]
+    assert "no answer within 1.5s" in messages[3]
+    assert "text/html" in messages[4] and "is this an MCP server?" in messages[4]
     assert all(s["result"] == "fail" for s in receipt["servers"])
-    assert [f["code"] for s in receipt["servers"][1:] for f in s["findings"]] == [
-        "unreachable", "unreachable"]
+    assert [s["findings"][0]["code"] for s in receipt["servers"]] == [
+        "initialize-failed", "unreachable", "unreachable", "initialize-failed",
+        "initialize-failed"]
 
 
 def test_secrets_in_env_values_and_stderr_never_reach_the_receipt(tmp_path, monkeypatch,

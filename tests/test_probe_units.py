@@ -407,3 +407,59 @@ def test_targets_are_urls_or_shell_style_command_lines():
                                         "a b.sqlite"]}
     with pytest.raises(ConfigError):
         split_target("node 'unterminated")
+
+
+# ---- expectations and boundaries ---------------------------------------------------------------
+
+
+def test_expectations_judge_status_and_shape():
+    from mcp_probe.client import CallResult
+    from mcp_probe.runner import judge_result
+    from mcp_probe.sidecar import ToolCall, arguments_problem
+
+    ok = CallResult(False, {"temp": 3}, ("text",), "", {})
+    err = CallResult(True, None, ("text",), "no such item", {})
+    schema = {"type": "object", "required": ["temp"], "properties": {"temp": {"type": "number"}}}
+    assert judge_result(ok, ToolCall("t", True, {})) is None
+    assert judge_result(err, ToolCall("t", True, {})).kind == "tool-error"
+    assert judge_result(err, ToolCall("t", True, {}, expect_status="error")) is None
+    assert judge_result(ok, ToolCall("t", True, {}, expect_status="error")).kind == "unexpected"
+    assert judge_result(ok, ToolCall("t", True, {}, expect_status="any")) is None
+    assert judge_result(ok, ToolCall("t", True, {}, output_schema=schema)) is None
+    wrong = CallResult(False, {"temp": "hot"}, ("text",), "", {})
+    problem = judge_result(wrong, ToolCall("t", True, {}, output_schema=schema))
+    assert problem.kind == "shape" and "temp" in problem.message
+    none = CallResult(False, None, ("text",), "", {})
+    assert judge_result(none, ToolCall("t", True, {}, output_schema=schema)).kind == "shape"
+    input_schema = {"type": "object", "properties": {"q": {"type": "string", "minLength": 3}},
+                    "required": ["q"]}
+    assert arguments_problem({"q": "abc"}, input_schema) is None
+    assert "q" in arguments_problem({"q": ""}, input_schema)
+    assert "required" in arguments_problem({}, input_schema)
+
+
+def test_mcp_probe_imports_nothing_from_mailmoat_and_its_core_is_pure():
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "src" / "mcp_probe"
+    pure = {"catalog", "config", "redact", "report", "retry", "review", "samples", "sidecar",
+            "workflow"}
+    shell = {"client", "runner", "init", "cli", "__main__"}
+    seen = set()
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                names |= {f"{'.' * node.level}{base}"} | (
+                    {f".{a.name}" for a in node.names} if node.level and not base else set())
+        assert not any(n.split(".")[0] == "mailmoat" for n in names), path.name
+        if path.stem in pure:
+            seen.add(path.stem)
+            io = {"anyio", "mcp", "httpx2", "subprocess", "socket", "asyncio"}
+            assert not {n.split(".")[0] for n in names} & io, (path.name, names)
+            assert not {n.lstrip(".") for n in names if n.startswith(".")} & shell, path.name
+    assert seen == pure
