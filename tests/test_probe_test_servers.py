@@ -111,7 +111,9 @@ def test_a_401_is_a_hard_fail_never_retried_and_the_token_never_shows(tmp_path, 
 def test_a_server_that_grows_a_tool_fails_the_lock(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     grow = tmp_path / "grow"
-    code, _, err = run_cli(["init", "--target", f"{PY} {TEST_SERVERS} stdio", "--env",
+    # A Python server's start counts toward initialize: generous on a busy machine.
+    code, _, err = run_cli(["init", "--timeout-ms", "60000", "--target",
+                            f"{PY} {TEST_SERVERS} stdio", "--env",
                             f"PROBE_GROW_FILE={grow}", "--lock-tools"], capsys)
     assert code == 0, err
     config = tmp_path / "mcp-probe.config.json"
@@ -292,7 +294,8 @@ def test_init_into_a_new_folder_and_probe_from_anywhere(tmp_path, monkeypatch, c
     (tmp_path / "srv").mkdir()
     (tmp_path / "srv" / "server.py").write_text(TEST_SERVERS.read_text())
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(["init", "--config", "ci/gate/probe.json", "--target",
+    code, out, err = run_cli(["init", "--timeout-ms", "60000", "--config", "ci/gate/probe.json",
+                              "--target",
                               f"'{PY}' srv/server.py stdio", "--lock-tools"], capsys)
     assert code == 0, err
     config = read_json(tmp_path / "ci/gate/probe.json")
