@@ -14,7 +14,7 @@ from jsonschema.validators import validator_for
 
 from mcp_probe.catalog import catalog_sha256, check_lock, check_schemas
 from mcp_probe.config import ConfigError, parse_config
-from mcp_probe.init import split_target
+from mcp_probe.init import check_args_for_secrets, split_target
 from mcp_probe.redact import MASK, Redactor
 from mcp_probe.report import EXIT_FAIL, EXIT_PASS, EXIT_WARN, exit_code, overall_result
 from mcp_probe.retry import (
@@ -407,6 +407,21 @@ def test_targets_are_urls_or_shell_style_command_lines():
                                         "a b.sqlite"]}
     with pytest.raises(ConfigError):
         split_target("node 'unterminated")
+
+
+@pytest.mark.parametrize("args", [
+    ["srv", "--token", "abc123"], ["srv", "--api-key=abc123"], ["--db-password", "hunter22"],
+])
+def test_a_literal_secret_on_the_command_line_is_refused(args):
+    with pytest.raises(ConfigError) as e:
+        check_args_for_secrets(args)
+    assert "abc123" not in str(e.value) and "hunter22" not in str(e.value)
+    assert "${NAME}" in str(e.value)
+
+
+def test_secret_flags_with_variables_or_no_value_are_fine():
+    check_args_for_secrets(["srv", "--token", "${MCP_TOKEN}", "--api-key=${KEY}"])
+    check_args_for_secrets(["srv", "--token-file", "/run/secrets/t", "--no-token"])
 
 
 # ---- expectations and boundaries ---------------------------------------------------------------

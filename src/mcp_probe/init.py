@@ -72,6 +72,29 @@ def split_target(target: str) -> dict[str, Any]:
     return {"command": parts[0], "args": parts[1:]}
 
 
+_SECRET_FLAG_RE = re.compile(
+    r"^--?[\w-]*(token|passw(or)?d|secret|api[-_]?key|credential)[\w-]*(=(.*))?$", re.IGNORECASE
+)
+
+
+def check_args_for_secrets(args: Sequence[str]) -> None:
+    """A command line must not carry a literal secret (`--token abc`, `--api-key=abc`): the
+    config would hold it. Such a value must be a `${VAR}` reference."""
+    for i, arg in enumerate(args):
+        m = _SECRET_FLAG_RE.match(arg)
+        flag = arg.split("=", 1)[0]
+        if not m or flag.startswith("--no-") or re.search(
+            r"[-_](file|path|dir|env|var|name|command|cmd)$", flag, re.IGNORECASE
+        ):
+            continue  # --token-file PATH names where a secret is, not the secret
+        value = m.group(4) if m.group(3) else (args[i + 1] if i + 1 < len(args) else "")
+        if value and not value.startswith("-") and not VAR_RE.search(value):
+            raise ConfigError(
+                f"--target: {flag} carries a literal secret, which would be written into the "
+                f"config; put it in an environment variable and write {flag} '${{NAME}}'"
+            )
+
+
 def _pairs(items: Sequence[str], sep_re: str, what: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
@@ -122,6 +145,7 @@ async def run_init(opts: InitOptions) -> InitResult:
     for i, target in enumerate(opts.targets):
         entry: dict[str, Any] = {"name": opts.names[i] if opts.names else f"server{i + 1}"}
         entry.update(split_target(target))
+        check_args_for_secrets(entry.get("args", []))
         if "url" in entry and headers:
             entry["headers"] = dict(headers)
         if "command" in entry:
