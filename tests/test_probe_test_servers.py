@@ -305,3 +305,40 @@ def test_init_into_a_new_folder_and_probe_from_anywhere(tmp_path, monkeypatch, c
     monkeypatch.chdir(tmp_path / "srv")
     code, out, _ = run_cli(["--config", str(tmp_path / "ci/gate/probe.json")], capsys)
     assert code == 0, out
+
+
+def test_the_modern_protocol_is_probed_when_asked(tmp_path, monkeypatch, capsys):
+    # "protocol": "modern" uses server/discover (2026-07-28) instead of the initialize
+    # handshake: the SDK's own server speaks it; the npm memory server does not, a failure.
+    from probe_support import MEMORY, require_reference_servers
+
+    require_reference_servers()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".mcp-probe.json").write_text(json.dumps({"version": 1, "tools": {
+        "lookup": {"arguments": {"query": "abc", "limit": 2}},
+        "describe_item": {"arguments": {"item": {"id": "ab", "tags": ["x"]}}},
+        "delete_item": {"enabled": False}}}))
+    config = {"servers": [
+        {"name": "sdk-modern", "command": PY, "args": [str(TEST_SERVERS), "stdio"],
+         "protocol": "modern"},
+        {"name": "sdk-handshake", "command": PY, "args": [str(TEST_SERVERS), "stdio"]},
+        {"name": "memory-modern", "command": "node", "args": [str(MEMORY)],
+         "protocol": "modern", "probeTools": False},
+    ], "timeoutMs": 60000}
+    (tmp_path / "c.json").write_text(json.dumps(config))
+    code, _, _ = run_cli(["--config", "c.json", "--receipt-file", "r.json"], capsys)
+    assert code == 2
+    modern, handshake, memory = read_json(tmp_path / "r.json")["servers"]
+    assert modern["protocolVersion"] == "2026-07-28" and modern["result"] == "pass"
+    assert modern["server"]["name"] == "probe-test-catalog"
+    assert handshake["protocolVersion"] != "2026-07-28" and handshake["result"] == "pass"
+    assert modern["catalog"]["sha256"] == handshake["catalog"]["sha256"]
+    assert {c["tool"]: c["status"] for c in modern["calls"]} == {
+        "lookup": "pass", "describe_item": "pass", "delete_item": "skipped"}
+    assert memory["result"] == "fail" and memory["steps"][0]["step"] == "server/discover"
+    assert "2026-07-28" in memory["findings"][0]["message"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"servers": [{"name": "x", "command": "y",
+                                            "protocol": "2026"}]}))
+    code, _, err = run_cli(["--config", str(bad)], capsys)
+    assert code == 3 and "protocol: must be one of handshake, modern" in err

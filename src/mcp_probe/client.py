@@ -122,6 +122,9 @@ class Connection:
             msg = f"JSON-RPC error {exc.code}: {exc.message}"
             if step == "initialize":
                 msg += " (is this an MCP server?)"
+            elif step == "server/discover":
+                msg += (' (does the server speak the 2026-07-28 protocol? "protocol": '
+                        '"handshake" uses initialize)')
             if self._noise.first is not None:
                 msg += f"; it also wrote {self._noise.first!r} on stdout (not JSON-RPC)"
             return AttemptError(JSONRPC, msg, code=exc.code)
@@ -139,13 +142,20 @@ class Connection:
             raise ProbeError(step, self._error(e, step, timeout_s)) from None
 
     async def initialize(self) -> None:
-        result = await self._run("initialize", self.spec.timeout_s, self.session.initialize)
-        self.server_info = result.server_info.model_dump(mode="json", exclude_none=True)
-        self.protocol_version = result.protocol_version
-        self.capabilities = result.capabilities.model_dump(
-            mode="json", by_alias=True, exclude_none=True
-        )
-        self.instructions = result.instructions
+        """The handshake (`initialize`), or with protocol "modern" `server/discover`."""
+        if self.spec.protocol == "modern":
+            found = await self._run("server/discover", self.spec.timeout_s, self.session.discover)
+            info = self.session.server_info
+            self.server_info = info.model_dump(mode="json", exclude_none=True) if info else {}
+            capabilities = found.capabilities
+            self.instructions = found.instructions
+        else:
+            result = await self._run("initialize", self.spec.timeout_s, self.session.initialize)
+            self.server_info = result.server_info.model_dump(mode="json", exclude_none=True)
+            capabilities = result.capabilities
+            self.instructions = result.instructions
+        self.protocol_version = self.session.protocol_version
+        self.capabilities = capabilities.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     async def list_tools(self) -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []

@@ -2,10 +2,12 @@
 
 The file lists servers (a stdio `command` with `args`, or a streamable HTTP `url` with
 `headers`) and the probe settings: `timeoutMs`, `probeTools`, `toolsFile`, `expectedTools`,
-`allowedTools` and `catalogSha256`. A setting at the top level applies to every server; the same
-key inside a server entry overrides it for that server. Secrets never live in the file: header
-and environment values may name environment variables as `${NAME}`, expanded when the file is
-read, and every expanded value is collected so the receipt can scrub it.
+`allowedTools`, `catalogSha256` and `protocol` ("handshake", the `initialize` handshake every
+server speaks today, or "modern", the 2026-07-28 `server/discover` era). A setting at the top
+level applies to every server; the same key inside a server entry overrides it for that server.
+Secrets never live in the file: header and environment values may name environment variables
+as `${NAME}`, expanded when the file is read, and every expanded value is collected so the
+receipt can scrub it.
 
 `parse_config` is pure (the environment is passed in); `load_config` reads the file.
 """
@@ -32,7 +34,9 @@ SETTING_KEYS = (
     "expectedTools",
     "allowedTools",
     "catalogSha256",
+    "protocol",
 )
+PROTOCOLS = ("handshake", "modern")
 TOP_KEYS = frozenset({"$schema", "version", "servers", *SETTING_KEYS})
 SERVER_KEYS = frozenset(
     {"name", "command", "args", "env", "cwd", "url", "headers", "description", *SETTING_KEYS}
@@ -59,6 +63,7 @@ class ServerSpec:
     expected_tools: tuple[str, ...] | None = None
     allowed_tools: tuple[str, ...] | None = None
     catalog_sha256: str | None = None
+    protocol: str = "handshake"  # "handshake" (initialize) or "modern" (server/discover)
 
     @property
     def timeout_s(self) -> float:
@@ -134,6 +139,10 @@ def _settings(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
         if not re.fullmatch(r"[0-9a-f]{64}", h):
             raise _fail(f"{where}.catalogSha256", "must be 64 lowercase hex digits")
         out["catalog_sha256"] = h
+    if "protocol" in raw:
+        if raw["protocol"] not in PROTOCOLS:
+            raise _fail(f"{where}.protocol", f"must be one of {', '.join(PROTOCOLS)}")
+        out["protocol"] = raw["protocol"]
     return out
 
 
