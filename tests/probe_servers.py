@@ -3,12 +3,13 @@
     python tests/probe_servers.py stdio            # a catalog server over stdio
     python tests/probe_servers.py hang             # its tools/call never answers
     python tests/probe_servers.py crash            # writes its token to stderr and exits
-    python tests/probe_servers.py http --port N [--flaky K] [--token T] [--deny-calls]
+    python tests/probe_servers.py http --port N [--flaky K] [--limited K] [--token T] [--deny-calls]
 
 The catalog server has read-only tools with constrained schemas (minLength, minimum, enum,
 nested objects, minItems, an output schema) and a mutating one. It grows an extra tool
 (`export_everything`) once the file named by PROBE_GROW_FILE exists. Over HTTP, an ASGI wrapper
-answers the first K `tools/call` requests with 503 (`--flaky K`), every request without
+answers the first K `tools/call` requests with 503 (`--flaky K`) or with 429 Too Many Requests
+(`--limited K`), every request without
 `Authorization: Bearer T` with 401 (`--token T`), or every `tools/call` with 401
 (`--deny-calls`). Each HTTP answer is appended to the file named by PROBE_HTTP_LOG, if set, so
 a test can count what the server really saw.
@@ -78,9 +79,9 @@ class Gate:
     """ASGI wrapper: 401 without the token, 503 for the first K tools/call, 401 for calls."""
 
     def __init__(self, app: Any, flaky: int, token: str | None, deny_calls: bool,
-                 log: str | None) -> None:
+                 log: str | None, limited: int = 0) -> None:
         self.app, self.flaky, self.token, self.deny_calls = app, flaky, token, deny_calls
-        self.log = log
+        self.log, self.limited = log, limited
 
     def _note(self, status: int, method: str) -> None:
         if self.log:
@@ -113,9 +114,12 @@ class Gate:
         elif method == "tools/call" and self.flaky > 0:
             self.flaky -= 1
             status = 503
+        elif method == "tools/call" and self.limited > 0:
+            self.limited -= 1
+            status = 429
         if status:
             self._note(status, method)
-            reason = b"unauthorized" if status == 401 else b"service unavailable, try again"
+            reason = {401: b"unauthorized", 429: b"slow down"}.get(status, b"try again")
             await send({"type": "http.response.start", "status": status,
                         "headers": [(b"content-type", b"text/plain")]})
             await send({"type": "http.response.body", "body": reason})
@@ -139,6 +143,7 @@ def main() -> None:
     p.add_argument("mode", choices=["stdio", "hang", "crash", "http"])
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--flaky", type=int, default=0)
+    p.add_argument("--limited", type=int, default=0)
     p.add_argument("--token")
     p.add_argument("--deny-calls", action="store_true")
     a = p.parse_args()
@@ -152,7 +157,7 @@ def main() -> None:
     import uvicorn
 
     app = Gate(server.streamable_http_app(), a.flaky, a.token, a.deny_calls,
-               os.environ.get("PROBE_HTTP_LOG"))
+               os.environ.get("PROBE_HTTP_LOG"), a.limited)
     uvicorn.run(app, host="127.0.0.1", port=a.port, log_level="warning")
 
 

@@ -119,6 +119,12 @@ def test_a_server_that_grows_a_tool_fails_the_lock(tmp_path, monkeypatch, capsys
     config = tmp_path / "mcp-probe.config.json"
     code, out, _ = run_cli(["--config", str(config)], capsys)
     assert code == 0, out
+    # The same names with a changed catalog hash (as when a description changes): a warning.
+    locked = read_json(config)["catalogSha256"]
+    edit_json(config, lambda d: d.update(catalogSha256="0" * 64))
+    code, out, _ = run_cli(["--config", str(config), "--fail-on-warn"], capsys)
+    assert code == 1 and "catalog-changed" in out
+    edit_json(config, lambda d: d.update(catalogSha256=locked))
     grow.touch()  # the server now lists export_everything
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
@@ -342,3 +348,20 @@ def test_the_modern_protocol_is_probed_when_asked(tmp_path, monkeypatch, capsys)
                                             "protocol": "2026"}]}))
     code, _, err = run_cli(["--config", str(bad)], capsys)
     assert code == 3 and "protocol: must be one of handshake, modern" in err
+
+
+def test_a_rate_limited_call_is_retried_when_the_sidecar_says_rate_limit(tmp_path, monkeypatch,
+                                                                         capsys):
+    monkeypatch.chdir(tmp_path)
+    port, log = free_port(), tmp_path / "http.log"
+    with _http_server(port, log, "--limited", "2"):
+        code, _, err = run_cli(["init", "--target", f"http://127.0.0.1:{port}/mcp"], capsys)
+        assert code == 0, err
+        only_enable(tmp_path / ".mcp-probe.json", {"lookup": {"retry": {
+            "attempts": 3, "delayMs": 20, "retryOn": ["rate limit"]}}})
+        code, out, err = run_cli(["--config", "mcp-probe.config.json", "--receipt-file",
+                                  "r.json"], capsys)
+    assert code == 0, out + err
+    attempts = calls_by_tool(read_json(tmp_path / "r.json"))["lookup"]["attempts"]
+    assert [a.get("error", {}).get("httpStatus") for a in attempts] == [429, 429, None]
+    assert [e["status"] for e in _http_log(log) if e["method"] == "tools/call"] == [429, 429, 200]
