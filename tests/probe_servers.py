@@ -9,10 +9,9 @@ The catalog server has read-only tools with constrained schemas (minLength, mini
 nested objects, minItems, an output schema) and a mutating one. It grows an extra tool
 (`export_everything`) once the file named by PROBE_GROW_FILE exists. Over HTTP, an ASGI wrapper
 answers the first K `tools/call` requests with 503 (`--flaky K`) or with 429 Too Many Requests
-(`--limited K`), every request without
-`Authorization: Bearer T` with 401 (`--token T`), or every `tools/call` with 401
-(`--deny-calls`). Each HTTP answer is appended to the file named by PROBE_HTTP_LOG, if set, so
-a test can count what the server really saw.
+(`--limited K`), every request without `Authorization: Bearer T` with 401 (`--token T`), or
+every `tools/call` with 401 (`--deny-calls`). Each HTTP answer is appended to the file named
+by PROBE_HTTP_LOG, if set, so a test can count what the server really saw.
 """
 
 from __future__ import annotations
