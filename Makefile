@@ -36,7 +36,15 @@ $(TEST_STAMP): $(STAMP)
 run: $(STAMP)
 	$(BIN)/mailmoat up
 
-test: $(TEST_STAMP)
+# The MCP reference servers mcp-probe's tests probe (npm registry, pinned by the lock file).
+MCP_SERVERS := tools/mcp-servers
+MCP_SERVERS_STAMP := $(MCP_SERVERS)/node_modules/.installed
+
+$(MCP_SERVERS_STAMP): $(MCP_SERVERS)/package.json $(MCP_SERVERS)/package-lock.json
+	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(MCP_SERVERS_STAMP)
+
+test: $(TEST_STAMP) $(MCP_SERVERS_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest -q
 
