@@ -41,6 +41,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import (
     BACKOFF_BASE_SECONDS,
     MAX_ATTEMPTS,
+    OUTCOME_UNKNOWN,
     Recovery,
     SentCopy,
     backoff_seconds,
@@ -263,9 +264,26 @@ class Executor:
         if verdict is Recovery.DONE:
             return self._finish(row, "done", "reconciled: our Message-ID is in the Sent folder")
         if verdict is Recovery.HOLD:
+            # Before asking a person: is the message anywhere on the server but in our own
+            # staged copy (the server's Sent copy, or delivered back to this account)?
+            finder = getattr(transport, "find_delivered", None)
+            try:
+                where = finder(row.message_id) if finder is not None else None
+            except TransientError as exc:
+                return self._unknown(row, f"cannot reconcile yet: {exc}")
+            except PermanentError:
+                where = None
+            if where is not None:
+                self._audit(row, "reconciled", found_in=where, verdict="done")
+                if copy is SentCopy.SUBMITTING:
+                    with contextlib.suppress(TransportError), transport.sent_folder() as sent:
+                        sent.confirm(row.message_id)
+                return self._finish(row, "done", f"reconciled: our Message-ID is on the "
+                                                  f"server in {where!r}")
             why = ("DATA began and no answer was recorded" if copy is SentCopy.SUBMITTING
                    else "not in Sent")
-            return self._finish(row, "dead", f"outcome unknown: {why}; a person decides")
+            return self._finish(row, "dead", f"{OUTCOME_UNKNOWN}: {why}; not found on the "
+                                             "server; a person decides")
         return None
 
     def _guard(self, row: OutboxRow, action: ActionRow | None,

@@ -26,7 +26,7 @@ from mailmoat.act.triage import TriageList
 from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor, server_steps
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
-from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
+from mailmoat.core.outbox import OUTCOME_UNKNOWN, WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
     IDENTITY_FIELDS,
     RECEIPT_KEY_PURPOSE,
@@ -313,6 +313,50 @@ class ActionService(AccountModes, TriageList):
                 row.note = detail[:2000]
             audit(session, "applied" if ok else "apply_failed", by, now, action_id=row.id,
                   detail=detail)
+
+    # -- sends whose outcome is unknown ---------------------------------------------------
+
+    def unresolved(self, account: str) -> list[dict[str, Any]]:
+        """Sends that may or may not have gone out and that the executor could not find on
+        the server: a person says whether the message arrived (or sends it again)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(ActionRow, OutboxRow).join(OutboxRow, OutboxRow.action_id == ActionRow.id)
+                .where(ActionRow.account == account, ActionRow.status == "failed",
+                       OutboxRow.state == "dead",
+                       OutboxRow.last_error.startswith(OUTCOME_UNKNOWN))
+                .order_by(OutboxRow.id.desc())
+            ).all()
+            return [{**self._summary(session, action), "outbox_id": out.id,
+                     "message_id": out.message_id, "reason": out.last_error,
+                     "finished_at": out.finished_at.isoformat() if out.finished_at else None}
+                    for action, out in rows]
+
+    def resolve_unknown(self, action_id: int, by: str, sent: bool) -> dict[str, Any]:
+        """A person settles a send whose outcome is unknown: it arrived (`sent`: recorded
+        done, never sent again) or it did not (the same stored bytes, with the same
+        Message-ID, are queued once more under the original receipt)."""
+        if not is_person(by):
+            raise PolicyRefused("only a person settles an unknown outcome")
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            out = self._outbox(session, action_id)
+            if (row.status != "failed" or out is None or out.state != "dead"
+                    or not out.last_error.startswith(OUTCOME_UNKNOWN)):
+                raise InvalidState(f"action {action_id} has no send of unknown outcome")
+            if sent:
+                out.state, out.finished_at = "done", now
+                out.last_error = f"a person ({by}) confirmed it arrived"
+                row.status = "done"
+            else:
+                out.state, out.next_attempt_at, out.finished_at = "queued", now, None
+                out.claimed_by, out.lease_until, out.attempts = None, None, 0
+                out.last_error = f"a person ({by}) found it did not arrive: sending again"
+                row.status = "approved"
+            audit(session, "resolved_sent" if sent else "resolved_resend", by, now,
+                  action_id=row.id, outbox_id=out.id, message_id=out.message_id)
+            return self._view(session, row)
 
     def reject(self, action_id: int, rejected_by: str, note: str = "") -> dict[str, Any]:
         now = self.clock()

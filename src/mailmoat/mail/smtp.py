@@ -403,6 +403,33 @@ class ImapMailbox:
         finally:
             _logout(client)
 
+    def find_delivered(self, message_id: str) -> str | None:
+        """A folder holding a copy of our message that is not our own staged draft: the
+        server's Sent copy, or the message itself where it was delivered back to this
+        account. Looked up by SEARCH and confirmed by the exact Message-ID (SEARCH matches
+        substrings). None: no such copy anywhere on this account's server."""
+        client = self._connect()
+        try:
+            for flags, _delim, folder in client.list_folders():
+                if any(f.lower() in (b"\\noselect", b"\\nonexistent") for f in flags):
+                    continue
+                client.select_folder(folder, readonly=True)
+                uids = client.search(["HEADER", "Message-ID", message_id])
+                if not uids:
+                    continue
+                data = client.fetch(uids, ["FLAGS", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"])
+                for item in data.values():
+                    header = next((v for k, v in item.items() if k.startswith(b"BODY")), b"")
+                    found = bytes(header).decode("ascii", "replace").partition(":")[2].strip()
+                    ours = DRAFT.encode() in set(item.get(b"FLAGS", ()))
+                    if found == message_id and not ours:
+                        return str(folder)
+            return None
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP search failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
     def _select_exact(self, client: IMAPClient, folder: str, uidvalidity: int) -> bool:
         """Select `folder` and check it is still the one the UIDs were read under."""
         if not client.folder_exists(folder):
@@ -584,6 +611,9 @@ class MailTransport:
 
     def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None:
         return ImapMailbox(self.imap).fetch_exact(folder, uidvalidity, uid)
+
+    def find_delivered(self, message_id: str) -> str | None:
+        return ImapMailbox(self.imap).find_delivered(message_id)
 
     def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int:
         return ImapMailbox(self.imap).expunge(folder, uidvalidity, uid, sha256)
