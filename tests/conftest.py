@@ -36,6 +36,22 @@ def require_service(name: str, host: str, port: int) -> None:
     pytest.skip(f"{message}; start it to run this test")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Receipts are MACs made with the key ring: tests use a key file of their own, never
+    this machine's (a test may still put a key in the environment, which wins)."""
+    from mailmoat.accounts.secrets import ENV_KEY_FILE
+
+    if os.environ.get(ENV_KEY_FILE):
+        yield
+        return
+    os.environ[ENV_KEY_FILE] = str(tmp_path_factory.mktemp("keys") / "secret.key")
+    try:
+        yield
+    finally:
+        os.environ.pop(ENV_KEY_FILE, None)
+
+
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh, uniquely named PostgreSQL schema; dropped afterwards."""

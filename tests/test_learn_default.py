@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from imap_fixtures import running
 from learn_mail import eml
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.cli import app
 from mailmoat.core.lanes import HIDDEN_LANES
 from mailmoat.core.local_scorer import score_local
@@ -114,7 +115,7 @@ def test_an_undone_correction_is_unlearned(store_url: str) -> None:
     for r in first:
         learning.correct(r.message_id, "PUSH", "sam")
     assert store.ingest(deploy(98), "eml").lane == "PUSH"
-    web = WebStore(open_store(store_url))
+    web = WebStore(open_store(store_url), sealer=load_key_ring())
     for r in first:
         assert web.undo(r.message_id, "local", "sam", also=lambda session, undone, m=r.message_id:
                         learning.withdraw(session, m, undone, "sam")) == "QUEUE"
@@ -199,7 +200,7 @@ def test_status_and_heal_do_not_mistake_it_for_a_model(tmp_path: Path) -> None:
 
     store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
     store.scorers = scorers_for(store.engine, environ=NO_MODEL)
-    shown = status(store, WebStore(store), "local", 0)
+    shown = status(store, WebStore(store, sealer=load_key_ring()), "local", 0)
     assert shown["scorers"] == ["learned"]
     assert shown["scorer_health"] == "local scorer only (no model)"
     assert model_scorers(store.scorers) == []  # what `judge heal` and `up`'s sweep re-judge with

@@ -24,6 +24,7 @@ For each outbox row:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +33,7 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, and_, case, or_, select, update
 from sqlalchemy.orm import sessionmaker
 
+from mailmoat.accounts.secrets import KeyRing, load_key_ring
 from mailmoat.act.audit import audit, utcnow
 from mailmoat.act.errors import NoReceipt
 from mailmoat.core.autonomy import Mode, policy_identity
@@ -39,6 +41,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import (
     BACKOFF_BASE_SECONDS,
     MAX_ATTEMPTS,
+    OUTCOME_UNKNOWN,
     Recovery,
     SentCopy,
     backoff_seconds,
@@ -46,6 +49,7 @@ from mailmoat.core.outbox import (
     sent_copy_state,
 )
 from mailmoat.core.receipts import (
+    RECEIPT_KEY_PURPOSE,
     ActionMismatch,
     FloorAction,
     PayloadError,
@@ -54,6 +58,7 @@ from mailmoat.core.receipts import (
     ReceiptError,
     normalize_recipient,
     verify,
+    verify_mac,
 )
 from mailmoat.mail.smtp import (
     AttachmentMissing,
@@ -100,9 +105,9 @@ class FloorTransport(Protocol):
 
     def sent_folder(self) -> contextlib.AbstractContextManager[SentCopies]: ...
 
-    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None: ...
+    def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None: ...
 
-    def expunge(self, message_id: str, folder: str) -> int: ...
+    def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +133,7 @@ class Executor:
         crash_hook: CrashHook = _no_crash,
         max_attempts: int = MAX_ATTEMPTS,
         backoff_base: float = BACKOFF_BASE_SECONDS,
+        keys: Callable[[], KeyRing] = load_key_ring,
     ) -> None:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.transports = transports
@@ -137,6 +143,7 @@ class Executor:
         self.crash = crash_hook
         self.max_attempts = max_attempts
         self.backoff_base = backoff_base
+        self.keys = keys  # the key ring whose subkey made the receipts' MACs
 
     # -- claiming -------------------------------------------------------------------------
 
@@ -225,7 +232,7 @@ class Executor:
         try:
             if raw is None:
                 self.crash("before_send")
-                detail = self._delete(row, transport)
+                detail = self._delete(row, transport, recovering)
             elif staged:
                 detail = self._send_staged(row, raw, transport)
             else:
@@ -244,7 +251,7 @@ class Executor:
     def _reconcile(self, row: OutboxRow, transport: FloorTransport) -> Outcome | None:
         """A row its worker left in `sending`: find out whether it went out. None: rerun."""
         if row.action == FloorAction.DELETE_PERMANENT:
-            return None  # expunging by Message-ID twice removes nothing the second time
+            return None  # a rerun re-checks the one UID; gone means the dead worker did it
         try:
             with transport.sent_folder() as sent:
                 copy = sent_copy_state(sent.flags(row.message_id))
@@ -257,9 +264,26 @@ class Executor:
         if verdict is Recovery.DONE:
             return self._finish(row, "done", "reconciled: our Message-ID is in the Sent folder")
         if verdict is Recovery.HOLD:
+            # Before asking a person: is the message anywhere on the server but in our own
+            # staged copy (the server's Sent copy, or delivered back to this account)?
+            finder = getattr(transport, "find_delivered", None)
+            try:
+                where = finder(row.message_id) if finder is not None else None
+            except TransientError as exc:
+                return self._unknown(row, f"cannot reconcile yet: {exc}")
+            except PermanentError:
+                where = None
+            if where is not None:
+                self._audit(row, "reconciled", found_in=where, verdict="done")
+                if copy is SentCopy.SUBMITTING:
+                    with contextlib.suppress(TransportError), transport.sent_folder() as sent:
+                        sent.confirm(row.message_id)
+                return self._finish(row, "done", f"reconciled: our Message-ID is on the "
+                                                  f"server in {where!r}")
             why = ("DATA began and no answer was recorded" if copy is SentCopy.SUBMITTING
                    else "not in Sent")
-            return self._finish(row, "dead", f"outcome unknown: {why}; a person decides")
+            return self._finish(row, "dead", f"{OUTCOME_UNKNOWN}: {why}; not found on the "
+                                             "server; a person decides")
         return None
 
     def _guard(self, row: OutboxRow, action: ActionRow | None,
@@ -275,6 +299,9 @@ class Executor:
             raise NoReceipt("the approval was withdrawn or voided after this row was queued")
         if row.action != receipt.action or row.payload.get("action") != row.action:
             raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
+        # A MAC, not a bare hash: whoever can rewrite the database can recompute a payload's
+        # hash, not the MAC over it (the key stays outside the database).
+        verify_mac(receipt, row.action_id, self.keys().subkeys(RECEIPT_KEY_PURPOSE))
         verify(receipt, row.payload)
         verify(receipt, action.payload)  # what the approver was shown is what runs
         if _unattended(row):
@@ -304,9 +331,13 @@ class Executor:
         if row.action == FloorAction.SEND_EMAIL:
             return render_send(payload, transport.from_addr, message_id, date,
                                self._attachments(payload), auto_replied=_unattended(row))
-        original = transport.fetch(payload["message_id"])
+        original = transport.fetch_exact(payload["folder"], payload["uidvalidity"],
+                                         payload["uid"])
         if original is None:
             raise PermanentError("the message to forward is no longer on the server")
+        if hashlib.sha256(original).hexdigest() != payload["sha256"]:
+            raise PayloadMismatch("the message at that UID is not the approved one: its "
+                                  "bytes changed")
         return render_forward(payload, transport.from_addr, message_id, date, original)
 
     def _attachments(self, payload: dict[str, Any]) -> dict[str, bytes]:
@@ -319,9 +350,15 @@ class Executor:
             )
             return {r.sha256: bytes(r.content) for r in rows}
 
-    def _delete(self, row: OutboxRow, transport: FloorTransport) -> str:
-        removed = transport.expunge(row.payload["message_id"], row.payload["folder"])
-        return f"expunged {removed} message(s)"
+    def _delete(self, row: OutboxRow, transport: FloorTransport, recovering: bool) -> str:
+        p = row.payload
+        removed = transport.expunge(p["folder"], p["uidvalidity"], p["uid"], p["sha256"])
+        if removed == 1:
+            return f"expunged 1 message ({p['folder']} UID {p['uid']})"
+        if recovering:  # the worker that died had already removed it
+            return "already expunged by an earlier attempt"
+        raise PermanentError("the approved message is no longer on the server; nothing "
+                             "was deleted")
 
     def _submit(self, row: OutboxRow, raw: bytes, transport: FloorTransport,
                 before_data: Callable[[], None] | None = None) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
-from mailmoat.web.approvals import Outcome, PendingAction, TriageItem
+from mailmoat.web.approvals import Outcome, PendingAction, TriageItem, UnknownSend
 from mailmoat.web.draft_diff import draft_diff, edits_from_audit
 from mailmoat.web.views import MAX_ID
 
@@ -29,17 +29,33 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
         out.append("the original sender's display name shows a different address")
     if flags.get("outside_domain"):
         out.append("no mail in this account ever came from the recipient's domain")
+    if flags.get("rewritten_from"):
+        out.append(f"the address was written {flags['rewritten_from']!r}; encoded it goes "
+                   f"to {flags.get('address', '')!r}")
     return tuple(out)
+
+
+def _summary(view: dict[str, Any]) -> str:
+    """One line that says what will happen; for a forward or delete, which message."""
+    to = view.get("to") or ""
+    target = view.get("target")
+    if isinstance(target, dict):
+        if target.get("missing"):
+            what = "a message no longer stored as approved"
+        else:
+            what = f"“{target.get('subject', '')}” from {target.get('from', '')}"
+        where = f"({target.get('folder')}, UID {target.get('uid')})"
+        return f"to {to}: {what} {where}" if to else f"{what} {where}"
+    return f"to {to}: {view.get('subject', '')}" if to else str(view["action"])
 
 
 def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
     payload = view.get("payload")
-    target = view.get("to") or ""
     return PendingAction(
         id=str(view["id"]),
         kind=str(view["action"]),
         message_id=(view.get("replying_to") or {}).get("id") if payload else None,
-        summary=f"to {target}: {view.get('subject', '')}" if target else str(view["action"]),
+        summary=_summary(view),
         # Shown byte for byte: the canonical JSON whose sha256 the receipt will bind.
         payload=json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=True)
         if payload is not None else "",
@@ -99,6 +115,21 @@ class ActApprovals:
         except ActError as exc:
             return Outcome(False, str(exc))
         return Outcome(True, "rejected")
+
+
+    def unknown(self, account: str) -> list[UnknownSend]:
+        return [UnknownSend(str(u["id"]), f"to {u['to']}: {u['subject']}", u["message_id"],
+                            u["reason"], u["finished_at"] or "")
+                for u in self.service.unresolved(account)]
+
+    def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> Outcome:
+        if self._owned(account, action_id) is None:
+            return Outcome(False, "no such send")
+        try:
+            self.service.resolve_unknown(int(action_id), actor, sent=arrived)
+        except ActError as exc:
+            return Outcome(False, str(exc))
+        return Outcome(True, "recorded as arrived" if arrived else "queued to send again")
 
 
 class ActTriage:

@@ -16,6 +16,7 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.act.service import ActionService
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.repository import Store
@@ -53,7 +54,8 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
-    app.state.web = WebStore(store)
+    # The key ring that seals account secrets seals the web's too (link key, VAPID, Apprise).
+    app.state.web = WebStore(store, sealer=load_key_ring())
     service = ActionService(store.engine)
     app.state.actions = service
     app.state.approvals = approvals or ActApprovals(service)

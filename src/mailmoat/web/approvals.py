@@ -25,6 +25,17 @@ class PendingAction:
 
 
 @dataclass(frozen=True, slots=True)
+class UnknownSend:
+    """A send that may or may not have gone out and was not found on the server."""
+
+    id: str
+    summary: str
+    message_id: str  # ours: what to look for in the recipient's or the Sent folder
+    reason: str
+    when: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TriageItem:
     message_id: int
     subject: str
@@ -50,6 +61,10 @@ class Approvals(Protocol):
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome: ...
 
+    def unknown(self, account: str) -> list[UnknownSend]: ...
+
+    def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> Outcome: ...
+
 
 class Triage(Protocol):
     def list(self, account: str) -> list[TriageItem]: ...
@@ -70,6 +85,12 @@ class NoApprovals:
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
         return Outcome(False, "no such pending action")
+
+    def unknown(self, account: str) -> list[UnknownSend]:
+        return []
+
+    def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> Outcome:
+        return Outcome(False, "no such send")
 
 
 class NoTriage:
