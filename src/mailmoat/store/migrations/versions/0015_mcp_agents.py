@@ -1,7 +1,7 @@
 """MCP gateway: registered agent clients, and an index for counting an actor's recent calls.
 
-Revision ID: 0014_mcp_agents
-Revises: 0013_one_head
+Revision ID: 0015_mcp_agents
+Revises: 0014_act_receipt_mac
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_mcp_agents"
-down_revision = "0013_one_head"
+revision = "0015_mcp_agents"
+down_revision = "0014_act_receipt_mac"
 branch_labels = None
 depends_on = None
 
