@@ -179,9 +179,11 @@ def test_proposals_return_the_exact_payload_hash_and_wait_for_a_person(
     rview = service.show(reply["proposal_id"])
     assert rview["payload"]["to"] == "helpdesk@acme-c0rp.example"  # only the sender
     assert rview["payload"]["in_reply_to"] == "<demo-16.injection@demo.mailmoat.invalid>"
-    fwd = stdio.call("propose_forward", {"message_id": mid,
-                                         "to": "archive@acme-c0rp.example"})
-    assert service.show(fwd["proposal_id"])["action"] == "forward_external"
+    # A forward binds one message by its server identity; imported demo mail has none, so the
+    # gateway passes the action service's refusal on (tests/test_act_one_message.py forwards
+    # synced mail through the same ActionService.propose).
+    with pytest.raises(ToolRefused, match="synced"):
+        stdio.call("propose_forward", {"message_id": mid, "to": "archive@acme-c0rp.example"})
     for tool, extra in [("propose_archive", {}), ("propose_trash", {}),
                         ("propose_move", {"folder": "Later"}),
                         ("propose_label", {"label": "todo"}), ("propose_mark", {"read": True}),

@@ -271,13 +271,11 @@ class Gateway:
 
     def forward(self, who: Principal, account: str, message_id: int, to: str,
                 note: str) -> dict[str, Any]:
-        original = parse_message(self._message(account, message_id).raw)
-        if not original.message_id:
-            raise Refused(f"message {message_id} has no Message-ID header to forward by")
+        self._message(account, message_id)
         _body(note)
+        # The action service binds the one stored message (folder, UIDVALIDITY, UID, sha256).
         return self._proposed(who, account, {"action": "forward_external", "to": to,
-                                             "message_id": original.message_id,
-                                             "note": note})
+                                             "message": message_id, "note": note})
 
     def mailbox(self, who: Principal, account: str, action: ActionType, message_id: int,
                 **fields: Any) -> dict[str, Any]:
