@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.signals import Signals, _rx, as_searched
+from mailmoat.core.signals import Signals, _rx, as_searched, in_scope, own_words
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -68,7 +68,9 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
+def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, str]:
+    if s.auto_reply:
+        return 0.1, "automatic reply"
     explicit = bool(_EXPLICIT_URGENT.search(text))
     incident = bool(_INCIDENT.search(text))
     if s.marketing:
@@ -84,9 +86,11 @@ def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
     if s.transactional and not (deadline or request):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
-    if _NO_ACTION.search(text) and not explicit:
+    if (no_action or _NO_ACTION.search(text)) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
     if explicit or incident:
+        if s.list_discussion:
+            return 0.5, "list discussion with urgent wording"
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
@@ -107,8 +111,12 @@ def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
 
 
 def _sender_trust(s: Signals) -> float:
-    if s.marketing:
+    if s.marketing or s.spam_verdict or s.phishing:
         return 0.05
+    if s.list_discussion:
+        return 0.4
+    if s.same_org:
+        return 0.75
     if s.bulk and not (s.transactional or s.security_alert or s.action_requested):
         return 0.15
     if s.automated_sender:
@@ -123,7 +131,7 @@ def _confidence(s: Signals, urgency: float, has_text: bool) -> float:
         return 0.9
     if urgency >= 0.8:
         return 0.8
-    if s.scheduling or s.transactional:
+    if s.scheduling or s.transactional or s.auto_reply or s.list_discussion:
         return 0.8
     if s.bulk:
         return 0.7
@@ -143,8 +151,11 @@ OPENING_CHARS = 600
 
 
 def score_local(message: Message, signals: Signals) -> Scored:
-    folded = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}")
-    urgency, why = _urgency(as_searched(folded), signals)
+    """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
+    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`)."""
+    folded = fold(f"{message.subject}\n{own_words(message.body_text)[:OPENING_CHARS]}")
+    searched = as_searched(folded)
+    urgency, why = _urgency(in_scope(searched), signals, bool(_NO_ACTION.search(searched)))
     features = Features(
         confidence=_confidence(signals, urgency, bool(folded.strip())),
         sender_trust=_sender_trust(signals),

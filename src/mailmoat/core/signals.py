@@ -12,6 +12,7 @@ from typing import Any, Protocol, cast
 
 import re2  # type: ignore[import-untyped]
 
+from mailmoat.core.evidence import Evidence, read_evidence
 from mailmoat.core.message import Message
 from mailmoat.core.records import flat_dict
 from mailmoat.core.text import fold
@@ -28,6 +29,12 @@ class Signals:
     personal: bool = False  # addressed like a person writing to a person (reply, question)
     security_alert: bool = False  # sign-in, password, fraud, account-lock notices
     action_requested: bool = False  # the mail asks the reader to do something
+    # Issue 22: where the mail comes from and what kind of human exchange it is.
+    phishing: bool = False  # the phishing/scam flag (core/evidence.py): never PUSH, never AUTO
+    spam_verdict: bool = False  # the receiving server's filter called it spam / junk
+    auto_reply: bool = False  # out-of-office and other automatic replies: never PUSH
+    list_discussion: bool = False  # a person writing on a mailing list: a visible record
+    same_org: bool = False  # the sender's domain is the recipient's own organisation
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -119,11 +126,14 @@ _ACTION_REQUESTED = _rx(
     r"waiting (?:on|for) you)\b",
     r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
 )
+# A direct ask: a reply, a request or a question put to the reader ("you" before the "?"),
+# not any question mark (promotions ask "Are you making these 5 mistakes?" of everyone).
 _PERSONAL = _rx(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
-    r"\b(?:can you|could you|would you|let me know|what do you think|are you|do you|"
+    r"\b(?:can you|could you|would you|let me know|what do you think|"
     r"your thoughts|quick question|thanks for|please review)\b",
-    r"\?\s*$",
+    r"\n(?s:.*)\byou\b[^.?!\n]{0,80}\?",  # in the body: subjects ask hooks of everyone
+    r"\n(?s:.*)(?:니|까|요|죠)\?",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
 _AUTOMATED_LOCAL = re.compile(
@@ -142,10 +152,53 @@ _UPDATE_LABELS = frozenset({"category_updates"})
 OPENING_CHARS = 1500
 FOOTER_CHARS = 1500
 
+# The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
+# original, a signature or a corporate footer carry other people's urgency.
+_QUOTE_START = re.compile(
+    r"^(?:>|-{2,} ?(?:original message|forwarded message)|-- ?$|_{5,}|on .{0,120} wrote:$|"
+    r"(?:from|sent|von|보낸 사람): .{0,200}$|sent from my |this (?:e-?mail|message) "
+    r"(?:and any attachments )?(?:is|may be) confidential|confidentiality notice|disclaimer:|"
+    r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))", re.IGNORECASE | re.MULTILINE)
+# Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
+# "in case of emergency") or about no one in particular. Removed before urgency is read.
+_OUT_OF_SCOPE = re2.compile(
+    r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|"
+    r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
+    r"|\bnon-urgent\b"
+    r"|\b(?:for|with|in case of|if (?:it'?s|anything is|something is|this is|you have)|"
+    r"should you have|any) (?:an? )?(?:urgent|critical|emergency|pressing)\w*"
+    r"(?: (?:matters?|issues?|questions?|requests?|inquiries|enquiries|problems?|cases?|"
+    r"needs?|incidents?))?"
+    r"|\b(?:urgent|critical|emergency) (?:matters?|issues?|questions?|requests?|inquiries|"
+    r"enquiries|incidents?) (?:please |should |can )?(?:contact|call|ping|reach|email|go)"
+    r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
+    r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시",
+)
 
-def detect_signals(message: Message) -> Signals:
+
+def own_words(body: str) -> str:
+    """The part of a body its sender wrote for this mail: up to the first quoted reply,
+    forwarded original, signature or confidentiality footer."""
+    head = body[:OPENING_CHARS]
+    cut = _QUOTE_START.search(head)
+    return head[: cut.start()] if cut else head
+
+
+def in_scope(folded: bytes) -> bytes:
+    """Folded text with negated and conditional urgency removed."""
+    return _OUT_OF_SCOPE.sub(b" ", folded) if _OUT_OF_SCOPE.search(folded) else folded
+
+
+_LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
+                         re.IGNORECASE)
+
+
+def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
+    """The signals and the evidence behind the sender-side ones, reading the text once."""
     subject = fold(message.subject)
     text = as_searched(fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}"))
+    evidence = read_evidence(message, text)
+    scoped = in_scope(as_searched(fold(f"{message.subject}\n{own_words(message.body_text)}")))
     footer = as_searched(fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else "")
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
@@ -153,6 +206,7 @@ def detect_signals(message: Message) -> Signals:
     automated = bool(
         (local and _AUTOMATED_LOCAL.search(local))
         or message.auto_submitted.startswith("auto-")
+        or evidence.auto_reply
     )
     domain = message.from_domain
     bulk = bool(
@@ -173,14 +227,22 @@ def detect_signals(message: Message) -> Signals:
         or any(a.content_type == "text/calendar" for a in message.attachments)
         or _SCHEDULING.search(text)
     )
-    action = bool(_ACTION_REQUESTED.search(text))
+    action = bool(_ACTION_REQUESTED.search(scoped))
     transactional = bool(
         not action and (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated))
     )
     security = bool(_SECURITY.search(text))
-    urgent = bool(_URGENT.search(text))
-    personal = bool(not automated and not bulk and _PERSONAL.search(text))
-    return Signals(
+    urgent = bool(_URGENT.search(scoped))
+    personal = bool(not automated and not bulk and _PERSONAL.search(scoped))
+    # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
+    # or a post in a discussion. The poster's urgency is not the reader's.
+    list_discussion = bool(
+        message.list_id and not marketing and not (local and _AUTOMATED_LOCAL.search(local))
+        and not evidence.auto_reply
+        and (_LIST_REPLY.search(message.subject) or message.in_reply_to or message.references
+             or not message.list_unsubscribe or not _PROMO.search(text))
+    )
+    signals = Signals(
         scheduling=scheduling,
         transactional=transactional,
         marketing=marketing,
@@ -190,4 +252,14 @@ def detect_signals(message: Message) -> Signals:
         personal=personal,
         security_alert=security,
         action_requested=action,
+        phishing=evidence.flagged,
+        spam_verdict=evidence.server_spam,
+        auto_reply=evidence.auto_reply,
+        list_discussion=list_discussion,
+        same_org=evidence.same_org,
     )
+    return signals, evidence
+
+
+def detect_signals(message: Message) -> Signals:
+    return perceive_signals(message)[0]

@@ -1,0 +1,337 @@
+"""Sender evidence and the phishing/scam flag: what a mail's origin says, beside its words.
+
+Two kinds of evidence, kept apart in the trace:
+
+* Receipt evidence, written by the receiving side: SPF/DKIM/DMARC results from the topmost
+  Authentication-Results (or ARC) header, the server's spam verdict (X-Spam-Flag,
+  X-Spam-Status, X-Rspamd-Action, a $Junk/\\Junk keyword or a Junk folder handed in as a
+  label), and whether the sender's domain is the recipient's own organisation. A sender can
+  forge headers, so these only ever count *against* a mail: a "pass" never earns PUSH, a
+  "fail" or a spam verdict takes PUSH away.
+* Shapes of phishing and scams, several independent ones (docs/policy.md lists them with
+  their weights): a credential/payment request with a link elsewhere; link text naming one
+  domain that points at another; a brand in the display name from an unrelated domain;
+  look-alike and digit-substituted domains; prize/inheritance/wire/gift-card money talk; a
+  free-mail sender posing as an institution; generated local parts; abused TLDs. A mail whose
+  shapes weigh `FLAG_WEIGHT` or more is flagged: it stays visible, never PUSH, never AUTO.
+
+Pure: bytes already parsed into a Message in, an Evidence out. Every pattern is matched in
+one RE2 Set pass over the folded subject and opening.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import re2  # type: ignore[import-untyped]
+
+from mailmoat.core.message import Message
+from mailmoat.core.public_domains import is_public_domain
+from mailmoat.core.text import fold
+
+FLAG_WEIGHT = 2  # shapes adding up to this flag a mail
+OPENING_CHARS = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    spf: str = ""  # pass / fail / softfail / neutral / none / ... ; "" when no header
+    dkim: str = ""
+    dmarc: str = ""
+    same_org: bool = False  # From domain is a recipient's own (non-public) domain, auth not failed
+    server_spam: bool = False  # the receiving server's filter called it spam / junk
+    auto_reply: bool = False  # RFC 3834 auto-reply, X-Autoreply, or an out-of-office text
+    phishing: tuple[str, ...] = ()  # the shapes found, each "weight:reason"
+    weight: int = 0
+
+    @property
+    def auth_failed(self) -> bool:
+        return self.dmarc == "fail" or (self.dmarc in ("", "none") and self.spf == "fail")
+
+    @property
+    def flagged(self) -> bool:
+        return self.weight >= FLAG_WEIGHT
+
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(r.partition(":")[2] for r in self.phishing)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "spf": self.spf, "dkim": self.dkim, "dmarc": self.dmarc,
+            "same_org": self.same_org, "server_spam": self.server_spam,
+            "auto_reply": self.auto_reply, "phishing_flag": self.flagged,
+            "phishing_weight": self.weight, "phishing_reasons": list(self.reasons()),
+        }
+
+
+# -- receipt evidence -------------------------------------------------------------------
+
+_AUTH = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*([a-z]+)", re.IGNORECASE)
+_SPAM_YES = re.compile(r"^\s*(?:yes|true|spam)\b", re.IGNORECASE)
+_RSPAMD_SPAM = frozenset({"reject", "add header", "rewrite subject", "soft reject"})
+JUNK_LABELS = frozenset({"$junk", "\\junk", "junk", "spam", "[gmail]/spam", "category_spam"})
+JUNK_FOLDERS = frozenset({"junk", "spam", "junk e-mail", "junk email", "bulk mail",
+                          "스팸메일함", "스팸함", "spam mail"})
+
+
+def junk_marks(flags: tuple[str, ...], folder: str | None) -> tuple[str, ...]:
+    """The labels a server's junk verdict becomes: a $Junk/\\Junk keyword, or the folder the
+    message sits in being a Junk folder. For the IMAP sync to hand to the parser."""
+    marks = [f for f in flags if f.casefold() in JUNK_LABELS]
+    if folder:
+        leaf = folder.replace("\\", "/").rstrip("/").rpartition("/")[2]
+        if leaf.rpartition(".")[2].strip().casefold() in JUNK_FOLDERS:
+            marks.append("\\Junk")
+    return tuple(dict.fromkeys(marks))
+
+
+def _auth(results: str) -> tuple[str, str, str]:
+    found: dict[str, str] = {}
+    for method, value in _AUTH.findall(results[:4000]):
+        method, value = method.lower(), value.lower()
+        # Several DKIM signatures: any that passes counts as a pass.
+        if method not in found or (method == "dkim" and value == "pass"):
+            found[method] = value
+    return found.get("spf", ""), found.get("dkim", ""), found.get("dmarc", "")
+
+
+def _server_spam(message: Message) -> bool:
+    for name, value in message.spam_headers:
+        if name == "X-Rspamd-Action":
+            if value.strip().lower() in _RSPAMD_SPAM:
+                return True
+        elif _SPAM_YES.match(value):
+            return True
+    return any(label.casefold() in JUNK_LABELS for label in message.labels)
+
+
+_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "go", "or", "ne", "gov", "edu"})
+
+
+def registrable(domain: str) -> str:
+    """The organisation's domain: the last two labels, three under co.uk / co.kr style."""
+    labels = domain.lower().strip(".").split(".")
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2:
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+# -- shapes -------------------------------------------------------------------------------
+
+# Brand names people are phished with -> the registrable-domain names that really send for
+# them. A brand in the display name from any other domain is a shape; so is a brand's name,
+# after undoing digit and letter swaps, inside a domain that is not the brand's.
+BRANDS: dict[str, tuple[str, ...]] = {
+    "paypal": ("paypal",), "apple": ("apple", "icloud"), "apple id": ("apple", "icloud"),
+    "icloud": ("apple", "icloud"),
+    "microsoft": ("microsoft", "office", "outlook", "live", "office365", "microsoftonline",
+                  "sharepointonline", "onmicrosoft", "hotmail"),
+    "office 365": ("microsoft", "office", "office365", "microsoftonline"),
+    "microsoft 365": ("microsoft", "office", "office365", "microsoftonline"),
+    "office365": ("microsoft", "office", "office365"), "outlook": ("microsoft", "outlook"),
+    "onedrive": ("microsoft", "live"), "sharepoint": ("microsoft", "sharepointonline"),
+    "amazon": ("amazon", "amazonses", "amazonaws", "aws"), "netflix": ("netflix",),
+    "google": ("google", "gmail", "youtube", "googlemail"), "gmail": ("google", "gmail"),
+    "google workspace": ("google",), "docusign": ("docusign",), "dhl": ("dhl",),
+    "fedex": ("fedex",), "ups": ("ups",), "usps": ("usps",), "chase": ("chase", "jpmorgan"),
+    "wells fargo": ("wellsfargo", "wf"), "bank of america": ("bankofamerica", "bofa"),
+    "citibank": ("citi", "citibank"), "hsbc": ("hsbc",), "barclays": ("barclays",),
+    "coinbase": ("coinbase",), "binance": ("binance",), "metamask": ("metamask",),
+    "facebook": ("facebook", "facebookmail", "meta"), "instagram": ("instagram", "facebookmail"),
+    "linkedin": ("linkedin",), "dropbox": ("dropbox",), "adobe": ("adobe",),
+    "irs": ("irs",), "western union": ("westernunion",), "moneygram": ("moneygram",),
+    "ebay": ("ebay",), "steam": ("steampowered", "steamcommunity"), "visa": ("visa",),
+    "mastercard": ("mastercard",), "american express": ("americanexpress", "aexp"),
+    "naver": ("naver", "navercorp"), "네이버": ("naver", "navercorp"),
+    "kakao": ("kakao", "kakaocorp", "daum"), "카카오": ("kakao", "kakaocorp", "daum"),
+    "국민은행": ("kbstar", "kbfg", "kbcard"), "신한": ("shinhan",), "우리은행": ("wooribank",),
+    "국세청": ("nts",), "우체국": ("epost", "koreapost"), "검찰": ("spo",),
+}
+# Brands long enough to look for inside domains without matching ordinary words.
+_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items() if b.isascii() and " " not in b and len(b) >= 5}
+_SWAPS = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+                        "$": "s", "@": "a"})
+
+
+def _skeleton(text: str) -> str:
+    return text.lower().replace("rn", "m").replace("vv", "w").translate(_SWAPS)
+
+
+_BRAND_SKELETONS = {_skeleton(b): b for b in _DOMAIN_BRANDS}
+_BRAND_IN_NAME = re.compile(
+    r"(?<![\w])(" + "|".join(re.escape(b) for b in sorted(BRANDS, key=len, reverse=True))
+    + r")(?![a-z])")
+
+ABUSED_TLDS = frozenset({
+    "top", "xyz", "icu", "buzz", "cyou", "cfd", "sbs", "rest", "click", "link", "online",
+    "site", "club", "work", "tk", "ml", "ga", "cf", "gq", "loan", "win", "bid", "date",
+    "racing", "review", "stream", "download", "men", "party", "science", "trade", "accountant",
+    "faith", "cricket", "monster", "quest", "zip", "mov", "country", "kim", "gdn", "pw",
+})
+_URL_HOST = re2.compile(rb"(?:https?://|www\.)([a-z0-9][a-z0-9.-]{1,250}[a-z0-9])")
+_DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|de|uk|kr|jp|"
+                             r"fr|info|biz|us|app))\b")
+
+# Named shapes matched in one RE2 Set pass. (name, weight, pattern)
+_SHAPES: tuple[tuple[str, int, str], ...] = (
+    ("credential request", 1,
+     r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep)\b.{0,40}"
+     r"\b(?:account|identity|password|login|log-?in|sign-?in|credentials?|billing|payment "
+     r"(?:method|details|information)|card|wallet|mailbox|recovery phrase|details)\b"
+     r"|\b(?:log ?in|sign ?in)\b.{0,30}\b(?:to (?:view|release|restore|cancel|keep|confirm)|"
+     r"with your (?:company )?(?:credentials|account|password))"
+     r"|(?:recovery|seed) phrase|password (?:expir\w+|will expire)|mailbox (?:is )?full"
+     r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
+     r"|(?:card|account) (?:number|details) and"
+     r"|비밀번호|계좌 ?번호|본인 ?인증|인증하기|개인정보 입력"),
+    ("payment or fee request", 1,
+     r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
+     r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
+     r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"),
+    ("prize, inheritance or windfall", 1,
+     r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
+     r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
+     r"compensation (?:fund|unit|payment)|unclaimed|(?:million|billion) (?:dollars|usd|euros?|"
+     r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
+     r"donate .{0,30} (?:to|through) you|foreign partner)\b|당첨|상속|환급 ?대상"),
+    ("gift cards or wire", 1,
+     r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
+     r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"),
+    ("secrecy or pressure to act alone", 1,
+     r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
+     r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
+)
+_SHAPE_SET = re2.Set.SearchSet()
+for _name, _w, _pattern in _SHAPES:
+    _SHAPE_SET.Add(_pattern.encode())
+_SHAPE_SET.Compile()
+
+_AUTO_REPLY_SUBJECT = re.compile(
+    r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
+    r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
+    r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
+_AUTO_REPLY_BODY = re2.compile(
+    rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
+    rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
+    rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
+    rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
+    rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
+_INSTITUTION_NAME = re.compile(
+    r"\b(?:bank|barrister|attorney|lawyer|dr\.?|mrs?\.|department|dept|unit|office|board|"
+    r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
+    r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un)\b"
+    r"|국세청|검찰|수사관|은행|환급")
+
+
+def _looks_generated(local: str) -> bool:
+    core = local.partition("+")[0]
+    if len(core) < 8:
+        return False
+    digit_runs = len(re.findall(r"\d+", core))
+    digits = sum(c.isdigit() for c in core)
+    consonants = re.search(r"[bcdfghjklmnpqrstvwxz]{6,}", core) is not None
+    return (digit_runs >= 2 and digits >= 3) or digits >= 5 or consonants
+
+
+def _hosts(message: Message, opening: bytes) -> list[str]:
+    hosts = [h.decode("ascii", "replace") for h in _URL_HOST.findall(opening)]
+    for _, href in message.links:
+        m = _URL_HOST.search(fold(href).encode("utf-8", "replace"))
+        if m:
+            hosts.append(m.group(1).decode("ascii", "replace"))
+    return hosts
+
+
+def _anchors(message: Message) -> list[tuple[str, str]]:
+    anchors = list(message.links)
+    if "<a" in message.body_text[:OPENING_CHARS].lower():
+        from mailmoat.core.message import html_links  # plain text quoting HTML (eval sets)
+
+        anchors += html_links(message.body_text[:OPENING_CHARS])
+    return anchors
+
+
+def _lookalike(domain: str, own: str) -> str | None:
+    """The brand a domain imitates, if any: a brand's skeleton as a whole label or hyphen
+    part of a domain that is not the brand's own."""
+    for part in re.split(r"[.-]", domain):
+        brand = _BRAND_SKELETONS.get(_skeleton(part))
+        if brand and own.partition(".")[0] not in BRANDS[brand]:
+            return brand
+    return None
+
+
+def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
+    """All evidence for one message. `opening`: the folded subject + body opening as UTF-8
+    bytes, when the caller already has it (the signals read the same text)."""
+    if opening is None:
+        opening = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}").encode(
+            "utf-8", "surrogatepass")
+    spf, dkim, dmarc = _auth(message.auth_results) if message.auth_results else ("", "", "")
+    domain = message.from_domain
+    own = registrable(domain) if domain else ""
+    failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
+    recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
+    same_org = bool(own and own in recipients and not is_public_domain(domain) and not failed)
+    subject = message.subject
+    auto_reply = bool(
+        message.auto_submitted.startswith("auto-replied") or message.autoreply_header
+        or _AUTO_REPLY_SUBJECT.match(subject) or _AUTO_REPLY_BODY.search(opening[:600]))
+
+    shapes: list[tuple[int, str]] = []
+    name = fold(message.from_name)
+    brand_match = _BRAND_IN_NAME.search(name) if name else None
+    brand = brand_match.group(1) if brand_match else None
+    if brand and own and own.partition(".")[0] not in BRANDS[brand]:
+        shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
+    elif brand and failed:
+        shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
+    elif failed:
+        shapes.append((1, "fails DMARC/SPF"))
+    look = _lookalike(domain, own) if domain else None
+    if look:
+        shapes.append((2, f"look-alike domain of {look}: {domain}"))
+    hits = set(_SHAPE_SET.Match(opening) or ())
+    hosts = _hosts(message, opening)
+    foreign = [h for h in hosts if registrable(h) != own]
+    if 0 in hits:
+        if foreign:
+            shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
+        else:
+            shapes.append((1, "asks for credentials or account details"))
+    for n in (1, 2, 3, 4):
+        if n in hits:
+            shapes.append((_SHAPES[n][1], _SHAPES[n][0]))
+    for text, href in _anchors(message):
+        shown = _DOMAIN_IN_TEXT.search(fold(text))
+        target = _URL_HOST.search(fold(href).encode("utf-8", "replace"))
+        if shown and target:
+            a, b = registrable(shown.group(1)), registrable(target.group(1).decode())
+            if a != b:
+                shapes.append((2, f"link text names {a} but points at {b}"))
+                break
+    if not look:
+        for host in foreign:
+            imitated = _lookalike(host, registrable(host))
+            if imitated:
+                shapes.append((1, f"links to a look-alike of {imitated}: {registrable(host)}"))
+                break
+    tlds = {h.rpartition(".")[2] for h in [domain, *hosts] if h}
+    abused = sorted(tlds & ABUSED_TLDS)
+    if abused:
+        shapes.append((1, f"abused top-level domain .{abused[0]}"))
+    local = message.from_addr.partition("@")[0]
+    if local and _looks_generated(local):
+        shapes.append((1, f"generated-looking address {local}"))
+    if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
+        shapes.append((1, "free-mail address posing as an institution or role"))
+    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
+    if own and replies and own not in replies and any(is_public_domain(r) for r in replies):
+        shapes.append((1, "replies go to a free-mail address"))
+    weight = sum(w for w, _ in shapes)
+    return Evidence(
+        spf=spf, dkim=dkim, dmarc=dmarc, same_org=same_org,
+        server_spam=_server_spam(message), auto_reply=auto_reply,
+        phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
+    )
