@@ -44,6 +44,8 @@ class Evidence:
     auto_reply: bool = False  # RFC 3834 auto-reply, X-Autoreply, or an out-of-office text
     phishing: tuple[str, ...] = ()  # the shapes found, each "weight:reason"
     weight: int = 0
+    unsolicited: tuple[str, ...] = ()  # shapes of unsolicited bulk mail (spam), "weight:reason"
+    spam_weight: int = 0
 
     @property
     def auth_failed(self) -> bool:
@@ -52,6 +54,11 @@ class Evidence:
     @property
     def flagged(self) -> bool:
         return self.weight >= FLAG_WEIGHT
+
+    @property
+    def spam_shaped(self) -> bool:
+        """Unsolicited bulk mail by its shape: never PUSH (the policy), may be silenced."""
+        return self.spam_weight >= FLAG_WEIGHT
 
     def reasons(self) -> tuple[str, ...]:
         return tuple(r.partition(":")[2] for r in self.phishing)
@@ -62,6 +69,8 @@ class Evidence:
             "same_org": self.same_org, "server_spam": self.server_spam,
             "auto_reply": self.auto_reply, "phishing_flag": self.flagged,
             "phishing_weight": self.weight, "phishing_reasons": list(self.reasons()),
+            "spam_shaped": self.spam_shaped,
+            "spam_reasons": [r.partition(":")[2] for r in self.unsolicited],
         }
 
 
@@ -149,7 +158,11 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "국세청": ("nts",), "우체국": ("epost", "koreapost"), "검찰": ("spo",),
 }
 # Brands long enough to look for inside domains without matching ordinary words.
-_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items() if b.isascii() and " " not in b and len(b) >= 5}
+# Matched as a whole label or hyphen part only ("ups-track.com", never "meetups.com").
+_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items() if b.isascii() and " " not in b}
+# Documentation domains (RFC 2606, scrubbed data sets) say nothing about who sent a mail.
+_RESERVED = (".example", ".invalid", ".test", ".localhost", "example.com", "example.org",
+             "example.net")
 _SWAPS = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t",
                         "$": "s", "@": "a"})
 
@@ -194,7 +207,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
      r"compensation (?:fund|unit|payment)|unclaimed|(?:million|billion) (?:dollars|usd|euros?|"
      r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
-     r"donate .{0,30} (?:to|through) you|foreign partner)\b|당첨|상속|환급 ?대상"),
+     r"donate .{0,30} (?:to|through) you|foreign partner|business (?:proposal|assistance|"
+     r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
+     r"funds)\b|당첨|상속|환급 ?대상"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"),
@@ -218,7 +233,7 @@ _AUTO_REPLY_BODY = re2.compile(
     rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
     rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
 _INSTITUTION_NAME = re.compile(
-    r"\b(?:bank|barrister|attorney|lawyer|dr\.?|mrs?\.|department|dept|unit|office|board|"
+    r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
     r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un)\b"
     r"|국세청|검찰|수사관|은행|환급")
@@ -262,6 +277,63 @@ def _lookalike(domain: str, own: str) -> str | None:
     return None
 
 
+_ADV = re.compile(r"^\s*(?:\[?adv\]?\s*[:\-]|\(?adv\)|\[?ad\]\s*:)", re.IGNORECASE)
+# A per-recipient token spam tools append to subjects: "[c2971]", "... gxlqg", "33161186".
+_SUBJECT_TOKEN = re.compile(
+    r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
+    r"\s[A-Z]{6,12})\s*$")
+_VOWEL = re.compile(r"[aeiouy]")
+_DISCLAIMER = re2.compile(
+    rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
+    rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
+    rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
+    rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
+    rb"(?:from this list )?(?:reply|send|click))")
+_MONEY_BAIT = re2.compile(
+    rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
+    rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
+    rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
+    rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
+    rb"|\b(?:double|triple) your\b|\bcash bonus\b")
+
+
+def _spam_shapes(message: Message, opening: bytes, generated: bool) -> list[tuple[int, str]]:
+    shapes: list[tuple[int, str]] = []
+    subject = message.subject
+    if _ADV.match(subject):
+        shapes.append((2, "the subject declares an advertisement (ADV)"))
+    token = _SUBJECT_TOKEN.search(subject)
+    if token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4]) or (
+            token and any(c.isdigit() for c in token.group(0))
+            and any(c.isalpha() for c in token.group(0))):
+        shapes.append((1, "a random tracking token in the subject"))
+    letters = [c for c in subject if c.isalpha() and c.isascii()]
+    if len(letters) >= 10 and sum(c.isupper() for c in letters) >= 0.7 * len(letters):
+        shapes.append((1, "a shouted subject"))
+    if "!!" in subject or "$$" in subject:
+        shapes.append((1, "!! or $$ in the subject"))
+    if generated or (not message.from_name and is_public_domain(message.from_domain)):
+        shapes.append((1, "an anonymous or generated free-mail sender"))
+    if not message.to and not message.cc:
+        shapes.append((1, "no recipient named"))
+    elif message.from_addr and set(message.to) <= {message.from_addr} or any(
+            a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
+        shapes.append((1, "sent to its own address or to undisclosed recipients"))
+    name = message.from_name
+    if sum(c.isalpha() for c in name) >= 5 and name.upper() == name and name.lower() != name:
+        shapes.append((1, "a shouted display name"))
+    if (message.message_id and not message.in_reply_to and not message.references
+            and re.match(r"(?i)^\s*(?:re|fw|fwd)\s*:", subject)):
+        shapes.append((1, "a reply that belongs to no thread"))
+    if _DISCLAIMER.search(opening) or (
+            message.body_text and _DISCLAIMER.search(
+                fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass"))):
+        shapes.append((1, "an unsolicited-mail disclaimer"))
+    if _MONEY_BAIT.search(opening):
+        shapes.append((1, "money or offer bait"))
+    return shapes
+
+
 def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     """All evidence for one message. `opening`: the folded subject + body opening as UTF-8
     bytes, when the caller already has it (the signals read the same text)."""
@@ -273,7 +345,9 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     own = registrable(domain) if domain else ""
     failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
     recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
-    same_org = bool(own and own in recipients and not is_public_domain(domain) and not failed)
+    # To and From are the sender's to write; only an authenticated match counts.
+    same_org = bool(own and own in recipients and not is_public_domain(domain)
+                    and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
@@ -283,7 +357,8 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     name = fold(message.from_name)
     brand_match = _BRAND_IN_NAME.search(name) if name else None
     brand = brand_match.group(1) if brand_match else None
-    if brand and own and own.partition(".")[0] not in BRANDS[brand]:
+    reserved = own.endswith(_RESERVED)
+    if brand and own and not reserved and own.partition(".")[0] not in BRANDS[brand]:
         shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
     elif brand and failed:
         shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
@@ -322,7 +397,8 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     if abused:
         shapes.append((1, f"abused top-level domain .{abused[0]}"))
     local = message.from_addr.partition("@")[0]
-    if local and _looks_generated(local):
+    generated = bool(local and _looks_generated(local))
+    if generated:
         shapes.append((1, f"generated-looking address {local}"))
     if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
         shapes.append((1, "free-mail address posing as an institution or role"))
@@ -330,8 +406,13 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     if own and replies and own not in replies and any(is_public_domain(r) for r in replies):
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
+    spam = _spam_shapes(message, opening, generated)
+    # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
+    # below the phishing flag.
+    spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]
     return Evidence(
         spf=spf, dkim=dkim, dmarc=dmarc, same_org=same_org,
         server_spam=_server_spam(message), auto_reply=auto_reply,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
+        unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
     )

@@ -30,13 +30,16 @@ from mailmoat.core.text import fold
 LOCAL_SOURCE = "local"
 
 _EXPLICIT_URGENT = _rx(
-    r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action required|time[- ]sensitive|"
+    r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로",
 )
 _INCIDENT = _rx(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
-    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud)\b",
+    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
+    r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
+    r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|in the lobby|"
+    r"downstairs|outside)))\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
 )
 _NEAR_TIME = _rx(
@@ -44,7 +47,9 @@ _NEAR_TIME = _rx(
     r"tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?|days?)|"
     r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|end of (?:the )?(?:day|week))|this (?:monday|tuesday|"
-    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?)\b",
+    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
+    r"in (?:the next )?\d+ minutes|(?:right )?now\?|(?:join|call|approve|come|respond|reply|"
+    r"fix|send) (?:\w+ ){0,2}now)\b",
     r"오늘|내일|금일|당일|이번 주 ?(?:안|내|까지)|\d+시까지|오전 중|오후 중",
 )
 _DEADLINE = _rx(
@@ -57,6 +62,9 @@ _NO_ACTION = _rx(
     r"nothing to do)\b",
     r"참고용|조치 (?:불필요|필요 없)",
 )
+# An incident that is over is a record, not an interruption.
+_RESOLVED = _rx(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|fixed|"
+                r"restored)|back (?:up|online|to normal)|all good)\b|복구 완료|해결(?:됨|되었)")
 _PROMO_PRESSURE = _rx(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
 _TODAY = _rx(r"\btoday\b|오늘")
 
@@ -72,7 +80,7 @@ def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, s
     if s.auto_reply:
         return 0.1, "automatic reply"
     explicit = bool(_EXPLICIT_URGENT.search(text))
-    incident = bool(_INCIDENT.search(text))
+    incident = bool(_INCIDENT.search(text)) and not (not explicit and _RESOLVED.search(text))
     if s.marketing:
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
     near = bool(_NEAR_TIME.search(text))
@@ -113,6 +121,8 @@ def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, s
 def _sender_trust(s: Signals) -> float:
     if s.marketing or s.spam_verdict or s.phishing:
         return 0.05
+    if s.unsolicited:
+        return 0.1
     if s.list_discussion:
         return 0.4
     if s.same_org:

@@ -35,6 +35,7 @@ class Signals:
     auto_reply: bool = False  # out-of-office and other automatic replies: never PUSH
     list_discussion: bool = False  # a person writing on a mailing list: a visible record
     same_org: bool = False  # the sender's domain is the recipient's own organisation
+    unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -74,7 +75,7 @@ _SCHEDULING = _rx(
     r"\b(?:are you free|does .{0,20} work for you|find a time|time slot|calendar invite|"
     r"availability|when are you available)\b",
     r"zoom\.us/j/|meet\.google\.com/|teams\.microsoft\.com/l/meetup",
-    r"미팅|회의|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
+    r"미팅|회의(?:$|[^록])|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
 )
 _TRANSACTIONAL = _rx(
     r"\b(?:receipt|invoice|order (?:confirmation|#|number|shipped|placed)|your order|"
@@ -122,7 +123,7 @@ _SECURITY = _rx(
 _ACTION_REQUESTED = _rx(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
-    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|can you|could you|"
+    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
     r"waiting (?:on|for) you)\b",
     r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
 )
@@ -216,11 +217,13 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         or labels & _PROMO_LABELS
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
+    list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     # Each search reads the whole opening; the cheap tests go first.
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (_PROMO.search(text) and (bulk or automated or _OPT_OUT.search(footer)))
+        or (not list_reply and _PROMO.search(text)
+            and (bulk or automated or _OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
@@ -257,6 +260,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         auto_reply=evidence.auto_reply,
         list_discussion=list_discussion,
         same_org=evidence.same_org,
+        unsolicited=evidence.spam_shaped,
     )
     return signals, evidence
 
