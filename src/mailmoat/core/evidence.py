@@ -281,7 +281,7 @@ _ADV = re.compile(r"^\s*(?:\[?adv\]?\s*[:\-]|\(?adv\)|\[?ad\]\s*:)", re.IGNORECA
 # A per-recipient token spam tools append to subjects: "[c2971]", "... gxlqg", "33161186".
 _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
-    r"\s[A-Z]{6,12})\s*$")
+    r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
 _DISCLAIMER = re2.compile(
     rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
@@ -314,7 +314,10 @@ def _spam_shapes(message: Message, opening: bytes, generated: bool) -> list[tupl
         shapes.append((1, "!! or $$ in the subject"))
     if generated or (not message.from_name and is_public_domain(message.from_domain)):
         shapes.append((1, "an anonymous or generated free-mail sender"))
-    if not message.to and not message.cc:
+    parsed = message.raw_size > 0  # read from RFC 822, not built from fields
+    if parsed and not subject.strip():
+        shapes.append((1, "no subject"))
+    if parsed and not message.to and not message.cc:
         shapes.append((1, "no recipient named"))
     elif message.from_addr and set(message.to) <= {message.from_addr} or any(
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):

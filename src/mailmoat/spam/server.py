@@ -2,7 +2,8 @@
 
 For tests, benchmarks and `mailmoat report`: the stock Debian rules (/etc/rspamd), one normal
 worker, no controller or proxy, and the modules that need the network (RBLs, fuzzy hashes,
-ASN lookups) off; DNS points at a closed loopback port so lookups fail fast. The compiled
+ASN lookups, and SPF/DKIM/DMARC checks, which need DNS: the receiving server's own
+Authentication-Results are read instead) off; DNS points at a closed loopback port. The compiled
 pattern cache lives in `cache_dir` and makes the next start quick.
 """
 
@@ -20,7 +21,9 @@ from pathlib import Path
 from mailmoat.spam.rspamd import RspamdClient
 
 STOCK_CONFDIR = Path("/etc/rspamd")
-NETWORK_MODULES = ("rbl", "fuzzy_check", "asn", "emails", "surbl", "url_reputation")
+NETWORK_MODULES = ("rbl", "fuzzy_check", "asn", "emails", "surbl", "url_reputation", "spf",
+                   "dkim", "dmarc", "arc", "hfilter", "mx_check", "greylist", "ratelimit",
+                   "replies", "neural", "reputation", "phishing", "dcc", "razor", "pyzor")
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "mailmoat-rspamd-cache"
 START_TIMEOUT = 300.0  # the first start compiles the rule patterns: minutes on a busy host
 
