@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import re2  # type: ignore[import-untyped]
 
 from mailmoat.core.message import Message
+from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.text import fold
 
@@ -182,7 +183,8 @@ ABUSED_TLDS = frozenset({
     "racing", "review", "stream", "download", "men", "party", "science", "trade", "accountant",
     "faith", "cricket", "monster", "quest", "zip", "mov", "country", "kim", "gdn", "pw",
 })
-_URL_HOST = re2.compile(rb"(?:https?://|www\.)([a-z0-9][a-z0-9.-]{1,250}[a-z0-9])")
+_URL_HOST = re.compile(rb"(?:https?://|www\.)([a-z0-9][a-z0-9.-]{0,250}[a-z0-9])")
+MAX_HOSTS = 12
 _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|de|uk|kr|jp|"
                              r"fr|info|biz|us|app))\b")
 
@@ -226,7 +228,7 @@ _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
     r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
-_AUTO_REPLY_BODY = re2.compile(
+_AUTO_REPLY_BODY = _matcher(
     rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
@@ -239,23 +241,30 @@ _INSTITUTION_NAME = re.compile(
     r"|국세청|검찰|수사관|은행|환급")
 
 
+_DIGIT_RUN = re.compile(r"\d+")
+_CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}")
+_REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
+_SPLIT_LABELS = re.compile(r"[.-]")
+
+
 def _looks_generated(local: str) -> bool:
     core = local.partition("+")[0]
     if len(core) < 8:
         return False
-    digit_runs = len(re.findall(r"\d+", core))
-    digits = sum(c.isdigit() for c in core)
-    consonants = re.search(r"[bcdfghjklmnpqrstvwxz]{6,}", core) is not None
+    digit_runs = len(_DIGIT_RUN.findall(core))
+    digits = sum(map(str.isdigit, core))
+    consonants = _CONSONANT_RUN.search(core) is not None
     return (digit_runs >= 2 and digits >= 3) or digits >= 5 or consonants
 
 
 def _hosts(message: Message, opening: bytes) -> list[str]:
-    hosts = [h.decode("ascii", "replace") for h in _URL_HOST.findall(opening)]
+    """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
+    found = dict.fromkeys(_URL_HOST.findall(opening))
     for _, href in message.links:
-        m = _URL_HOST.search(fold(href).encode("utf-8", "replace"))
+        m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
         if m:
-            hosts.append(m.group(1).decode("ascii", "replace"))
-    return hosts
+            found[m.group(1)] = None
+    return [h.decode("ascii", "replace") for h in list(found)[:MAX_HOSTS]]
 
 
 def _anchors(message: Message) -> list[tuple[str, str]]:
@@ -270,7 +279,7 @@ def _anchors(message: Message) -> list[tuple[str, str]]:
 def _lookalike(domain: str, own: str) -> str | None:
     """The brand a domain imitates, if any: a brand's skeleton as a whole label or hyphen
     part of a domain that is not the brand's own."""
-    for part in re.split(r"[.-]", domain):
+    for part in _SPLIT_LABELS.split(domain):
         brand = _BRAND_SKELETONS.get(_skeleton(part))
         if brand and own.partition(".")[0] not in BRANDS[brand]:
             return brand
@@ -283,13 +292,13 @@ _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
     r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
-_DISCLAIMER = re2.compile(
+_DISCLAIMER = _matcher(
     rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
     rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
     rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
     rb"(?:from this list )?(?:reply|send|click))")
-_MONEY_BAIT = re2.compile(
+_MONEY_BAIT = _matcher(
     rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
     rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
@@ -297,18 +306,19 @@ _MONEY_BAIT = re2.compile(
     rb"|\b(?:double|triple) your\b|\bcash bonus\b")
 
 
-def _spam_shapes(message: Message, opening: bytes, generated: bool) -> list[tuple[int, str]]:
+def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
+                 generated: bool) -> list[tuple[int, str]]:
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
         shapes.append((2, "the subject declares an advertisement (ADV)"))
     token = _SUBJECT_TOKEN.search(subject)
-    if token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4]) or (
+    if (token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4])) or (
             token and any(c.isdigit() for c in token.group(0))
             and any(c.isalpha() for c in token.group(0))):
         shapes.append((1, "a random tracking token in the subject"))
-    letters = [c for c in subject if c.isalpha() and c.isascii()]
-    if len(letters) >= 10 and sum(c.isupper() for c in letters) >= 0.7 * len(letters):
+    upper, lower = sum(map(str.isupper, subject)), sum(map(str.islower, subject))
+    if upper + lower >= 10 and upper >= 0.7 * (upper + lower):
         shapes.append((1, "a shouted subject"))
     if "!!" in subject or "$$" in subject:
         shapes.append((1, "!! or $$ in the subject"))
@@ -319,27 +329,29 @@ def _spam_shapes(message: Message, opening: bytes, generated: bool) -> list[tupl
         shapes.append((1, "no subject"))
     if parsed and not message.to and not message.cc:
         shapes.append((1, "no recipient named"))
-    elif message.from_addr and set(message.to) <= {message.from_addr} or any(
+    elif (message.from_addr and set(message.to) <= {message.from_addr}) or any(
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
     if sum(c.isalpha() for c in name) >= 5 and name.upper() == name and name.lower() != name:
         shapes.append((1, "a shouted display name"))
     if (message.message_id and not message.in_reply_to and not message.references
-            and re.match(r"(?i)^\s*(?:re|fw|fwd)\s*:", subject)):
+            and _REPLY_PREFIX.match(subject)):
         shapes.append((1, "a reply that belongs to no thread"))
-    if _DISCLAIMER.search(opening) or (
-            message.body_text and _DISCLAIMER.search(
-                fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass"))):
+    if footer is None:
+        footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
+    if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
         shapes.append((1, "an unsolicited-mail disclaimer"))
     if _MONEY_BAIT.search(opening):
         shapes.append((1, "money or offer bait"))
     return shapes
 
 
-def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
-    """All evidence for one message. `opening`: the folded subject + body opening as UTF-8
-    bytes, when the caller already has it (the signals read the same text)."""
+def read_evidence(message: Message, opening: bytes | None = None,
+                  footer: bytes | None = None) -> Evidence:
+    """All evidence for one message. `opening` and `footer`: the folded subject + body
+    opening and body footer as UTF-8 bytes, when the caller already has them (the signals
+    read the same text)."""
     if opening is None:
         opening = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}").encode(
             "utf-8", "surrogatepass")
@@ -383,7 +395,7 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
             shapes.append((_SHAPES[n][1], _SHAPES[n][0]))
     for text, href in _anchors(message):
         shown = _DOMAIN_IN_TEXT.search(fold(text))
-        target = _URL_HOST.search(fold(href).encode("utf-8", "replace"))
+        target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
         if shown and target:
             a, b = registrable(shown.group(1)), registrable(target.group(1).decode())
             if a != b:
@@ -409,7 +421,7 @@ def read_evidence(message: Message, opening: bytes | None = None) -> Evidence:
     if own and replies and own not in replies and any(is_public_domain(r) for r in replies):
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    spam = _spam_shapes(message, opening, generated)
+    spam = _spam_shapes(message, opening, footer, generated)
     # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
     # below the phishing flag.
     spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]

@@ -38,8 +38,8 @@ _INCIDENT = _rx(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
-    r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|in the lobby|"
-    r"downstairs|outside)))\b",
+    r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
+    r"in the lobby|downstairs|outside)))\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
 )
 _NEAR_TIME = _rx(

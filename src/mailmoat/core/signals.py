@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
-
-import re2  # type: ignore[import-untyped]
 
 from mailmoat.core.evidence import Evidence, read_evidence
 from mailmoat.core.message import Message
+from mailmoat.core.patterns import _Matcher, _rx, as_searched
 from mailmoat.core.records import flat_dict
 from mailmoat.core.text import fold
 
@@ -42,27 +40,6 @@ class Signals:
 
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, on in self.as_dict().items() if on)
-
-
-class TextPattern(Protocol):
-    """An RE2 pattern, searched in UTF-8 bytes (`as_searched`)."""
-
-    def search(self, data: bytes) -> Any: ...
-
-
-def _rx(*patterns: str) -> TextPattern:
-    """Compile alternatives with RE2: a DFA matches big alternations in linear time, about
-    ten times faster than `re` on real mail (bench/bench_local.py) with the same results.
-    """
-    return cast(TextPattern, re2.compile("|".join(f"(?:{p})" for p in patterns)))
-
-
-def as_searched(folded: str) -> bytes:
-    """Folded text as the patterns search it. RE2 matches UTF-8 bytes in any case; handed
-    a `str`, the binding encodes it and maps match offsets back to characters on every
-    search, a third of the time of the signals' searches. Only whether a pattern matches
-    is read here, so the offsets are not needed."""
-    return folded.encode("utf-8", "surrogatepass")
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
@@ -162,7 +139,7 @@ _QUOTE_START = re.compile(
     r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))", re.IGNORECASE | re.MULTILINE)
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
-_OUT_OF_SCOPE = re2.compile(
+_OUT_OF_SCOPE = _Matcher(
     r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|"
     r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
     r"|\bnon-urgent\b"

@@ -9,9 +9,9 @@ may carry `accept`, a list of lanes that all count as right.
 from __future__ import annotations
 
 import json
-from email.message import EmailMessage
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 

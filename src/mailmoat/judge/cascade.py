@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol, runtime_checkable
 
+from mailmoat.core.evidence import Evidence
 from mailmoat.core.hashing import input_hash
 from mailmoat.core.local_scorer import LOCAL_SOURCE, Scored, score_local
 from mailmoat.core.message import Message
 from mailmoat.core.policy import Facts, decide
-from mailmoat.core.evidence import Evidence
 from mailmoat.core.signals import Signals, perceive_signals
 from mailmoat.core.trace import Trace
 
@@ -80,7 +80,7 @@ class Perception:
     signals: Signals
     local: Scored
     input_hash: str
-    evidence: Evidence = Evidence()
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 def perceive(message: Message) -> Perception:

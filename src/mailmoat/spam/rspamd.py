@@ -81,7 +81,7 @@ class RspamdClient:
             f"{self.url}/checkv2", data=raw, method="POST",
             headers={"Content-Type": "message/rfc822"})
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
                 body = reply.read(1024 * 1024)
         except (urllib.error.URLError, OSError, ValueError) as exc:
             raise SpamEngineUnavailable(f"rspamd at {self.url} unreachable: "
@@ -90,7 +90,7 @@ class RspamdClient:
 
     def ping(self) -> bool:
         try:
-            with urllib.request.urlopen(f"{self.url}/ping", timeout=self.timeout) as reply:  # noqa: S310
+            with urllib.request.urlopen(f"{self.url}/ping", timeout=self.timeout) as reply:
                 return reply.read(64).strip() == b"pong"
         except (urllib.error.URLError, OSError, ValueError):
             return False
