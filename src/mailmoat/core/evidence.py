@@ -174,8 +174,9 @@ def _skeleton(text: str) -> str:
 
 _BRAND_SKELETONS = {_skeleton(b): b for b in _DOMAIN_BRANDS}
 _BRAND_IN_NAME = re.compile(
-    r"(?<![\w])(" + "|".join(re.escape(b) for b in sorted(BRANDS, key=len, reverse=True))
-    + r")(?![a-z])")
+    r"(?<![a-z0-9])(" + "|".join(re.escape(b) for b in sorted(
+        (b for b in BRANDS if b.isascii()), key=len, reverse=True)) + r")(?![a-z])"
+    r"|(" + "|".join(re.escape(b) for b in BRANDS if not b.isascii()) + ")")
 
 ABUSED_TLDS = frozenset({
     "top", "xyz", "icu", "buzz", "cyou", "cfd", "sbs", "rest", "click", "link", "online",
@@ -333,7 +334,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
-    if sum(c.isalpha() for c in name) >= 5 and name.upper() == name and name.lower() != name:
+    if sum(map(str.isupper, name)) >= 5 and not any(map(str.islower, name)):
         shapes.append((1, "a shouted display name"))
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
@@ -371,7 +372,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     shapes: list[tuple[int, str]] = []
     name = fold(message.from_name)
     brand_match = _BRAND_IN_NAME.search(name) if name else None
-    brand = brand_match.group(1) if brand_match else None
+    brand = (brand_match.group(1) or brand_match.group(2)) if brand_match else None
     reserved = own.endswith(_RESERVED)
     if brand and own and not reserved and own.partition(".")[0] not in BRANDS[brand]:
         shapes.append((2, f"display name claims {brand} but the mail is from {own}"))

@@ -55,15 +55,16 @@ def label_metrics(items: Sequence[EvalItem], report: EvalReport) -> dict[str, An
     }
 
 
-def corpus_split(root: Path, judge: Callable[[Message], Lane]) -> dict[str, Any]:
+def corpus_split(root: Path, judge: Callable[[Message, bytes], Lane]) -> dict[str, Any]:
     """Lane counts per folder of an RFC 822 corpus (the SpamAssassin layout: one folder per
-    kind, one message per file)."""
+    kind, one message per file). `judge` gets the parsed message and its raw bytes."""
     folders: dict[str, Any] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         lanes: Counter[str] = Counter()
         for path in sorted(folder.iterdir()):
             if path.is_file():
-                lanes[judge(parse_message(path.read_bytes())).value] += 1
+                raw = path.read_bytes()
+                lanes[judge(parse_message(raw), raw).value] += 1
         total = sum(lanes.values())
         folders[folder.name] = {"total": total, "lanes": dict(sorted(lanes.items())),
                                 "silent_share": _share(lanes["SILENT"], total),

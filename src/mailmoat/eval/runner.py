@@ -80,6 +80,7 @@ class ItemResult:
     correct: bool
     source: str
     features: dict[str, float]
+    phishing: tuple[str, ...] = ()  # the phishing flag's reasons, when the mail is flagged
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ class EvalReport:
             "urgent": {"expected": self.urgent_total, "in_push": self.urgent_hits},
             "hidden_lane_precision": self.hidden_precision,
             "violations": self.violations,
+            "phishing_flagged": sum(bool(r.phishing) for r in self.items),
         }
         if with_items:
             out["items"] = [
@@ -133,6 +135,8 @@ class EvalReport:
                     "correct": r.correct,
                     "source": r.source,
                     "features": r.features,
+                    "phishing_flag": bool(r.phishing),
+                    "phishing_reasons": list(r.phishing),
                 }
                 for r in self.items
             ]
@@ -225,6 +229,8 @@ def evaluate(
                 correct=predicted in item.accept,
                 source=trace.source,
                 features=trace.features.as_dict(),
+                phishing=tuple(trace.evidence.get("phishing_reasons", ()))
+                if trace.evidence.get("phishing_flag") else (),
             )
         )
     lanes: dict[str, LaneStats] = {}

@@ -30,7 +30,7 @@ class EngineVerdict:
     score: float
     required_score: float | None
     action: str  # "no action", "greylist", "add header", "rewrite subject", "reject" ...
-    symbols: tuple[str, ...]  # the strongest rules that fired, highest score first
+    symbols: tuple[str, ...]  # the rules that fired (not the negative ones), highest first
 
     def as_dict(self) -> dict[str, object]:
         return {"score": self.score, "required_score": self.required_score,
@@ -61,7 +61,7 @@ def parse_reply(body: bytes) -> EngineVerdict:
         score=_number(data["score"], "score"),
         required_score=None if required is None else _number(required, "required_score"),
         action=str(data.get("action", ""))[:40],
-        symbols=tuple(name[:64] for name, score in ranked[:MAX_SYMBOLS] if score > 0),
+        symbols=tuple(name[:64] for name, score in ranked[:MAX_SYMBOLS] if score >= 0),
     )
 
 
