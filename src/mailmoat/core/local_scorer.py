@@ -108,6 +108,8 @@ def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, s
             return 0.45, "security notice"
         return 0.85, "explicit urgency"
     if near and (deadline or request):
+        if s.bulk and not s.security_alert:
+            return 0.5, "bulk mail with time pressure"
         if s.automated_sender and not s.action_requested:
             return 0.5, "automated reminder"
         return 0.8, "time pressure with a request"
