@@ -102,8 +102,21 @@ def scorer_input(message: Message) -> dict[str, Any]:
     }
 
 
+def _nfc_flat(value: Any) -> Any:
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc_flat(v) for v in value]
+    return value
+
+
 def input_hash(message: Message) -> str:
-    return sha256_hex(scorer_input(message))
+    """`sha256_hex(scorer_input(message))`, canonicalised once: the scorer input holds only
+    strings, booleans, an integer and lists of them (no floats, no nested objects), so
+    its strings are NFC-normalised in one pass and orjson writes the canonical bytes
+    directly (tests/test_core_hashing.py holds the two equal on the corpus)."""
+    data = {key: _nfc_flat(value) for key, value in scorer_input(message).items()}
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def is_stale(message: Message, stored_hash: str) -> bool:

@@ -110,10 +110,11 @@ _PERSONAL = _rx(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
     r"\b(?:can you|could you|would you|let me know|what do you think|"
     r"your thoughts|quick question|thanks for|please review)\b",
-    r"\n(?s:.*)\byou\b[^.?!\n]{0,80}\?",  # in the body: subjects ask hooks of everyone
-    r"\n(?s:.*)(?:니|까|요|죠)\?",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
+# A question put to the reader ("you" before the "?"), read in the body only: subjects ask
+# hooks of everyone ("Are you making these 5 mistakes?").
+_BODY_ASK = _rx(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
 _AUTOMATED_LOCAL = re.compile(
     r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
@@ -213,7 +214,8 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     )
     security = bool(_SECURITY.search(text))
     urgent = bool(_URGENT.search(scoped))
-    personal = bool(not automated and not bulk and _PERSONAL.search(scoped))
+    personal = bool(not automated and not bulk and (
+        _PERSONAL.search(scoped) or _BODY_ASK.search(scoped[scoped.find(b"\n") + 1:])))
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
