@@ -131,6 +131,9 @@ def test_a_pin_to_push_does_not_push_what_may_not_interrupt(signals: Signals) ->
 def test_push_needs_a_sender_nothing_speaks_against() -> None:
     for s in (Signals(spam_verdict=True), Signals(unsolicited=True), Signals(auto_reply=True)):
         assert decide(URGENT, s).lane == Lane.QUEUE
+    # History the model cannot author: someone the user wrote to is not a bulk stranger.
+    assert decide(URGENT, Signals(unsolicited=True), REPLIED).lane == Lane.PUSH
+    assert decide(URGENT, Signals(phishing=True), REPLIED).lane == Lane.QUEUE
     at = THRESHOLDS.spam_engine_no_push
     assert decide(URGENT, NONE, Facts(spam_score=at)).lane == Lane.QUEUE
     assert decide(URGENT, NONE, Facts(spam_score=at - JUST_BELOW)).lane == Lane.PUSH
@@ -453,7 +456,7 @@ def test_a_learned_rule_never_yields_silent(f: Features, s: Signals, fa: Facts,
         assert (d.lane, d.branch) == (Lane.QUEUE, "suspect")
     elif rule in {Lane.PUSH, Lane.QUEUE, Lane.MEETING}:
         pushed_anyway = rule is Lane.PUSH and (
-            s.spam_verdict or s.unsolicited or s.auto_reply
+            s.spam_verdict or (s.unsolicited and fa.replies_sent == 0) or s.auto_reply
             or (fa.spam_score is not None and fa.spam_score >= THRESHOLDS.spam_engine_no_push))
         assert (d.lane, d.branch) == (Lane.QUEUE if pushed_anyway else rule, "rule")
     else:
@@ -489,14 +492,16 @@ def test_a_flagged_mail_is_never_push_never_auto_never_hidden_unless_pinned(
 def test_push_only_for_a_sender_nothing_speaks_against(f: Features, s: Signals,
                                                       fa: Facts) -> None:
     if decide(f, s, fa).lane is Lane.PUSH:
-        assert not (s.phishing or s.spam_verdict or s.unsolicited or s.auto_reply)
+        assert not (s.phishing or s.spam_verdict or s.auto_reply)
+        assert not s.unsolicited or fa.replies_sent >= 1
         assert fa.spam_score is None or fa.spam_score < THRESHOLDS.spam_engine_no_push
 
 
 def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple[Lane, str, bool]:
     """The table in docs/policy.md, read from describe_policy(t) rather than from `t`."""
     snap = describe_policy(t)["thresholds"]
-    no_push = (s.phishing or s.spam_verdict or s.unsolicited or s.auto_reply
+    no_push = (s.phishing or s.spam_verdict or (s.unsolicited and fa.replies_sent == 0)
+               or s.auto_reply
                or (fa.spam_score is not None and fa.spam_score >= snap["spam_engine_no_push"]))
     if fa.pinned_lane is not None:
         lane, branch = fa.pinned_lane, "pin"
