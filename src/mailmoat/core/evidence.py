@@ -21,6 +21,7 @@ one RE2 Set pass over the folded subject and opening.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -119,6 +120,7 @@ def _server_spam(message: Message) -> bool:
 _SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "go", "or", "ne", "gov", "edu"})
 
 
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def registrable(domain: str) -> str:
     """The organisation's domain: the last two labels, three under co.uk / co.kr style."""
     labels = domain.lower().strip(".").split(".")
@@ -248,6 +250,7 @@ _REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
 _SPLIT_LABELS = re.compile(r"[.-]")
 
 
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def _looks_generated(local: str) -> bool:
     core = local.partition("+")[0]
     if len(core) < 8:
@@ -277,6 +280,7 @@ def _anchors(message: Message) -> list[tuple[str, str]]:
     return anchors
 
 
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def _lookalike(domain: str, own: str) -> str | None:
     """The brand a domain imitates, if any: a brand's skeleton as a whole label or hyphen
     part of a domain that is not the brand's own."""
