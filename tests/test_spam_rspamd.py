@@ -4,6 +4,7 @@ Skipped outside CI when rspamd is not installed; in CI (.ci/run installs it) it 
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 
@@ -51,6 +52,22 @@ def test_rspamd_scores_the_test_spam_and_the_policy_keeps_it_from_push(
     assert spammy.external.spam_score == spam.score
 
 
+def test_classify_cli_reads_the_engine_score_as_a_fact(rspamd: RspamdClient, tmp_path,
+                                                      monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from mailmoat.cli import app
+
+    path = tmp_path / "gtube.eml"
+    path.write_bytes(SPAM)
+    monkeypatch.setenv("MAILMOAT_RSPAMD_URL", rspamd.url)
+    result = CliRunner().invoke(app, ["classify", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    trace = json.loads(result.stdout)
+    assert trace["external"]["spam_score"] >= THRESHOLDS.spam_engine_no_push
+    assert trace["lane"] != "PUSH"
+
+
 def test_a_missing_engine_is_a_clear_error_and_mailmoat_still_decides() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -60,6 +77,23 @@ def test_a_missing_engine_is_a_clear_error_and_mailmoat_still_decides() -> None:
     with pytest.raises(SpamEngineUnavailable, match="unreachable"):
         client.check(HAM)
     assert classify(parse_message(HAM)).decision.lane is Lane.PUSH  # no engine, no fact
+
+
+def test_classify_cli_decides_when_the_engine_is_down(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from mailmoat.cli import app
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    path = tmp_path / "ham.eml"
+    path.write_bytes(HAM)
+    monkeypatch.setenv("MAILMOAT_RSPAMD_URL", f"http://127.0.0.1:{port}")
+    result = CliRunner().invoke(app, ["classify", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    trace = json.loads(result.stdout)
+    assert trace["external"]["spam_score"] is None and trace["lane"] == "PUSH"
 
 
 @pytest.mark.parametrize("body", [b"", b"not json", b"[]", b'{"score": "high"}',

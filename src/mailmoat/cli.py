@@ -55,7 +55,8 @@ def classify(
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
         raw = file.read_bytes()
-    trace = classify_message(parse_message(raw), scorers=judge_commands.cli_scorers())
+    trace = classify_message(parse_message(raw), _engine_facts(raw),
+                             scorers=judge_commands.cli_scorers())
     if as_json:
         typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -65,6 +66,22 @@ def classify(
     on = [k for k, v in d["signals"].items() if v]
     console.print("signals: " + (", ".join(on) or "none"))
     console.print(f"auto_eligible: {d['auto_eligible']}   policy: {d['policy_version']}")
+
+
+def _engine_facts(raw: bytes) -> Any:
+    """The local spam engine's score as a fact when MAILMOAT_RSPAMD_URL is set; without
+    it (or with it down) the message is decided all the same."""
+    from mailmoat.core.policy import Facts
+    from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable
+
+    engine = RspamdClient.from_env()
+    if engine is None:
+        return Facts()
+    try:
+        return Facts(spam_score=engine.check(raw).score)
+    except SpamEngineUnavailable as exc:
+        Console(stderr=True).print(f"[yellow]spam engine skipped:[/yellow] {exc}")
+        return Facts()
 
 
 def _pct(value: float | None) -> str:
