@@ -176,9 +176,9 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     """The signals and the evidence behind the sender-side ones, reading the text once."""
     subject = fold(message.subject)
     text = as_searched(fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}"))
-    evidence = read_evidence(message, text)
     scoped = in_scope(as_searched(fold(f"{message.subject}\n{own_words(message.body_text)}")))
     footer = as_searched(fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else "")
+    evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
 
