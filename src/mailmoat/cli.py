@@ -55,7 +55,8 @@ def classify(
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
         raw = file.read_bytes()
-    trace = classify_message(parse_message(raw), scorers=judge_commands.cli_scorers())
+    trace = classify_message(parse_message(raw), _engine_facts(raw),
+                             scorers=judge_commands.cli_scorers())
     if as_json:
         typer.echo(json.dumps(trace.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -65,6 +66,22 @@ def classify(
     on = [k for k, v in d["signals"].items() if v]
     console.print("signals: " + (", ".join(on) or "none"))
     console.print(f"auto_eligible: {d['auto_eligible']}   policy: {d['policy_version']}")
+
+
+def _engine_facts(raw: bytes) -> Any:
+    """The local spam engine's score as a fact when MAILMOAT_RSPAMD_URL is set; without
+    it (or with it down) the message is decided all the same."""
+    from mailmoat.core.policy import Facts
+    from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable
+
+    engine = RspamdClient.from_env()
+    if engine is None:
+        return Facts()
+    try:
+        return Facts(spam_score=engine.check(raw).score)
+    except SpamEngineUnavailable as exc:
+        Console(stderr=True).print(f"[yellow]spam engine skipped:[/yellow] {exc}")
+        return Facts()
 
 
 def _pct(value: float | None) -> str:
@@ -107,8 +124,14 @@ def eval_command(
     if scorer == "llm":
         return judge_commands.llm_eval(path, items, model, as_json)
     report = evaluate(path.name, items)
+    labelled = any(i.category for i in items)
     if as_json:
-        typer.echo(json.dumps(report.as_dict(with_items=True), ensure_ascii=False, indent=2))
+        out = report.as_dict(with_items=True)
+        if labelled:
+            from mailmoat.eval.judgement import label_metrics
+
+            out["labels"] = label_metrics(items, report)
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         console.print(f"[bold]{report.name}[/bold]: {report.total} items, "
                       f"accuracy {_pct(report.accuracy)}")
@@ -125,6 +148,12 @@ def eval_command(
         for v in report.violations:
             console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
                           f"got {v['predicted']}")
+        flagged = [r for r in report.items if r.phishing]
+        console.print(f"phishing/scam flag: {len(flagged)} items")
+        for r in flagged[:20]:
+            console.print(f"  {r.id} -> {r.predicted.value}: {'; '.join(r.phishing)}")
+        if labelled:
+            _print_labels(items, report)
     breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
     failed = breached or bool(report.violations)
     if min_accuracy is not None and report.accuracy < min_accuracy:
@@ -156,6 +185,23 @@ def eval_delta_command(
     console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
                   f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
     console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
+def _print_labels(items: Any, report: Any) -> None:
+    from mailmoat.eval.judgement import label_metrics
+
+    m = label_metrics(items, report)
+    console.print(f"by human label: lane accepted {_pct(m['lane_accepted'])}; urgent in "
+                  f"PUSH/MEETING {_pct(m['urgent_push_or_meeting'])}; PUSH precision "
+                  f"{_pct(m['push_precision'])} of {m['push_total']}; scams/phishing in PUSH "
+                  f"{m['suspect_in_push']}; promotions SILENT/INFO "
+                  f"{_pct(m['promotions_silent_or_info'])}; visible mail hidden "
+                  f"{_pct(m['visible_hidden'])}")
+    table = Table("label", "items", "accepted", "lanes")
+    for label, row in m["by_label"].items():
+        table.add_row(label, str(row["items"]), str(row["accepted"]),
+                      ", ".join(f"{k} {v}" for k, v in row["lanes"].items()))
+    console.print(table)
 
 
 @app.command("report")

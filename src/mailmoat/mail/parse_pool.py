@@ -27,6 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from mailmoat.core.evidence import Evidence
 from mailmoat.core.features import Features
 from mailmoat.core.local_scorer import Scored
 from mailmoat.core.message import Attachment, Message, parse_message
@@ -53,7 +54,7 @@ def _by_fields(record: object) -> tuple[type, tuple[object, ...]]:
 # default pickling of a frozen dataclass with slots stores a dict per object and sets
 # each field through Python on the way back, which cost the syncing process about 30 us
 # a message (tests/test_parse_pool.py checks the round trip).
-for _record in (Message, Attachment, Perception, Signals, Scored, Features):
+for _record in (Message, Attachment, Perception, Signals, Scored, Features, Evidence):
     copyreg.pickle(_record, _by_fields)  # type: ignore[arg-type]
 
 

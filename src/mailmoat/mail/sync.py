@@ -33,6 +33,7 @@ from datetime import UTC, date, datetime, timedelta
 from imapclient import IMAPClient
 
 from mailmoat.accounts.registry import AccountSettings
+from mailmoat.core.evidence import junk_marks
 from mailmoat.core.facts import SENT_ORIGIN
 from mailmoat.core.lane_actions import (
     ActionKind,
@@ -308,7 +309,9 @@ class MailboxSync:
                 group = _Group()
                 for chunk in todo:
                     batch = self._fetch(client, chunk)
-                    group.add(chunk, batch, pool.submit([(raw, ()) for raw in batch.raws]))
+                    group.add(chunk, batch, pool.submit(
+                        [(raw, junk_marks(f, folder))
+                         for raw, f in zip(batch.raws, batch.flags, strict=True)]))
                     if len(group.asked) >= per_group or group.size >= GROUP_BYTES:
                         break
                 return group
@@ -324,8 +327,9 @@ class MailboxSync:
         report.fetched += len(order)
         origin = SENT_ORIGIN if folder in (self._sent_folders or ()) else "imap"
         results = self.store.ingest_many(
-            [Incoming(raw, origin, folder, own_addresses=self.own_addresses) for raw in raws],
-            self.account.name, prepared)
+            [Incoming(raw, origin, folder, junk_marks(f, folder),
+                      own_addresses=self.own_addresses)
+             for raw, f in zip(raws, flags, strict=True)], self.account.name, prepared)
         self.book.record_locations(
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))

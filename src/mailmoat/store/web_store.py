@@ -117,6 +117,7 @@ def _trace_from(stored: dict[str, Any], lane: Lane, actor: str) -> Trace:
         scorer_reason=str(stored.get("scorer_reason", "")),
         input_hash=str(stored["input_hash"]),
         degraded=bool(stored.get("degraded", False)),
+        evidence=dict(stored.get("evidence") or {}),
     )
 
 
