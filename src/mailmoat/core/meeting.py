@@ -389,12 +389,15 @@ def _times(text: str) -> tuple[list[_Mention], str]:
          rf"{ko_one}(?:\s*까지)?)?", ko, 0)
     # windows in Korean: 오후 / 오전 alone
     take(r"(오전|오후|저녁)(?!\s*\d)", lambda m: _Mention(
-        m.start(), m.end(), {"오전": WINDOWS["morning"], "오후": (time(13), time(18)),
+        m.start(), m.end(), {"오전": WINDOWS["morning"], "오후": WINDOWS["afternoon"],
                              "저녁": WINDOWS["evening"]}[m[1]], "window"), 0)
 
 
     def span(m: re.Match[str]) -> _Mention | None:
         notes: list[str] = []
+        if re.search(r"\bto\b", m[0], re.IGNORECASE) and _MOVE.search(
+                text[max(0, m.start() - 30): m.start()]):
+            return None  # "move the 3pm to 4pm": two times, the second is the new one
         h1, m1, ap1 = int(m[1]), int(m[2] or 0), m[3]
         h2, m2, ap2 = int(m[4]), int(m[5] or 0), m[6]
         if not (m[2] or ap1 or m[5] or ap2 or m[0].lower().startswith(("at", "from", "between"))
@@ -544,7 +547,7 @@ def _pair(times: list[_Mention], dates: list[_Mention], text: str) -> tuple[
 def _or_between(text: str, a: _Mention, b: _Mention) -> bool:
     lo, hi = sorted((a, b), key=lambda m: m.start)
     gap = text[lo.end: hi.start].lower()
-    return len(gap) <= 12 and bool(re.search(r"\bor\b|/|또는|아니면", gap))
+    return len(gap) <= 12 and bool(re.search(r"\bor\b|/|또는|아니면|이나", gap))
 
 
 def read_text(

@@ -14,6 +14,8 @@ from typing import Any
 from mailmoat.eval.adversarial.containment import containment_in_process
 from mailmoat.eval.delta import NotMatched, default_delta
 from mailmoat.eval.floors import check_floors, load_floors
+from mailmoat.eval.meeting import evaluate_meetings
+from mailmoat.eval.meeting import to_markdown as meeting_md
 from mailmoat.eval.runner import evaluate, load_items
 
 # The set the model comparison runs on: the synthetic one, labelled for all five lanes.
@@ -82,6 +84,7 @@ def build_report(sets_dir: Path, environ: Mapping[str, str] | None = None,
         "local_path": sets,
         "delta": {**delta, "command": "mailmoat eval-delta"},
         "adversarial_in_process": {**containment_in_process(), "command": "mailmoat report"},
+        "meeting_slots": evaluate_meetings().as_dict(),
         "model_comparison": model_comparison(sets_dir / COMPARE_SET, environ),
         "agentdojo": agentdojo() if agentdojo is not None else {"skipped": "not run"},
     }
@@ -116,7 +119,8 @@ def to_markdown(data: dict[str, Any]) -> str:
     for family, row in a["families"].items():
         lines.append(f"| {family} | {row.get('emails', 0)} | {row.get('contained', 0)} | "
                      f"{row.get('crashed', 0)} | {row.get('auto_reply_allowed', 0)} |")
-    return "\n".join([*lines, *_models_md(data["model_comparison"]),
+    return "\n".join([*lines, *meeting_md(data["meeting_slots"]),
+                      *_models_md(data["model_comparison"]),
                       *agentdojo_md(data["agentdojo"])]) + "\n"
 
 
