@@ -107,6 +107,7 @@ class Invite:
     occurrences: int = 0  # counted up to MAX_OCCURRENCES (0: no rule or not expanded)
     occurrences_capped: bool = False
     status: str = ""
+    transparent: bool = False  # TRANSP:TRANSPARENT: shown as free, never blocks a slot
     links: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     problem: str = ""  # non-empty: the slot must not be trusted
@@ -236,6 +237,7 @@ def _read_ics(text: str, user_zone: str) -> Invite:
         organizer=_person(event["ORGANIZER"]) if event.get("ORGANIZER") is not None else None,
         attendees=tuple(_person(a) for a in _as_list(event.get("ATTENDEE"))[:200]),
         status=_text(event, "STATUS").upper()[:40],
+        transparent=_text(event, "TRANSP").strip().upper() == "TRANSPARENT",
         recurrence_id=_text(event, "RECURRENCE-ID")[:100],
     )
     try:
@@ -305,25 +307,34 @@ def occurrences(invite: Invite, window: Slot, limit: int = MAX_OCCURRENCES) -> l
     """The invite's instances overlapping `window`, at most `limit` (bounded expansion)."""
     if invite.slot is None:
         return []
-    if not invite.rrule:
-        return [invite.slot] if invite.slot.overlaps(window) else []
+    return expand(invite.slot, invite.rrule, window, limit)
+
+
+def expand(first: Slot, rrule: str, window: Slot, limit: int = MAX_OCCURRENCES) -> list[Slot]:
+    """Instances of a (possibly recurring) event overlapping `window`: at most `limit`, and
+    never more than MAX_OCCURRENCES rule steps walked."""
+    if not rrule:
+        return [first] if first.overlaps(window) else []
     from dateutil.rrule import rrulestr
 
-    freq = re.search(r"FREQ=([A-Z]+)", invite.rrule.upper())
+    freq = re.search(r"FREQ=([A-Z]+)", rrule.upper())
     if not freq or freq.group(1) not in _EXPANDABLE:
-        return [invite.slot] if invite.slot.overlaps(window) else []
+        return [first] if first.overlaps(window) else []
     try:
-        rule = rrulestr(f"RRULE:{invite.rrule}", dtstart=invite.slot.start)
+        rule = rrulestr(f"RRULE:{rrule}", dtstart=first.start)
     except (ValueError, TypeError, OverflowError):
-        return [invite.slot] if invite.slot.overlaps(window) else []
-    length = invite.slot.duration
+        return [first] if first.overlaps(window) else []
+    length = first.duration
     out: list[Slot] = []
-    for begin in itertools.islice(iter(rule), MAX_OCCURRENCES):
-        if begin >= window.end:
-            break
-        candidate = Slot(begin, begin + length, invite.slot.all_day)
-        if candidate.overlaps(window):
-            out.append(candidate)
-            if len(out) >= limit:
+    try:
+        for begin in itertools.islice(iter(rule), MAX_OCCURRENCES):
+            if begin >= window.end:
                 break
+            candidate = Slot(begin, begin + length, first.all_day)
+            if candidate.overlaps(window):
+                out.append(candidate)
+                if len(out) >= limit:
+                    break
+    except (ValueError, TypeError, OverflowError):  # an UNTIL that cannot be compared, say
+        return out or ([first] if first.overlaps(window) else [])
     return out

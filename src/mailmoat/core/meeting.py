@@ -37,7 +37,16 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailmoat.core.ical import Invite, Person, meeting_links, read_ics
-from mailmoat.core.slots import Slot
+from mailmoat.core.slots import (
+    Alternative,
+    Busy,
+    Calendar,
+    FreeBusy,
+    Slot,
+    WorkingHours,
+    alternatives,
+    within_working_hours,
+)
 
 SURE, LIKELY, UNSURE = "sure", "likely", "unsure"
 DEFAULT_DURATION = timedelta(minutes=30)
@@ -706,3 +715,61 @@ def _replace_links(reading: Reading, links: tuple[str, ...]) -> Reading:
     from dataclasses import replace
 
     return replace(reading, links=links)
+
+
+# -- checking the calendar ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingCheck:
+    """The reading against the user's calendar: clashes, that day's events, alternatives."""
+
+    reading: Reading
+    conflicts: tuple[Busy, ...] = ()
+    nearby: tuple[Busy, ...] = ()
+    alternatives: tuple[Alternative, ...] = ()
+    counterparty: str = "unknown"  # free | busy | unknown (absent free/busy is not free)
+    outside_hours: bool = False
+    checked: bool = False  # False: nothing to check (unsure, a reply, a cancellation)
+
+    @property
+    def clash(self) -> bool:
+        return bool(self.conflicts) or self.counterparty == "busy"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"reading": self.reading.as_dict(), "checked": self.checked,
+                "clash": self.clash, "outside_hours": self.outside_hours,
+                "counterparty": self.counterparty,
+                "conflicts": [b.as_dict() for b in self.conflicts],
+                "nearby": [b.as_dict() for b in self.nearby],
+                "alternatives": [a.as_dict() for a in self.alternatives]}
+
+
+def check_meeting(reading: Reading, calendar: Calendar, hours: WorkingHours,
+                  counterparty: FreeBusy | None = None) -> MeetingCheck:
+    """Conflicts, nearby events and (on a clash, or for a part-of-day window) up to three
+    free alternatives anchored at the proposal. Nothing is checked for an unsure reading,
+    a reply or a cancellation: there is no slot to accept."""
+    slot = reading.slot
+    if slot is None or reading.certainty == UNSURE or reading.kind in ("reply", "cancel",
+                                                                        "declinecounter"):
+        return MeetingCheck(reading)
+    own_uid = reading.invite.uid if reading.invite else ""
+    nearby = tuple(calendar.nearby(slot, hours.zone))
+    if reading.precision == "window":
+        length = DEFAULT_DURATION
+        first = Slot(slot.start, slot.start + length)
+        alts = alternatives(first, calendar, hours, counterparty, window=slot,
+                            ignore_uid=own_uid)
+        if not calendar.conflicts(first, ignore_uid=own_uid) and (
+                counterparty is None or counterparty.state(first) == "free"):
+            alts = [Alternative(first, counterparty.state(first) if counterparty else
+                                "unknown"), *alts][:3]
+        return MeetingCheck(reading, (), nearby, tuple(alts), "unknown", False, True)
+    conflicts = tuple(calendar.conflicts(slot, ignore_uid=own_uid))
+    theirs = counterparty.state(slot) if counterparty is not None else "unknown"
+    outside = not slot.all_day and not within_working_hours(slot, hours)
+    alts: tuple[Alternative, ...] = ()
+    if conflicts or theirs == "busy":
+        alts = tuple(alternatives(slot, calendar, hours, counterparty, ignore_uid=own_uid))
+    return MeetingCheck(reading, conflicts, nearby, alts, theirs, outside, True)

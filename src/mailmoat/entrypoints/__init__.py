@@ -1,0 +1,1 @@
+"""Entry points: the CLI, the web app, jobs. Thin: parse, call a service, render."""

@@ -1,0 +1,1 @@
+"""`mailmoat` command groups, one module per group."""
