@@ -55,7 +55,8 @@ def test_counterparty_busy_is_a_clash_and_unsure_is_not_checked() -> None:
     theirs = FreeBusy(Slot(at(3, 0), at(5, 0)), busy=(Slot(at(3, 10), at(3, 12)),))
     result = check_meeting(reading, Calendar([]), HOURS, theirs)
     assert result.clash and result.counterparty == "busy"
-    assert [(a.slot.start, a.counterparty) for a in result.alternatives][0] == (at(3, 12), "free")
+    first = result.alternatives[0]
+    assert (first.slot.start, first.counterparty) == (at(3, 12), "free")
     unsure = check_meeting(read_text("", "next week sometime?", anchor), Calendar([]), HOURS)
     assert not unsure.checked and unsure.alternatives == ()
 
