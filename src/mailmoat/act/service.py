@@ -26,6 +26,8 @@ from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
+    BOUND_ACTIONS,
+    CALENDAR_ACTIONS,
     PayloadError,
     canonical_payload,
     mint,
@@ -112,6 +114,8 @@ class ActionService(AccountModes, TriageList):
                  reply_to_message: int | None) -> dict[str, Any]:
         if not isinstance(payload, dict):
             raise PayloadError("payload must be an object")
+        if payload.get("action") in CALENDAR_ACTIONS:
+            return self._calendar_payload(session, account, payload)
         if not is_floor(str(payload.get("action"))):
             checked = _reversible_payload(payload)
             target = session.get(MessageRow, checked["message"])
@@ -132,6 +136,22 @@ class ActionService(AccountModes, TriageList):
                 raise PayloadError("attachments are {filename, content_type, sha256}")
             if session.get(AttachmentBlobRow, item["sha256"]) is None:
                 raise PayloadError(f"attachment {item['filename']!r} was not uploaded")
+        return canonical
+
+    @staticmethod
+    def _calendar_payload(session: Session, account: str,
+                          payload: dict[str, Any]) -> dict[str, Any]:
+        """A calendar write: canonical, on a calendar that exists and may be written."""
+        from mailmoat.store.calendar_models import CalendarRow
+
+        canonical = canonical_payload({**payload, "account": account})
+        cal = session.scalar(select(CalendarRow).where(CalendarRow.name == canonical["calendar"]))
+        if cal is None:
+            raise PayloadError(f"no calendar named {canonical['calendar']!r}")
+        if cal.kind != "caldav":
+            raise PayloadError(f"calendar {cal.name!r} is a read-only feed")
+        if cal.account not in (None, account):
+            raise PayloadError(f"calendar {cal.name!r} belongs to account {cal.account!r}")
         return canonical
 
     @staticmethod
@@ -216,7 +236,7 @@ class ActionService(AccountModes, TriageList):
         if row.status != "pending":
             raise InvalidState(f"action {row.id} is {row.status}, not pending")
         self._learn(session, row, CorrectionKind.APPROVAL, approved_by, "", now)
-        if not is_floor(row.action):
+        if row.action not in BOUND_ACTIONS:
             row.status, row.decided_by, row.decided_at = "approved", approved_by, now
             audit(session, "approved", approved_by, now, action_id=row.id)
             return self._view(session, row)
@@ -246,7 +266,7 @@ class ActionService(AccountModes, TriageList):
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
-            if is_floor(row.action) or row.status != "approved":
+            if row.action in BOUND_ACTIONS or row.status != "approved":
                 raise InvalidState(f"action {action_id} is not an approved reversible action")
             row.status = "done" if ok else "failed"
             if detail:
@@ -410,7 +430,7 @@ def _unicode_address(address: str) -> str:
 
 
 def _hash_of(payload: dict[str, Any]) -> str:
-    if is_floor(str(payload.get("action"))):
+    if str(payload.get("action")) in BOUND_ACTIONS:
         return payload_hash(payload)
     from mailmoat.core.hashing import sha256_hex
 

@@ -22,9 +22,10 @@ class CalDAVError(RuntimeError):
     """Reaching or using the CalDAV server failed; `stage` says where (connect, auth,
     calendar, read, write). Never carries the password."""
 
-    def __init__(self, stage: str, message: str) -> None:
+    def __init__(self, stage: str, message: str, transient: bool = False) -> None:
         super().__init__(f"{stage}: {message}")
         self.stage = stage
+        self.transient = transient  # worth retrying later (network, 5xx); else a person looks
 
 
 @dataclass
@@ -79,7 +80,8 @@ class CalDAVSource:
             raise CalDAVError("calendar", f"no calendar collection at {self.url}") from None
         except Exception as exc:
             raise CalDAVError("connect", f"{type(exc).__name__}: "
-                              f"{str(exc).replace(self._password, '***')[:200]}") from None
+                              f"{str(exc).replace(self._password, '***')[:200]}",
+                              transient=True) from None
         self._calendar = calendar
         return calendar
 
@@ -110,9 +112,11 @@ class CalDAVSource:
         try:
             response = self._client.put(url, ics, {"Content-Type": "text/calendar; charset=utf-8"})
         except Exception as exc:
-            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}") from None
+            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}",
+                              transient=True) from None
         if response.status not in (200, 201, 204):
-            raise CalDAVError("write", f"the server answered {response.status} to the PUT")
+            raise CalDAVError("write", f"the server answered {response.status} to the PUT",
+                              transient=response.status >= 500)
         return _href(url)
 
     def delete(self, uid: str) -> bool:
@@ -124,11 +128,13 @@ class CalDAVSource:
         except Exception as exc:
             if "404" in str(exc) or type(exc).__name__ == "NotFoundError":
                 return False
-            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}") from None
+            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}",
+                              transient=True) from None
         if response.status == 404:
             return False
         if response.status not in (200, 204):
-            raise CalDAVError("write", f"the server answered {response.status} to the DELETE")
+            raise CalDAVError("write", f"the server answered {response.status} to the DELETE",
+                              transient=response.status >= 500)
         return True
 
     def get(self, uid: str) -> str | None:

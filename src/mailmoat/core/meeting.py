@@ -773,3 +773,22 @@ def check_meeting(reading: Reading, calendar: Calendar, hours: WorkingHours,
     if conflicts or theirs == "busy":
         alts = tuple(alternatives(slot, calendar, hours, counterparty, ignore_uid=own_uid))
     return MeetingCheck(reading, conflicts, nearby, alts, theirs, outside, True)
+
+
+def may_auto_accept(check: MeetingCheck, auto_eligible: bool) -> tuple[bool, str]:
+    """Whether unattended handling may accept this meeting. The account's mode and daily cap
+    are checked where the receipt is minted (act); this adds what only the meeting knows:
+    the slot must be read surely or likely, exactly, checked, inside working hours, and free.
+    A conflicting slot is never accepted unattended."""
+    reading = check.reading
+    if not auto_eligible:
+        return False, "not auto-eligible (policy)"
+    if not reading.event_allowed:
+        return False, f"slot not exact or not sure ({reading.certainty}, {reading.precision})"
+    if not check.checked:
+        return False, "no calendar check"
+    if check.clash:
+        return False, "the slot conflicts"
+    if check.outside_hours:
+        return False, "outside working hours"
+    return True, "free, exact, inside working hours"

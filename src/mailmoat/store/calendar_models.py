@@ -4,8 +4,19 @@ their incremental-sync state, and the events synced from them."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from mailmoat.store.models import Base
@@ -53,3 +64,22 @@ class CalendarEventRow(Base):
     problem: Mapped[str] = mapped_column(String(500), default="")  # why it has no slot
     raw: Mapped[str] = mapped_column(Text, default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MeetingProposalRow(Base):
+    """The proposals made for one meeting mail: the reply and the calendar write, pending
+    together so one approval can fire both (each keeps its own receipt)."""
+
+    __tablename__ = "meeting_proposals"
+    __table_args__ = (Index("ix_meeting_proposals_message", "message_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"))
+    account: Mapped[str] = mapped_column(String(200))
+    answer: Mapped[str] = mapped_column(String(20))  # accept | decline | alternatives | cancel
+    reply_action_id: Mapped[int | None] = mapped_column(
+        ForeignKey("act_actions.id", ondelete="SET NULL"), nullable=True)
+    event_action_id: Mapped[int | None] = mapped_column(
+        ForeignKey("act_actions.id", ondelete="SET NULL"), nullable=True)
+    context: Mapped[dict[str, Any]] = mapped_column(JSON)  # the meeting check it was built on
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,4 +1,5 @@
-"""Calendars: linked CalDAV collections and ICS feeds, their sync state, synced events.
+"""Calendars: linked CalDAV collections and ICS feeds, their sync state, synced events, and
+the meeting proposals (reply + calendar write) made for a mail.
 
 Revision ID: 0014_calendar
 Revises: 0013_one_head
@@ -52,9 +53,26 @@ def upgrade() -> None:
     )
     op.create_index("ix_calendar_events_start", "calendar_events", ["calendar_id", "start_at"])
     op.create_index("ix_calendar_events_uid", "calendar_events", ["calendar_id", "uid"])
+    op.create_table(
+        "meeting_proposals",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("message_id", sa.Integer,
+                  sa.ForeignKey("messages.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("account", sa.String(200), nullable=False),
+        sa.Column("answer", sa.String(20), nullable=False),
+        sa.Column("reply_action_id", sa.Integer,
+                  sa.ForeignKey("act_actions.id", ondelete="SET NULL"), nullable=True),
+        sa.Column("event_action_id", sa.Integer,
+                  sa.ForeignKey("act_actions.id", ondelete="SET NULL"), nullable=True),
+        sa.Column("context", sa.JSON, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_meeting_proposals_message", "meeting_proposals", ["message_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_meeting_proposals_message", table_name="meeting_proposals")
+    op.drop_table("meeting_proposals")
     op.drop_index("ix_calendar_events_uid", table_name="calendar_events")
     op.drop_index("ix_calendar_events_start", table_name="calendar_events")
     op.drop_table("calendar_events")
