@@ -84,7 +84,7 @@ def propose_meeting(
     message_id: int,
     *,
     account: str = "local",
-    user: str,
+    user: str | None = None,
     proposed_by: str,
     source: str = "cli",
     answer: str = "auto",
@@ -96,6 +96,7 @@ def propose_meeting(
     user's own address (the attendee in an iTIP REPLY)."""
     ctx = meeting_context(store, message_id, account, locale)
     reading, check = ctx.reading, ctx.check
+    user = user or user_address(store, account, message_id)
     if reading.certainty == "unsure":
         raise NotProposable(f"unsure ({reading.understood}): nothing is proposed; read the mail")
     if reading.kind in ("reply", "declinecounter", "refresh"):
@@ -170,6 +171,26 @@ def propose_meeting(
         session.flush()
         link_id = link.id
     return MeetingProposal(link_id, message_id, answer, reply_id, event_id)
+
+
+def user_address(store: Store, account: str, message_id: int) -> str:
+    """The user's own address: the account's sender address, else the mail's first To."""
+    from mailmoat.accounts.registry import AccountError, get_account
+
+    try:
+        settings = get_account(store, account)
+        if settings.submission is not None and settings.submission.from_addr:
+            return settings.submission.from_addr
+        if "@" in settings.username:
+            return settings.username
+    except AccountError:
+        pass
+    with store.sessions() as session:
+        row = session.get(MessageRow, message_id)
+        to = parse_message(row.raw).to if row is not None else ()
+    if not to:
+        raise NotProposable("cannot tell your own address: link a mail account")
+    return to[0]
 
 
 def _dtstamp(date: str | None) -> datetime:
