@@ -229,3 +229,25 @@ def test_read_message_prefers_the_calendar_part_and_keeps_body_links() -> None:
     assert r.source == "ics" and r.certainty == SURE and r.kind == "request"
     assert r.links == ("https://meet.google.com/abc-defg-hij",)
     assert r.as_dict()["invite"]["uid"] == "a@x.example"
+
+
+@pytest.mark.parametrize("rule", [
+    "FREQ=WEEKLY", "FREQ=DAILY", "FREQ=WEEKLY;INTERVAL=2", "FREQ=DAILY;COUNT=400",
+    "FREQ=WEEKLY;COUNT=30", "FREQ=WEEKLY;UNTIL=20270301T000000Z", "FREQ=DAILY;UNTIL=20261215T083000Z",
+    "FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=MONTHLY;BYMONTHDAY=15",
+])
+def test_expansion_shortcut_matches_the_full_walk(rule: str) -> None:
+    """Old series jump ahead by arithmetic; the instances must be exactly dateutil's, also
+    across DST changes (wall-clock times stay put)."""
+    from dateutil.rrule import rrulestr
+
+    from mailmoat.core.ical import expand
+
+    first = Slot(datetime(2026, 3, 2, 9, 30, tzinfo=BER), datetime(2026, 3, 2, 10, tzinfo=BER))
+    window = Slot(datetime(2026, 11, 20, tzinfo=BER), datetime(2026, 12, 20, tzinfo=BER))
+    expected = [Slot(b, b + first.duration) for b in rrulestr(f"RRULE:{rule}",
+                                                               dtstart=first.start)
+                .between(window.start - first.duration, window.end, inc=False)
+                if Slot(b, b + first.duration).overlaps(window)]
+    assert expand(first, rule, window) == expected
+    assert all(s.start.hour == 9 for s in expected)

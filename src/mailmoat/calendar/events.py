@@ -61,6 +61,10 @@ def busy_view(events: Iterable[StoredEvent], window: Slot) -> Calendar:
         if ev.start_at is None or ev.end_at is None or ev.transparent:
             continue
         first = Slot(ev.start_at, ev.end_at, ev.all_day)
+        if not ev.rrule:
+            if first.overlaps(window):
+                busy.append(Busy(first, uid=ev.uid, summary=ev.summary))
+            continue
         for inst in expand(first, ev.rrule, window, limit=500):
             busy.append(Busy(inst, uid=ev.uid, summary=ev.summary))
     return Calendar(busy)

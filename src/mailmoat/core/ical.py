@@ -320,6 +320,12 @@ def expand(first: Slot, rrule: str, window: Slot, limit: int = MAX_OCCURRENCES) 
     freq = re.search(r"FREQ=([A-Z]+)", rrule.upper())
     if not freq or freq.group(1) not in _EXPANDABLE:
         return [first] if first.overlaps(window) else []
+    first, rrule = _skip_ahead(first, rrule, window)
+    if not rrule:
+        return []
+    simple = _SIMPLE_RULE.match(rrule.upper().replace(";WKST=MO", ""))
+    if simple:
+        return _simple_instances(first, simple, window, limit)
     try:
         rule = rrulestr(f"RRULE:{rrule}", dtstart=first.start)
     except (ValueError, TypeError, OverflowError):
@@ -338,3 +344,63 @@ def expand(first: Slot, rrule: str, window: Slot, limit: int = MAX_OCCURRENCES) 
     except (ValueError, TypeError, OverflowError):  # an UNTIL that cannot be compared, say
         return out or ([first] if first.overlaps(window) else [])
     return out
+
+
+_SIMPLE_RULE = re.compile(r"^FREQ=(DAILY|WEEKLY)(?:;INTERVAL=(\d{1,4}))?(?:;(COUNT)=(\d{1,6})|"
+                          r";UNTIL=([0-9]{8}(?:T[0-9]{6}Z?)?))?$")
+
+
+def _until(text: str, first: Slot) -> datetime:
+    if len(text) == 8:  # a date: the whole day counts
+        day = date(int(text[:4]), int(text[4:6]), int(text[6:8]))
+        return datetime.combine(day, time(23, 59, 59), first.start.tzinfo)
+    moment = datetime.strptime(text[:15], "%Y%m%dT%H%M%S")
+    if text.endswith("Z"):
+        return moment.replace(tzinfo=ZoneInfo("UTC"))
+    return moment.replace(tzinfo=first.start.tzinfo)
+
+
+def _simple_instances(first: Slot, m: re.Match[str], window: Slot, limit: int) -> list[Slot]:
+    """A plain DAILY/WEEKLY rule's instances in `window`, by wall-clock arithmetic (what
+    dateutil would produce, without walking it), at most `limit`."""
+    period = timedelta(days=(1 if m.group(1) == "DAILY" else 7) * int(m.group(2) or 1))
+    count = int(m.group(4)) if m.group(3) else None
+    until = _until(m.group(5), first) if m.group(5) else None
+    wall = first.start.replace(tzinfo=None)
+    tz = first.start.tzinfo
+    out: list[Slot] = []
+    for step in range(MAX_OCCURRENCES):
+        if count is not None and step >= count:
+            break
+        begin = (wall + step * period).replace(tzinfo=tz)
+        if begin >= window.end or (until is not None and begin > until):
+            break
+        candidate = Slot(begin, begin + first.duration, first.all_day)
+        if candidate.overlaps(window):
+            out.append(candidate)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def _skip_ahead(first: Slot, rrule: str, window: Slot) -> tuple[Slot, str]:
+    """For a plain DAILY/WEEKLY rule (INTERVAL, COUNT or UNTIL at most), start the walk at the
+    last instance before the window instead of at DTSTART: the same instances, found in a
+    few steps however old the series. Other rules are walked from DTSTART (bounded)."""
+    rule = rrule.upper().replace(";WKST=MO", "")
+    m = _SIMPLE_RULE.match(rule)
+    if not m or window.start <= first.end:
+        return first, rrule
+    period = timedelta(days=(1 if m.group(1) == "DAILY" else 7) * int(m.group(2) or 1))
+    wall = first.start.replace(tzinfo=None)
+    target = (window.start - first.duration).astimezone(first.start.tzinfo).replace(tzinfo=None)
+    skip = max(0, (target - wall) // period - 1)
+    if not skip:
+        return first, rrule
+    if m.group(3):  # COUNT: fewer instances are left after the skipped ones
+        left = int(m.group(4)) - skip
+        if left <= 0:
+            return first, ""
+        rule = rule.replace(f"COUNT={m.group(4)}", f"COUNT={left}")
+    start = (wall + skip * period).replace(tzinfo=first.start.tzinfo)
+    return Slot(start, start + first.duration, first.all_day), rule

@@ -163,7 +163,7 @@ class Calendar:
         return self.between(day_start, day_end)
 
 
-def _working_days(first: date, hours: WorkingHours, count: int) -> list[date]:
+def working_days(first: date, hours: WorkingHours, count: int) -> list[date]:
     days: list[date] = []
     day = first
     for _ in range(count * 7 + 7):  # enough to find `count` working days in any week shape
@@ -201,7 +201,7 @@ def alternatives(
     length = proposal.duration if proposal.duration > timedelta(0) else GRID
     anchor = proposal.start.astimezone(tz)
     out: list[Alternative] = []
-    for day in _working_days(anchor.date(), hours, within_days):
+    for day in working_days(anchor.date(), hours, within_days):
         day_open = datetime.combine(day, hours.start, tz)
         day_close = datetime.combine(day, hours.end, tz)
         cursor = _ceil_to_grid(max(day_open, anchor))

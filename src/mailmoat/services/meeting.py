@@ -12,12 +12,17 @@ from mailmoat.calendar.events import busy_view
 from mailmoat.calendar.registry import CalendarSettings, calendars_for_account
 from mailmoat.core.meeting import MeetingCheck, Reading, check_meeting, read_message
 from mailmoat.core.message import Message, parse_message
-from mailmoat.core.slots import Calendar, FreeBusy, Slot, WorkingHours
+from mailmoat.core.slots import (
+    WITHIN_WORKING_DAYS,
+    Calendar,
+    FreeBusy,
+    Slot,
+    WorkingHours,
+    working_days,
+)
 from mailmoat.store.calendar_store import StoredEvent, events_between
 from mailmoat.store.models import DecisionRow, MessageRow
 from mailmoat.store.repository import Store
-
-LOOKAHEAD_DAYS = 10  # the five working days alternatives may use, plus weekends and slack
 
 
 class MeetingNotFound(LookupError):
@@ -41,14 +46,17 @@ class MeetingContext:
                 "calendars": list(self.calendars), **self.check.as_dict()}
 
 
-def check_window(reading: Reading, zone: str) -> Slot | None:
-    """The stretch of calendar the check needs: the proposal's day through the lookahead."""
+def check_window(reading: Reading, hours: WorkingHours) -> Slot | None:
+    """The stretch of calendar the check needs: the proposal's day through the last working
+    day alternatives may use (WITHIN_WORKING_DAYS of them)."""
     if reading.slot is None:
         return None
-    tz = ZoneInfo(zone)
+    tz = ZoneInfo(hours.zone)
     day = reading.slot.start.astimezone(tz).date()
+    days = working_days(day, hours, WITHIN_WORKING_DAYS)
     start = datetime.combine(day, time(0), tz)
-    end = max(reading.slot.end, start + timedelta(days=LOOKAHEAD_DAYS))
+    last = max([day, *days])
+    end = max(reading.slot.end, datetime.combine(last + timedelta(days=1), time(0), tz))
     return Slot(start, end)
 
 
@@ -61,7 +69,7 @@ def context_from(message: Message, events_for: Any, *, zone: str, locale: str = 
                            date_header=message.date, calendar_parts=message.calendar_parts,
                            sender=message.from_addr, user_zone=zone, locale=locale)
     hours = hours or WorkingHours(zone=zone)
-    window = check_window(reading, zone)
+    window = check_window(reading, hours)
     events: list[StoredEvent] = events_for(window) if window is not None else []
     calendar = busy_view(events, window) if window is not None else Calendar(())
     return MeetingContext(message_id, lane, check_meeting(reading, calendar, hours,

@@ -48,6 +48,7 @@ class CalendarEventRow(Base):
         UniqueConstraint("calendar_id", "href", name="uq_calendar_events_href"),
         Index("ix_calendar_events_start", "calendar_id", "start_at"),
         Index("ix_calendar_events_uid", "calendar_id", "uid"),
+        Index("ix_calendar_events_wide", "calendar_id", "wide", "start_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -61,6 +62,9 @@ class CalendarEventRow(Base):
     all_day: Mapped[bool] = mapped_column(Boolean, default=False)
     transparent: Mapped[bool] = mapped_column(Boolean, default=False)
     rrule: Mapped[str] = mapped_column(String(500), default="")
+    # Recurring, or longer than WIDE_DAYS: found by its own index, so the read of a few days
+    # never scans every event that started before them.
+    wide: Mapped[bool] = mapped_column(Boolean, default=False)
     problem: Mapped[str] = mapped_column(String(500), default="")  # why it has no slot
     raw: Mapped[str] = mapped_column(Text, default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

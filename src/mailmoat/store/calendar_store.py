@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, or_, select
 
 from mailmoat.store.calendar_models import CalendarEventRow, CalendarRow
 from mailmoat.store.repository import Store
+
+WIDE = timedelta(days=7)  # events longer than this (or recurring) are read by their own index
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,8 @@ def save_events(store: Store, calendar_id: int, events: Iterable[StoredEvent],
             row.uid, row.etag, row.summary = ev.uid[:500], ev.etag[:500], ev.summary[:2000]
             row.start_at, row.end_at = _utc(ev.start_at), _utc(ev.end_at)
             row.all_day, row.transparent, row.rrule = ev.all_day, ev.transparent, ev.rrule[:500]
+            row.wide = bool(ev.rrule) or (ev.start_at is not None and ev.end_at is not None
+                                          and ev.end_at - ev.start_at > WIDE)
             row.problem, row.raw, row.updated_at = ev.problem[:500], ev.raw, now
             written += 1
         gone = set(deleted_hrefs)
@@ -86,18 +90,27 @@ def save_events(store: Store, calendar_id: int, events: Iterable[StoredEvent],
 def events_between(store: Store, calendar_ids: Iterable[int], start: datetime,
                    end: datetime) -> list[StoredEvent]:
     """Events that may overlap [start, end): timed ones that do, and every recurring series
-    that began before `end` (its instances are expanded by the caller, bounded)."""
+    that began before `end` (its instances are expanded by the caller, bounded). Without
+    their raw text: this is the hot read of every meeting check."""
     ids = list(calendar_ids)
     if not ids:
         return []
-    with store.sessions() as session:
-        rows = session.scalars(select(CalendarEventRow).where(
-            CalendarEventRow.calendar_id.in_(ids),
-            CalendarEventRow.start_at.is_not(None),
-            CalendarEventRow.start_at < _utc(end),
-            or_(CalendarEventRow.end_at > _utc(start), CalendarEventRow.rrule != ""),
-        ).order_by(CalendarEventRow.start_at, CalendarEventRow.href))
-        return [_row_to_event(r) for r in rows]
+    t = CalendarEventRow
+    cols = (t.href, t.uid, t.etag, t.summary, t.start_at, t.end_at, t.all_day, t.transparent,
+            t.rrule, t.problem)
+    lo, hi = _utc(start), _utc(end)
+    assert lo is not None and hi is not None
+    narrow = select(*cols).where(t.calendar_id.in_(ids), t.wide.is_(False),
+                                 t.start_at >= lo - WIDE, t.start_at < hi, t.end_at > lo)
+    wide = select(*cols).where(t.calendar_id.in_(ids), t.wide.is_(True), t.start_at < hi,
+                               or_(t.end_at > lo, t.rrule != ""))
+    with store.engine.connect() as conn:
+        rows = list(conn.execute(narrow)) + list(conn.execute(wide))
+    events = [StoredEvent(href=r[0], uid=r[1], etag=r[2], summary=r[3], start_at=_utc(r[4]),
+                          end_at=_utc(r[5]), all_day=r[6], transparent=r[7], rrule=r[8],
+                          problem=r[9]) for r in rows]
+    events.sort(key=lambda e: (e.start_at, e.href))
+    return events
 
 
 def event_by_uid(store: Store, calendar_id: int, uid: str) -> StoredEvent | None:

@@ -46,6 +46,7 @@ def upgrade() -> None:
         sa.Column("all_day", sa.Boolean, nullable=False),
         sa.Column("transparent", sa.Boolean, nullable=False),
         sa.Column("rrule", sa.String(500), nullable=False),
+        sa.Column("wide", sa.Boolean, nullable=False),
         sa.Column("problem", sa.String(500), nullable=False),
         sa.Column("raw", sa.Text, nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
@@ -53,6 +54,8 @@ def upgrade() -> None:
     )
     op.create_index("ix_calendar_events_start", "calendar_events", ["calendar_id", "start_at"])
     op.create_index("ix_calendar_events_uid", "calendar_events", ["calendar_id", "uid"])
+    op.create_index("ix_calendar_events_wide", "calendar_events",
+                    ["calendar_id", "wide", "start_at"])
     op.create_table(
         "meeting_proposals",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -73,6 +76,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_meeting_proposals_message", table_name="meeting_proposals")
     op.drop_table("meeting_proposals")
+    op.drop_index("ix_calendar_events_wide", table_name="calendar_events")
     op.drop_index("ix_calendar_events_uid", table_name="calendar_events")
     op.drop_index("ix_calendar_events_start", table_name="calendar_events")
     op.drop_table("calendar_events")
