@@ -233,7 +233,8 @@ def test_read_message_prefers_the_calendar_part_and_keeps_body_links() -> None:
 
 @pytest.mark.parametrize("rule", [
     "FREQ=WEEKLY", "FREQ=DAILY", "FREQ=WEEKLY;INTERVAL=2", "FREQ=DAILY;COUNT=400",
-    "FREQ=WEEKLY;COUNT=30", "FREQ=WEEKLY;UNTIL=20270301T000000Z", "FREQ=DAILY;UNTIL=20261215T083000Z",
+    "FREQ=WEEKLY;COUNT=30", "FREQ=WEEKLY;UNTIL=20270301T000000Z",
+    "FREQ=DAILY;UNTIL=20261215T083000Z",
     "FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=MONTHLY;BYMONTHDAY=15",
 ])
 def test_expansion_shortcut_matches_the_full_walk(rule: str) -> None:
