@@ -16,7 +16,7 @@ from webhelpers import client, store  # noqa: F401  (fixtures)
 
 BUSY = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:busy-1\r\n"
         "DTSTAMP:20261130T000000Z\r\nDTSTART:20261208T150000Z\r\nDTEND:20261208T160000Z\r\n"
-        "SUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        "SUMMARY:<script>alert(1)</script>Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
 
 
 def _ids(store) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -45,6 +45,7 @@ def test_meeting_lane_page_shows_slot_conflict_alternatives_and_one_approve(
     assert page.status_code == 200
     assert 'id="meeting-slot">2026-12-08T15:00:00+00:00' in page.text
     assert 'id="meeting-conflict"' in page.text and "Dentist" in page.text
+    assert "<script>alert(1)" not in page.text and "&lt;script&gt;alert(1)" in page.text
     assert "2026-12-08T17:00:00+01:00" in page.text  # first free half hour after, Berlin
     assert 'id="meeting-propose"' in page.text
     move = ids["Reschedule: Thursday's design review"]
