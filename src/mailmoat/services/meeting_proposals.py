@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from mailmoat.act.auto import Drafter, DraftRequest
 from mailmoat.act.errors import PolicyRefused
 from mailmoat.act.service import ActionService
 from mailmoat.calendar.registry import calendars_for_account
@@ -30,10 +31,12 @@ from mailmoat.core.itip import (
     itip_reply,
     meeting_uid,
     reply_text,
+    when,
 )
 from mailmoat.core.meeting import may_auto_accept
 from mailmoat.core.message import parse_message
 from mailmoat.core.receipts import CALENDAR_EVENT, FloorAction
+from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.services.meeting import MeetingContext, meeting_context
 from mailmoat.store.calendar_models import MeetingProposalRow
 from mailmoat.store.calendar_store import events_between
@@ -91,6 +94,7 @@ def propose_meeting(
     calendar: str | None = None,
     invite_sender: bool = False,
     locale: str = "en-US",
+    drafter: Drafter | None = None,
 ) -> MeetingProposal:
     """Put the reply and the calendar write in the decision queue, linked. `user` is the
     user's own address (the attendee in an iTIP REPLY)."""
@@ -156,6 +160,8 @@ def propose_meeting(
                              organizer=user if invite_sender else "",
                              attendees=(user, message.from_addr) if invite_sender else ())
             event = _event_payload(spec, user, cal_name, dtstamp)
+    if reply is not None and drafter is not None:
+        reply = _model_text(drafter, account, message, reply, ctx, answer)
     reply_id = event_id = None
     if reply is not None:
         reply_id = actions.propose(account, reply, proposed_by, source,
@@ -248,9 +254,50 @@ def _reply(message: Any, ctx: MeetingContext, answer: str, alternatives: Any, us
     return payload
 
 
-def _window_text(ctx: MeetingContext) -> str:
-    from mailmoat.core.itip import when
+def facts_for_model(ctx: MeetingContext, answer: str) -> tuple[str, tuple[str, ...]]:
+    """What the reply must say, from mailmoat's own facts (not from the mail), and the times
+    that must appear in it for the draft to be used."""
+    slot = ctx.reading.slot
+    assert slot is not None
+    alts = ctx.check.alternatives
+    if answer == "accept":
+        facts = f"Accept the meeting at {when(slot, ctx.zone)}."
+        times = (_hhmm(slot.start, ctx.zone),)
+    elif alts:
+        facts = (f"Decline {when(slot, ctx.zone)} (the user is busy) and offer exactly these "
+                 "times instead: " + "; ".join(when(a.slot, ctx.zone) for a in alts) + ".")
+        times = tuple(_hhmm(a.slot.start, ctx.zone) for a in alts)
+    else:
+        facts = f"Decline the meeting at {when(slot, ctx.zone)}; offer no other time."
+        times = (_hhmm(slot.start, ctx.zone),)
+    return (f"{facts} Keep it short and polite. Do not invent or change any date or time.",
+            times)
 
+
+def _hhmm(moment: datetime, zone: str) -> str:
+    from zoneinfo import ZoneInfo
+
+    return moment.astimezone(ZoneInfo(zone)).strftime("%H:%M")
+
+
+def _model_text(drafter: Drafter, account: str, message: Any, reply: dict[str, Any],
+                ctx: MeetingContext, answer: str) -> dict[str, Any]:
+    """The model may word the reply; the mail reaches it only inside the untrusted wrapper,
+    and a draft that drops one of the times the facts name is not used (the template is)."""
+    if ctx.reading.precision == "window":
+        return reply
+    facts, times = facts_for_model(ctx, answer)
+    request = DraftRequest(account=account, sender=reply["to"], subject=message.subject,
+                           original=wrap_untrusted(f"Subject: {message.subject}\n\n"
+                                                   f"{message.body_text}", "email"),
+                           guidelines=facts)
+    draft = drafter.draft(request)
+    if draft is None or not all(t in draft.body for t in times):
+        return reply  # no model, or a draft not grounded in the facts: the template stands
+    return {**reply, "body": draft.body}
+
+
+def _window_text(ctx: MeetingContext) -> str:
     options = "\n".join(f"- {when(a.slot, ctx.zone)}" for a in ctx.check.alternatives)
     return f"Hi,\n\nI'm free at any of these times:\n\n{options}\n\nBest regards"
 
