@@ -26,6 +26,10 @@ from mailmoat.web.auth import api_user, page_user
 from mailmoat.web.views import MessageId
 
 
+class Refusal(BaseModel):
+    detail: str
+
+
 class ProposeIn(BaseModel):
     answer: str = "auto"  # auto | accept | decline
     calendar: str | None = None
@@ -58,7 +62,13 @@ def meeting_view(request: Request, account: str, message_id: int) -> dict[str, A
 
 
 def meeting_router() -> APIRouter:
-    router = APIRouter(tags=["meeting"])
+    router = APIRouter(tags=["meeting"], responses={
+        400: {"model": Refusal, "description": "a payload breaks a rule of the receipts"},
+        401: {"description": "not signed in"},
+        404: {"model": Refusal, "description": "no such message on your account"},
+        409: {"model": Refusal, "description": "nothing to propose (unsure, proposed "
+              "already) or nothing pending to approve"},
+    })
 
     @router.get("/api/meeting/{message_id}")
     def show(request: Request, message_id: MessageId,
