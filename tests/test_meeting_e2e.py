@@ -235,3 +235,35 @@ def test_exactly_once_across_sigkill_of_the_executor(world: dict[str, Any]) -> N
                    .fetch(None).events)
     event_uid = actions.show(free.event_action_id)["payload"]["uid"]
     assert uids == Counter({"busy-wed": 1, INVITE_UID: 1, event_uid: 1})
+
+
+def test_auto_accepts_only_an_eligible_free_slot_and_never_a_clash(world: dict[str, Any]
+                                                                   ) -> None:
+    from sqlalchemy import update
+
+    from mailmoat.act.errors import PolicyRefused
+    from mailmoat.core.autonomy import Mode
+    from mailmoat.store.models import DecisionRow
+
+    store, actions, ids = world["store"], world["actions"], world["ids"]
+    free, clash = ids["<free-1@partnerco.example>"], ids["<clash-1@partnerco.example>"]
+    actions.set_mode("acct", Mode.AUTO, "sam", daily_cap=5)
+    with pytest.raises(PolicyRefused, match="not auto-eligible"):  # a sender with no history
+        propose_meeting(store, actions, free, account="acct", proposed_by="auto:acct",
+                        source="auto")
+    with store.sessions.begin() as session:  # as if the user had written to them before
+        session.execute(update(DecisionRow).values(auto_eligible=True))
+    with pytest.raises(PolicyRefused, match="conflicts"):
+        propose_meeting(store, actions, clash, account="acct", proposed_by="auto:acct",
+                        source="auto")
+    made = propose_meeting(store, actions, free, account="acct", proposed_by="auto:acct",
+                           source="auto")
+    for action_id in (made.reply_action_id, made.event_action_id):
+        actions.approve_unattended(action_id, "acct")
+    executor = Executor(store.engine, {"acct": transport(world["server"])},
+                        calendars=calendar_writers(store, world["ring"]))
+    assert sorted(o.state for o in executor.run_until_idle()) == ["done", "done"]
+    (sent,) = replies(world["server"], "mina@partnerco.example")
+    assert sent["Auto-Submitted"] == "auto-replied"
+    uid = actions.show(made.event_action_id)["payload"]["uid"]
+    assert CalDAVSource(world["cal_url"], USER, PASSWORD).get(uid) is not None

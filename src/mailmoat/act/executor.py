@@ -47,6 +47,7 @@ from mailmoat.core.outbox import (
 )
 from mailmoat.core.receipts import (
     CALENDAR_ACTIONS,
+    CALENDAR_EVENT,
     ActionMismatch,
     FloorAction,
     PayloadError,
@@ -261,19 +262,29 @@ class Executor:
         the same bytes to the same UID, or deleting a UID that is gone, changes nothing."""
         try:
             self._verified(row, action)
-            if _unattended(row):
-                raise ActionMismatch("unattended receipts cover replies only")
+            if _unattended(row) and row.action != CALENDAR_EVENT:
+                # Unattended work may put an event in the user's own calendar (reversible),
+                # never one that invites other people.
+                raise ActionMismatch("unattended receipts cover replies and own-calendar "
+                                     "events only")
             ics = str(row.payload["ics"])
             if row.raw is not None and row.raw != ics.encode("utf-8"):
                 raise PayloadMismatch("the stored bytes are not the approved payload")
         except (ReceiptError, ValueError, KeyError, TypeError) as exc:
             return self._finish(row, "dead", f"refused: {type(exc).__name__}: {exc}",
                                 event="refused")
+        if _unattended(row):
+            with self.sessions() as session:
+                mode_row = session.get(AccountModeRow, row.account)
+            if mode_row is None or mode_row.mode != Mode.AUTO.value:
+                return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
         writer = self.calendars.get(str(row.payload["calendar"]))
         if writer is None:
             return self._retry(row, f"calendar {row.payload['calendar']!r} is not reachable "
                                     "from this executor")
         marked = self._mark_sending(row, ics.encode("utf-8"), "", False)
+        if marked == "auto_off":
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
         if marked == "lost":
             return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
         uid = str(row.payload["uid"])
