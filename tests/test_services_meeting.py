@@ -150,3 +150,23 @@ def test_model_words_the_reply_only_inside_the_facts(stored) -> None:  # type: i
     silent = propose_meeting(stored, actions, mids[2], user="me@example.org", proposed_by="sam",
                              drafter=_Drafter(None))  # no model answered: the template
     assert "works for me" in actions.show(silent.reply_action_id)["payload"]["body"]
+
+
+def test_cli_propose_show_approve(stored) -> None:  # type: ignore[no-untyped-def]
+    ring = load_key_ring(Path(str(stored.engine.url.database)).parent / "k")
+    add_calendar(stored, ring, CalendarSettings("dav", "https://dav.example/cal/", username="me",
+                                                zone="Europe/Berlin"), "pw")
+    mid = stored.ingest(mail("Could we have a call on Thursday at 10am?"), "test").message_id
+    made = runner.invoke(app, ["meeting", "propose", str(mid)])
+    assert made.exit_code == 0, made.output
+    assert "reply action" in made.output and "calendar action" in made.output
+    data = json.loads(runner.invoke(app, ["meeting", "show", str(mid), "--json"]).output)
+    (p,) = data["proposals"]
+    assert p["reply"]["status"] == "pending" and p["event"]["action"] == "calendar_event"
+    assert "mailmoat actions approve" in runner.invoke(app, ["meeting", "show", str(mid)]).output
+    approved = runner.invoke(app, ["meeting", "approve", str(mid)])
+    assert approved.exit_code == 0 and approved.output.count("approved action") == 2
+    assert runner.invoke(app, ["meeting", "approve", str(mid)]).exit_code == 2
+    vague = stored.ingest(mail("sometime next week?", "later"), "test").message_id
+    refused = runner.invoke(app, ["meeting", "propose", str(vague)])
+    assert refused.exit_code == 2 and "unsure" in refused.output

@@ -159,13 +159,22 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """What the mail proposes, how sure, the clashes, that day's events and alternatives."""
+    from mailmoat.act.service import ActionService
     from mailmoat.services.meeting import MeetingNotFound, meeting_context
+    from mailmoat.services.meeting_proposals import proposals_for
 
+    store = _store()
     try:
-        ctx = meeting_context(_store(), message_id, account, locale)
+        ctx = meeting_context(store, message_id, account, locale)
     except MeetingNotFound as exc:
         raise _fail(str(exc)) from None
     data = ctx.as_dict()
+    actions = ActionService(store.engine)
+    data["proposals"] = [
+        {**p.as_dict(), **{k: actions.show(v) if v is not None else None
+                           for k, v in (("reply", p.reply_action_id),
+                                        ("event", p.event_action_id))}}
+        for p in proposals_for(store, message_id)]
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
@@ -196,6 +205,62 @@ def show(
         for a in data["alternatives"]:
             console.print(f"  alternative: {a['start']} - {a['end']} (them: "
                           f"{a['counterparty']})")
+    for p in data["proposals"]:
+        for label in ("reply", "event"):
+            a = p[label]
+            if a is not None:
+                console.print(f"proposal ({p['answer']}): action {a['id']} {a['action']} "
+                              f"{a['status']} sha256 {a['payload_sha256'][:16]}; approve with "
+                              f"`mailmoat actions approve {a['id']}` or `mailmoat meeting "
+                              f"approve {message_id}` for all", markup=False)
+
+
+@meeting_app.command("propose")
+def propose(
+    message_id: int = typer.Argument(...),
+    account: str = typer.Option("local", help="the account the message belongs to"),
+    answer: str = typer.Option("auto", help="auto (decline on a clash) | accept | decline"),
+    calendar: str | None = typer.Option(None, help="the CalDAV calendar to write to"),
+    invite_sender: bool = typer.Option(False, help="make the event invite the sender (a "
+                                       "floor action: invitations go out)"),
+    locale: str = typer.Option("en-US", help="how to read 3/5"),
+) -> None:
+    """Draft the reply and the calendar write; both wait for approval."""
+    import getpass
+
+    from mailmoat.act.service import ActionService
+    from mailmoat.services.meeting import MeetingNotFound
+    from mailmoat.services.meeting_proposals import NotProposable, propose_meeting
+
+    store = _store()
+    try:
+        made = propose_meeting(store, ActionService(store.engine), message_id, account=account,
+                               proposed_by=f"cli:{getpass.getuser()}", source="cli", answer=answer,
+                               calendar=calendar, invite_sender=invite_sender, locale=locale)
+    except (MeetingNotFound, NotProposable) as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"proposed ({made.answer}): reply action {made.reply_action_id or '-'}, "
+                  f"calendar action {made.event_action_id or '-'}; review with `mailmoat "
+                  f"meeting show {message_id}`")
+
+
+@meeting_app.command("approve")
+def approve(message_id: int = typer.Argument(...)) -> None:
+    """Approve every pending proposal of this meeting (each gets its own receipt)."""
+    import getpass
+
+    from mailmoat.act.service import ActionService
+    from mailmoat.services.meeting_proposals import NotProposable, approve_meeting
+
+    store = _store()
+    try:
+        done = approve_meeting(store, ActionService(store.engine), message_id,
+                               f"cli:{getpass.getuser()}")
+    except NotProposable as exc:
+        raise _fail(str(exc)) from None
+    for a in done:
+        console.print(f"approved action {a['id']} {a['action']} sha256 "
+                      f"{a['receipt']['payload_sha256'][:16]}")
 
 
 def register(root: typer.Typer) -> None:
