@@ -56,6 +56,9 @@ def test_meeting_lane_page_shows_slot_conflict_alternatives_and_one_approve(
     shown = client.get(f"/message/{move}").text
     assert 'id="meeting-free"' in shown and "Approve both" in shown
     assert "works for me" in shown and "BEGIN:VCALENDAR" in shown  # the exact bytes
+    event_id = client.get(f"/api/meeting/{move}").json()["proposals"][0]["event_action_id"]
+    review = client.get(f"/approvals/{event_id}").text
+    assert "calendar_event: put mailmoat-" in review and "BEGIN:VCALENDAR" in review
     approved = client.post(f"/message/{move}/meeting/approve", data={"csrf": client.csrf},
                            follow_redirects=False)
     assert approved.status_code == 303

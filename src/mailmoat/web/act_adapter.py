@@ -30,6 +30,14 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _what(view: dict[str, Any]) -> str:
+    payload = view.get("payload") or {}
+    if "calendar" in payload and "uid" in payload:  # a calendar write: what, where, which event
+        return (f"{view['action']}: {payload.get('operation')} {payload.get('uid')} on "
+                f"calendar {payload.get('calendar')}")
+    return str(view["action"])
+
+
 def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
     payload = view.get("payload")
     target = view.get("to") or ""
@@ -37,7 +45,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         id=str(view["id"]),
         kind=str(view["action"]),
         message_id=(view.get("replying_to") or {}).get("id") if payload else None,
-        summary=f"to {target}: {view.get('subject', '')}" if target else str(view["action"]),
+        summary=f"to {target}: {view.get('subject', '')}" if target else _what(view),
         # Shown byte for byte: the canonical JSON whose sha256 the receipt will bind.
         payload=json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=True)
         if payload is not None else "",
