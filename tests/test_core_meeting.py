@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mailmoat.core.ical import MAX_OCCURRENCES, meeting_links, occurrences, read_ics
 from mailmoat.core.meeting import LIKELY, SURE, UNSURE, read_message, read_text
@@ -252,3 +254,31 @@ def test_expansion_shortcut_matches_the_full_walk(rule: str) -> None:
                 if Slot(b, b + first.duration).overlaps(window)]
     assert expand(first, rule, window) == expected
     assert all(s.start.hour == 9 for s in expected)
+
+
+_WORDS = st.sampled_from([
+    "tomorrow", "next", "Tuesday", "Thursday's", "at", "4pm", "10–11", "CET", "PT", "3/5", "9",
+    "noon", "afternoon", "or", "내일", "오후", "3시", "반", "다음 주", "화요일", "12월", "10일",
+    "move", "cancel", "from", "to", "2026-12-08", "Dec", "31", "for", "45 minutes", "an hour",
+    "\n", ">", "On Mon wrote:", "13:75", "25pm", "0/0", "99/99", "Europe/Berlin", "UTC"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=14).map(" ".join), st.text(max_size=40))
+def test_words_never_raise_and_an_event_is_never_before_the_mail(words: str, noise: str) -> None:
+    r = read(words + " " + noise)
+    assert r.certainty in (LIKELY, UNSURE)
+    if r.event_allowed:
+        assert r.slot is not None and r.slot.start >= TUE and r.slot.end >= r.slot.start
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([
+    "BEGIN:VCALENDAR", "END:VCALENDAR", "BEGIN:VEVENT", "END:VEVENT", "METHOD:REQUEST",
+    "DTSTART:20261208T150000Z", "DTEND:20261208T140000Z", "DTSTART;TZID=X/Y:20261208T1500",
+    "DTSTART;VALUE=DATE:20261208", "RRULE:FREQ=SECONDLY", "RRULE:FREQ=DAILY;COUNT=99999",
+    "UID:a", "DURATION:PT1H", "DURATION:bogus", "SEQUENCE:x", "ATTENDEE:mailto:", "BEGIN:VTIMEZONE",
+    "TZID:X/Y", "END:VTIMEZONE", "garbage", ""]), max_size=16).map("\r\n".join))
+def test_calendar_parts_never_raise(text: str) -> None:
+    inv = read_ics(text, "Europe/Berlin")
+    assert inv.problem or inv.slot is not None
