@@ -247,3 +247,19 @@ def test_cli_add_list_test_sync_remove(env: str, radicale: Radicale) -> None:
     removed = runner.invoke(app, ["calendar", "remove", "work"])
     assert removed.exit_code == 0
     assert runner.invoke(app, ["calendar", "test", "work"]).exit_code == 2
+
+
+def test_writes_find_an_event_stored_under_another_name(radicale: Radicale) -> None:  # noqa: F811
+    """Other clients store events at names of their own: a write or delete by UID must reach
+    that object, not create a second one beside it."""
+    url = radicale.make_calendar("foreign")
+    put(url, "random-name-123", event("shared-uid@x", "20261210T090000Z", "20261210T100000Z",
+                                      "Theirs"))
+    source = CalDAVSource(url, USER, PASSWORD)
+    source.put("shared-uid@x", event("shared-uid@x", "20261210T110000Z", "20261210T120000Z",
+                                     "Moved"))
+    batch = source.fetch(None)
+    assert [(e.uid, e.summary, e.href.rsplit("/", 1)[-1]) for e in batch.events] == [
+        ("shared-uid@x", "Moved", "random-name-123.ics")]
+    assert source.delete("shared-uid@x") is True
+    assert source.fetch(None).events == []

@@ -1,6 +1,7 @@
 """A CalDAV collection: incremental reads (RFC 6578 sync-token, full listing as fallback),
-and writes by UID that are idempotent (PUT to <collection>/<uid>.ics: the same UID always
-lands on the same resource, so a retried write replaces, never duplicates).
+and writes by UID that are idempotent: a write goes to the object that already holds that UID
+(found by a calendar-query), else to <collection>/<uid>.ics, so a retried write replaces,
+never duplicates.
 
 Uses the `caldav` library over `requests` (never niquests/urllib3-future; see
 docs/calendar.md)."""
@@ -105,10 +106,23 @@ class CalDAVSource:
         return SyncBatch(events=events, deleted=sorted(deleted), token=token,
                          full=sync_token is None)
 
+    def _url_for(self, uid: str) -> str:
+        """Where the event with this UID lives: the object another client stored under any
+        name, else <collection>/<UID>.ics (so a second write replaces, never duplicates)."""
+        calendar = self.connect()
+        try:
+            found = calendar.get_object_by_uid(uid)
+        except Exception as exc:  # NotFoundError, or a server without calendar-query
+            if type(exc).__name__ not in ("NotFoundError", "ReportError", "DAVError"):
+                raise CalDAVError("read", f"{type(exc).__name__}: {str(exc)[:200]}",
+                                  transient=True) from None
+            return resource_href(str(calendar.url), uid)
+        return str(found.url)
+
     def put(self, uid: str, ics: str) -> str:
         """Create or replace the event with this UID; returns its href."""
-        calendar = self.connect()
-        url = resource_href(str(calendar.url), uid)
+        self.connect()
+        url = self._url_for(uid)
         try:
             response = self._client.put(url, ics, {"Content-Type": "text/calendar; charset=utf-8"})
         except Exception as exc:
@@ -121,8 +135,8 @@ class CalDAVSource:
 
     def delete(self, uid: str) -> bool:
         """Remove the event with this UID; False when it was not there (already done)."""
-        calendar = self.connect()
-        url = resource_href(str(calendar.url), uid)
+        self.connect()
+        url = self._url_for(uid)
         try:
             response = self._client.delete(url)
         except Exception as exc:
@@ -139,8 +153,8 @@ class CalDAVSource:
 
     def get(self, uid: str) -> str | None:
         """The stored ICS of the event with this UID, or None."""
-        calendar = self.connect()
-        url = resource_href(str(calendar.url), uid)
+        self.connect()
+        url = self._url_for(uid)
         try:
             response = self._client.request(url, "GET")
         except Exception:

@@ -105,6 +105,9 @@ def propose_meeting(
         raise NotProposable(f"unsure ({reading.understood}): nothing is proposed; read the mail")
     if reading.kind in ("reply", "declinecounter", "refresh"):
         raise NotProposable(f"{reading.kind}: an answer to your own invitation, nothing to send")
+    if reading.kind == "counter":
+        raise NotProposable("a counter-proposal to your own invitation: answering it (a new "
+                            "REQUEST or DECLINECOUNTER) is not drafted yet; read the mail")
     if answer == "auto":
         answer = "decline" if check.clash else "accept"
     if answer not in ("accept", "decline"):
@@ -142,7 +145,9 @@ def propose_meeting(
         reply = _reply(message, ctx, "decline", (), user, dtstamp, body=_window_text(ctx))
     elif reading.source == "ics" and reading.invite is not None:
         inv = reading.invite
-        digest = actions.store_attachment(itip_reply(inv, user, answer, dtstamp).encode())
+        digest = None  # an iTIP REPLY answers a REQUEST only (a PUBLISH expects none)
+        if inv.method == "request":
+            digest = actions.store_attachment(itip_reply(inv, user, answer, dtstamp).encode())
         reply = _reply(message, ctx, answer, check.alternatives, user, dtstamp,
                        itip_sha256=digest)
         if answer == "accept":
