@@ -249,7 +249,7 @@ def test_cli_add_list_test_sync_remove(env: str, radicale: Radicale) -> None:
     assert runner.invoke(app, ["calendar", "test", "work"]).exit_code == 2
 
 
-def test_writes_find_an_event_stored_under_another_name(radicale: Radicale) -> None:  # noqa: F811
+def test_writes_find_an_event_stored_under_another_name(radicale: Radicale) -> None:
     """Other clients store events at names of their own: a write or delete by UID must reach
     that object, not create a second one beside it."""
     url = radicale.make_calendar("foreign")
