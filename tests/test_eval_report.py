@@ -31,7 +31,8 @@ def test_report_writes_every_section(tmp_path: Path) -> None:
     assert data["model_comparison"]["rows"][0]["model"] == "local"
     meeting = data["meeting_slots"]
     assert meeting["total"] >= 80 and meeting["events_from_unsure"] == 0
-    assert "Meeting slots, deterministic path" in text
+    assert "Meeting slots, deterministic path (no model): meeting-slots.json" in text
+    assert data["meeting_slots_later"]["wrong_events"] == 0
     assert f"{meeting['exact']} of {meeting['slot_items']} slots exact" in text
 
 

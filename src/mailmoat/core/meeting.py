@@ -17,7 +17,8 @@ Rules that decide the reading, each stated once:
   - A bare hour without am/pm: 7-11 morning, 12 noon, 1-6 afternoon; 0 and 13-23 as written.
   - "3/5": month/day for a US locale, day/month for the others; a sender in a day-first
     country (.uk .de .fr ...) reads day first; a number above 12 decides by itself.
-  - A date without a year is the next one on or after the mail's day.
+  - A date without a year is the next one on or after the mail's day; "the 15th" is the
+    next 15th on or after it.
   - No end: the stated duration, else 30 minutes (said in the notes).
   - morning 09-12, afternoon 13-17, evening 17-20: a window, never an event by itself.
 Certainty: "sure" (a well-formed calendar part), "likely" (words resolved to one exact slot
@@ -306,6 +307,20 @@ def _dates(text: str, anchor: date, locale: str, sender: str) -> tuple[list[_Men
     take(rf"\b{_MONTH_RX}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(\d{{4}}))?", month_day)
     take(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RX}(?:\s+(\d{{4}}))?", day_month)
 
+    def day_of_month(m: re.Match[str]) -> _Mention | None:
+        day_ = int(m[1])
+        for months_ahead in range(3):  # "the 15th": this month's, else the next that has it
+            month0 = anchor.month - 1 + months_ahead
+            try:
+                d = date(anchor.year + month0 // 12, month0 % 12 + 1, day_)
+            except ValueError:
+                continue
+            if d >= anchor:
+                return _Mention(m.start(), m.end(), d, "explicit")
+        return None
+
+    take(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", day_of_month)
+
     def relative(m: re.Match[str]) -> _Mention:
         word = m[0].lower()
         shift = {"today": 0, "tonight": 0, "오늘": 0, "tomorrow": 1,
@@ -518,7 +533,7 @@ def _duration(text: str) -> timedelta | None:
 
 
 _CANCEL = re.compile(r"\bcancel(?:l?ed|l?ing|s)?\b|\bcall(?:ed)? off\b|취소", re.IGNORECASE)
-_MOVE = re.compile(r"\b(?:move|moving|reschedul\w*|push(?:ed)? (?:back|to)|postpone\w*|"
+_MOVE = re.compile(r"\b(?:move|moving|reschedul\w*|push(?:ed|ing)?|postpone\w*|"
                    r"shift)\b|변경|옮기|미루", re.IGNORECASE)
 
 

@@ -7,7 +7,9 @@ scored:
     (or, for a part-of-day proposal, the expected window with precision "window");
   - unsure items expect no event: `events_from_unsure` counts readings that would propose one
     anyway (the goal is 0);
-  - a slot item read as unsure is a miss, never an event.
+  - a slot item read as unsure is a miss, never an event;
+  - `wrong_events` counts the worst outcome: an event allowed on a slot that is not the one a
+    person reads.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from mailmoat.core.meeting import UNSURE, Reading, read_message
 from mailmoat.core.message import parse_message
 
 SET_PATH = Path(__file__).with_name("sets") / "meeting-slots.json"
+# Written after the reader was, and read once before any change: 14 of 16 exact, one wrong
+# event ("push the 10am to 11:30am" read as 10:00-11:30) and one miss ("the 15th"). Both
+# were fixed after that first reading, so it is no longer held out; it stays as a gate.
+LATER_PATH = Path(__file__).with_name("sets") / "meeting-slots-later.json"
 EXACT_GOAL = 0.95
 
 
@@ -66,12 +72,14 @@ def _same(reading: Reading, expect: dict[str, Any]) -> bool:
 
 @dataclass
 class MeetingEval:
+    name: str = SET_PATH.name
     total: int = 0
     slot_items: int = 0
     exact: int = 0
     unsure_items: int = 0
     unsure_kept: int = 0
     events_from_unsure: int = 0
+    wrong_events: int = 0
     misses: list[dict[str, Any]] = field(default_factory=list)
     by_category: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -80,12 +88,13 @@ class MeetingEval:
         return self.exact / self.slot_items if self.slot_items else None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"set": SET_PATH.name, "total": self.total, "slot_items": self.slot_items,
+        return {"set": self.name, "total": self.total, "wrong_events": self.wrong_events,
+                "slot_items": self.slot_items,
                 "exact": self.exact, "exact_rate": self.exact_rate,
                 "unsure_items": self.unsure_items, "unsure_kept": self.unsure_kept,
                 "events_from_unsure": self.events_from_unsure, "goal_exact": EXACT_GOAL,
                 "goal_met": (self.exact_rate or 0) >= EXACT_GOAL and not
-                self.events_from_unsure, "by_category": self.by_category,
+                self.events_from_unsure and not self.wrong_events, "by_category": self.by_category,
                 "misses": self.misses, "command": "mailmoat report"}
 
 
@@ -96,9 +105,10 @@ def load_set(path: Path = SET_PATH) -> list[dict[str, Any]]:
     return items
 
 
-def evaluate_meetings(items: list[dict[str, Any]] | None = None) -> MeetingEval:
+def evaluate_meetings(items: list[dict[str, Any]] | None = None,
+                      name: str = SET_PATH.name) -> MeetingEval:
     items = load_set() if items is None else items
-    out = MeetingEval(total=len(items))
+    out = MeetingEval(name=name, total=len(items))
     for item in items:
         reading = read_item(item)
         expect = item["expect"]
@@ -114,6 +124,7 @@ def evaluate_meetings(items: list[dict[str, Any]] | None = None) -> MeetingEval:
             out.slot_items += 1
             ok = _same(reading, expect)
             out.exact += ok
+            out.wrong_events += reading.event_allowed and not ok
         cat["ok"] += ok
         if not ok:
             out.misses.append({"id": item["id"], "expected": expect,
@@ -124,11 +135,12 @@ def evaluate_meetings(items: list[dict[str, Any]] | None = None) -> MeetingEval:
 
 def to_markdown(data: dict[str, Any]) -> list[str]:
     rate = data["exact_rate"]
-    lines = ["", "## Meeting slots, deterministic path (no model)", "",
+    lines = ["", f"## Meeting slots, deterministic path (no model): {data['set']}", "",
              f"{data['total']} mails: {data['exact']} of {data['slot_items']} slots exact "
              f"({'—' if rate is None else f'{rate:.1%}'}, goal {data['goal_exact']:.0%}); "
              f"{data['unsure_kept']} of {data['unsure_items']} unsure mails kept unsure; "
-             f"events proposed from unsure: {data['events_from_unsure']} (goal 0). "
+             f"events proposed from unsure: {data['events_from_unsure']} (goal 0); events on "
+             f"a wrong slot: {data['wrong_events']}. "
              f"(`{data['command']}`)", "", "| category | items | right |", "|---|---|---|"]
     for name, row in sorted(data["by_category"].items()):
         lines.append(f"| {name} | {row['items']} | {row['ok']} |")
