@@ -101,9 +101,17 @@ def lane_of(store: Any, message_id: int) -> str:
 
 
 @pytest.fixture
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLite unless a test asks for PostgreSQL too (indirect parametrisation)."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return f"sqlite:///{tmp_path / 'm.db'}"
+
+
+@pytest.fixture
 def world(mail_server: MailServer, radicale: Radicale, tmp_path: Path,
-          monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    url = f"sqlite:///{tmp_path / 'm.db'}"
+          monkeypatch: pytest.MonkeyPatch, db_url: str) -> dict[str, Any]:
+    url = db_url
     store = open_store(url)
     ring = secret_key(monkeypatch)
     account = add_mail_account(store, ring, mail_server)
@@ -211,7 +219,9 @@ def _worker(url: str, crash_at: str | None, once: bool) -> int:
     return done.returncode
 
 
-def test_exactly_once_across_sigkill_of_the_executor(world: dict[str, Any]) -> None:
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+def test_exactly_once_across_sigkill_of_the_executor(world: dict[str, Any], db_url: str
+                                                     ) -> None:
     store, actions, ids = world["store"], world["actions"], world["ids"]
     propose_meeting(store, actions, ids["<invite-1@acme-corp.example>"], account="acct",
                     user=ME, proposed_by="sam")
