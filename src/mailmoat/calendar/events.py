@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
 
 from mailmoat.core.ical import MAX_ICS_CHARS, expand, read_ics
 from mailmoat.core.slots import Busy, Calendar, Slot
@@ -68,7 +67,3 @@ def busy_view(events: Iterable[StoredEvent], window: Slot) -> Calendar:
         for inst in expand(first, ev.rrule, window, limit=500):
             busy.append(Busy(inst, uid=ev.uid, summary=ev.summary))
     return Calendar(busy)
-
-
-def utc_window(start: datetime, end: datetime) -> Slot:
-    return Slot(start, end)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -70,15 +70,6 @@ def meeting_links(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def link_provider(url: str) -> str:
-    host = url.lower()
-    for needle, name in (("zoom.us", "zoom"), ("meet.google", "meet"), ("teams.", "teams"),
-                         ("webex", "webex")):
-        if needle in host:
-            return name
-    return "other"
-
-
 @dataclass(frozen=True, slots=True)
 class Person:
     address: str
@@ -113,7 +104,6 @@ class Invite:
     problem: str = ""  # non-empty: the slot must not be trusted
     floating: bool = False
     assumed_end: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _text(component: Any, name: str) -> str:

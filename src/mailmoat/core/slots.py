@@ -16,7 +16,7 @@ Alternatives, when a proposed slot clashes:
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
@@ -241,7 +241,3 @@ def within_working_hours(slot: Slot, hours: WorkingHours) -> bool:
         and hours.start <= start.time()
         and end.time() <= hours.end
     )
-
-
-def sorted_busy(events: Sequence[Busy]) -> tuple[Busy, ...]:
-    return tuple(sorted(events, key=lambda e: (e.slot.start, e.slot.end, e.uid)))

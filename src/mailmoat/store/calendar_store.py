@@ -113,13 +113,6 @@ def events_between(store: Store, calendar_ids: Iterable[int], start: datetime,
     return events
 
 
-def event_by_uid(store: Store, calendar_id: int, uid: str) -> StoredEvent | None:
-    with store.sessions() as session:
-        row = session.scalar(select(CalendarEventRow).where(
-            CalendarEventRow.calendar_id == calendar_id, CalendarEventRow.uid == uid))
-        return None if row is None else _row_to_event(row)
-
-
 def count_events(store: Store, calendar_id: int) -> int:
     with store.sessions() as session:
         return len(list(session.scalars(select(CalendarEventRow.id).where(
