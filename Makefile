@@ -7,10 +7,15 @@ TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: run test lint bench eval clean
 
+# caldav without its niquests/urllib3-future dependencies (they replace urllib3 in place);
+# its remaining dependencies are in pyproject.toml. tests/test_calendar_caldav.py checks.
+CALDAV := caldav==3.6.0
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps $(CALDAV)
 	touch $(STAMP)
 
 # AgentDojo's workspace suite for the eval bridge (tests/test_eval_agentdojo.py), without the

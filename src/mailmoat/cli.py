@@ -14,12 +14,14 @@ from rich.table import Table
 from mailmoat import cli_mail
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
+from mailmoat.entrypoints.cli import calendar as calendar_cli
 from mailmoat.judge import commands as judge_commands
 from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.learn import cli as learn_cli
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
+calendar_cli.register(app)  # calendar, meeting
 console = Console()
 app.add_typer(learn_cli.rules_app, name="rules")
 app.command("correct")(learn_cli.correct)

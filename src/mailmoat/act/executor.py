@@ -49,6 +49,8 @@ from mailmoat.core.outbox import (
     sent_copy_state,
 )
 from mailmoat.core.receipts import (
+    CALENDAR_ACTIONS,
+    CALENDAR_EVENT,
     RECEIPT_KEY_PURPOSE,
     ActionMismatch,
     FloorAction,
@@ -110,6 +112,15 @@ class FloorTransport(Protocol):
     def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int: ...
 
 
+class CalendarWriter(Protocol):
+    """One calendar's writes (calendar.caldav_source.CalDAVSource): by UID, so a replay
+    replaces the same object instead of adding a second one. Errors carry `transient`."""
+
+    def put(self, uid: str, ics: str) -> str: ...
+
+    def delete(self, uid: str) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     outbox_id: int
@@ -134,9 +145,11 @@ class Executor:
         max_attempts: int = MAX_ATTEMPTS,
         backoff_base: float = BACKOFF_BASE_SECONDS,
         keys: Callable[[], KeyRing] = load_key_ring,
+        calendars: Mapping[str, CalendarWriter] | None = None,
     ) -> None:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.transports = transports
+        self.calendars = calendars or {}
         self.worker = worker
         self.clock = clock
         self.lease = timedelta(seconds=lease_seconds)
@@ -205,6 +218,8 @@ class Executor:
             assert row is not None  # we hold its claim
             action = session.get(ActionRow, row.action_id)
             mode_row = session.get(AccountModeRow, row.account)
+        if row.action in CALENDAR_ACTIONS:
+            return self._run_calendar(row, action)
         transport = self.transports[row.account]
         if recovering:
             outcome = self._reconcile(row, transport)
@@ -248,6 +263,71 @@ class Executor:
         self.crash("after_append")
         return self._finish(row, "done", detail)
 
+    def _run_calendar(self, row: OutboxRow, action: ActionRow | None) -> Outcome:
+        """A calendar write: the same guard as mail (receipt over the exact bytes), then a
+        PUT or DELETE by UID. Found mid-flight after a crash it simply runs again: writing
+        the same bytes to the same UID, or deleting a UID that is gone, changes nothing."""
+        try:
+            self._verified(row, action)
+            if _unattended(row) and row.action != CALENDAR_EVENT:
+                # Unattended work may put an event in the user's own calendar (reversible),
+                # never one that invites other people.
+                raise ActionMismatch("unattended receipts cover replies and own-calendar "
+                                     "events only")
+            ics = str(row.payload["ics"])
+            if row.raw is not None and row.raw != ics.encode("utf-8"):
+                raise PayloadMismatch("the stored bytes are not the approved payload")
+        except (ReceiptError, ValueError, KeyError, TypeError) as exc:
+            return self._finish(row, "dead", f"refused: {type(exc).__name__}: {exc}",
+                                event="refused")
+        if _unattended(row):
+            with self.sessions() as session:
+                mode_row = session.get(AccountModeRow, row.account)
+            if mode_row is None or mode_row.mode != Mode.AUTO.value:
+                return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        writer = self.calendars.get(str(row.payload["calendar"]))
+        if writer is None:
+            return self._retry(row, f"calendar {row.payload['calendar']!r} is not reachable "
+                                    "from this executor")
+        marked = self._mark_sending(row, ics.encode("utf-8"), "", False)
+        if marked == "auto_off":
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        if marked == "lost":
+            return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
+        uid = str(row.payload["uid"])
+        try:
+            self.crash("before_send")
+            if row.payload["operation"] == "put":
+                detail = f"calendar {row.payload['calendar']}: wrote {uid} ({writer.put(uid, ics)})"
+            else:
+                gone = writer.delete(uid)
+                detail = f"calendar {row.payload['calendar']}: " + (
+                    f"deleted {uid}" if gone else f"{uid} was already gone")
+            self.crash("after_send")
+        except Exception as exc:  # the writer's own error type; `transient` says what to do
+            if getattr(exc, "transient", False):
+                return self._retry(row, str(exc)[:500])
+            return self._finish(row, "dead", str(exc)[:500])
+        return self._finish(row, "done", detail)
+
+    def _verified(self, row: OutboxRow, action: ActionRow | None) -> Receipt:
+        if not row.receipt:
+            raise NoReceipt("no receipt: a floor action needs an approval")
+        try:
+            receipt = Receipt(**row.receipt)
+        except TypeError:
+            raise PayloadError("the stored receipt is malformed") from None
+        if action is None or action.status != "approved" or action.receipt != row.receipt:
+            raise NoReceipt("the approval was withdrawn or voided after this row was queued")
+        if row.action != receipt.action or row.payload.get("action") != row.action:
+            raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
+        # A MAC, not a bare hash: whoever can rewrite the database can recompute a payload's
+        # hash, not the MAC over it (the key stays outside the database).
+        verify_mac(receipt, row.action_id, self.keys().subkeys(RECEIPT_KEY_PURPOSE))
+        verify(receipt, row.payload)
+        verify(receipt, action.payload)  # what the approver was shown is what runs
+        return receipt
+
     def _reconcile(self, row: OutboxRow, transport: FloorTransport) -> Outcome | None:
         """A row its worker left in `sending`: find out whether it went out. None: rerun."""
         if row.action == FloorAction.DELETE_PERMANENT:
@@ -289,21 +369,8 @@ class Executor:
     def _guard(self, row: OutboxRow, action: ActionRow | None,
                transport: FloorTransport) -> tuple[bytes | None, str]:
         """Raise unless the stored bytes are exactly what a valid receipt approved."""
-        if not row.receipt:
-            raise NoReceipt("no receipt: a floor action needs an approval")
-        try:
-            receipt = Receipt(**row.receipt)
-        except TypeError:
-            raise PayloadError("the stored receipt is malformed") from None
-        if action is None or action.status != "approved" or action.receipt != row.receipt:
-            raise NoReceipt("the approval was withdrawn or voided after this row was queued")
-        if row.action != receipt.action or row.payload.get("action") != row.action:
-            raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
-        # A MAC, not a bare hash: whoever can rewrite the database can recompute a payload's
-        # hash, not the MAC over it (the key stays outside the database).
-        verify_mac(receipt, row.action_id, self.keys().subkeys(RECEIPT_KEY_PURPOSE))
-        verify(receipt, row.payload)
-        verify(receipt, action.payload)  # what the approver was shown is what runs
+        receipt = self._verified(row, action)
+        assert action is not None  # _verified refuses a missing action
         if _unattended(row):
             self._guard_unattended(row, action)
         message_id = row.message_id or message_id_for(row.idempotency_key, transport.from_addr)

@@ -28,6 +28,8 @@ from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import OUTCOME_UNKNOWN, WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
+    BOUND_ACTIONS,
+    CALENDAR_ACTIONS,
     IDENTITY_FIELDS,
     RECEIPT_KEY_PURPOSE,
     FloorAction,
@@ -126,6 +128,8 @@ class ActionService(AccountModes, TriageList):
                  reply_to_message: int | None) -> dict[str, Any]:
         if not isinstance(payload, dict):
             raise PayloadError("payload must be an object")
+        if payload.get("action") in CALENDAR_ACTIONS:
+            return self._calendar_payload(session, account, payload)
         if not is_floor(str(payload.get("action"))):
             checked = _reversible_payload(payload)
             target = session.get(MessageRow, checked["message"])
@@ -191,6 +195,20 @@ class ActionService(AccountModes, TriageList):
         return {**payload, "folder": location.folder, "uidvalidity": int(location.uidvalidity),
                 "uid": int(location.uid), "sha256": digest,
                 "message_id": parse_message(message.raw).message_id or ""}
+    def _calendar_payload(session: Session, account: str,
+                          payload: dict[str, Any]) -> dict[str, Any]:
+        """A calendar write: canonical, on a calendar that exists and may be written."""
+        from mailmoat.store.calendar_models import CalendarRow
+
+        canonical = canonical_payload({**payload, "account": account})
+        cal = session.scalar(select(CalendarRow).where(CalendarRow.name == canonical["calendar"]))
+        if cal is None:
+            raise PayloadError(f"no calendar named {canonical['calendar']!r}")
+        if cal.kind != "caldav":
+            raise PayloadError(f"calendar {cal.name!r} is a read-only feed")
+        if cal.account not in (None, account):
+            raise PayloadError(f"calendar {cal.name!r} belongs to account {cal.account!r}")
+        return canonical
 
     @staticmethod
     def _as_reply(payload: dict[str, Any], original: MessageRow) -> dict[str, Any]:
@@ -275,7 +293,7 @@ class ActionService(AccountModes, TriageList):
         if row.status != "pending":
             raise InvalidState(f"action {row.id} is {row.status}, not pending")
         self._learn(session, row, CorrectionKind.APPROVAL, approved_by, "", now)
-        if not is_floor(row.action):
+        if row.action not in BOUND_ACTIONS:
             row.status, row.decided_by, row.decided_at = "approved", approved_by, now
             audit(session, "approved", approved_by, now, action_id=row.id)
             return self._view(session, row)
@@ -306,7 +324,7 @@ class ActionService(AccountModes, TriageList):
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
-            if is_floor(row.action) or row.status != "approved":
+            if row.action in BOUND_ACTIONS or row.status != "approved":
                 raise InvalidState(f"action {action_id} is not an approved reversible action")
             row.status = "done" if ok else "failed"
             if detail:
@@ -500,7 +518,7 @@ class ActionService(AccountModes, TriageList):
         """For a forward or delete: the one message it acts on, as the approver knows it
         (sender, subject, date, snippet) and where it sits on the server."""
         payload = row.payload
-        if "uid" not in payload:
+        if row.action not in (FloorAction.FORWARD_EXTERNAL, FloorAction.DELETE_PERMANENT):
             return None
         found = session.execute(
             select(MessageRow).join(LocationRow, LocationRow.message_id == MessageRow.id)
@@ -553,7 +571,7 @@ def _written_to(payload: Any) -> str | None:
 
 
 def _hash_of(payload: dict[str, Any]) -> str:
-    if is_floor(str(payload.get("action"))):
+    if str(payload.get("action")) in BOUND_ACTIONS:
         return payload_hash(payload)
     from mailmoat.core.hashing import sha256_hex
 

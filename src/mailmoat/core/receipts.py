@@ -7,12 +7,18 @@ The canonical payload of each floor action (schema version 1):
   forward_external  {schema, action, account, to, note,
                      folder, uidvalidity, uid, sha256, message_id}
   delete_permanent  {schema, action, account, folder, uidvalidity, uid, sha256, message_id}
+  calendar_invite   {schema, action, account, calendar, operation, uid, ics}
 
 A forward or a permanent delete names exactly one message on the server: its folder, the
 folder's UIDVALIDITY and the message's UID, plus the sha256 of the message's bytes. The
 executor re-reads that one UID and refuses unless the bytes still hash to `sha256`; the
 Message-ID is only there for the person to read (Message-IDs are not unique and IMAP's
 SEARCH HEADER matches substrings, so nothing is ever looked up by it).
+
+One reversible action is bound the same way: `calendar_event` (an event only in the user's
+own calendar) runs through the executor's exactly-once outbox, so its approval also carries a
+receipt over its exact bytes (same fields as calendar_invite). `operation` is "put" (create
+or replace the object with that UID) or "delete".
 
 Normalisation before hashing: every string NFC; `to` trimmed, lower-cased and exactly one
 address (`local@domain`, the domain encoded with IDNA2008 / UTS #46 non-transitional);
@@ -49,11 +55,19 @@ class FloorAction:
     SEND_EMAIL = "send_email"
     DELETE_PERMANENT = "delete_permanent"
     FORWARD_EXTERNAL = "forward_external"
+    CALENDAR_INVITE = "calendar_invite"  # an event that invites other people
 
 
 FLOOR_ACTIONS: frozenset[str] = frozenset(
-    {FloorAction.SEND_EMAIL, FloorAction.DELETE_PERMANENT, FloorAction.FORWARD_EXTERNAL}
+    {FloorAction.SEND_EMAIL, FloorAction.DELETE_PERMANENT, FloorAction.FORWARD_EXTERNAL,
+     FloorAction.CALENDAR_INVITE}
 )
+CALENDAR_EVENT = "calendar_event"  # reversible: the user's own calendar only
+CALENDAR_ACTIONS: frozenset[str] = frozenset({FloorAction.CALENDAR_INVITE, CALENDAR_EVENT})
+# Actions whose approval is bound to exact bytes by a receipt: the floor, plus calendar_event.
+BOUND_ACTIONS: frozenset[str] = FLOOR_ACTIONS | {CALENDAR_EVENT}
+CALENDAR_OPERATIONS = frozenset({"put", "delete"})
+MAX_ICS_BYTES = 1_000_000
 
 _FIELDS: dict[str, tuple[str, ...]] = {
     FloorAction.SEND_EMAIL: (
@@ -65,13 +79,15 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     FloorAction.DELETE_PERMANENT: (
         "account", "folder", "uidvalidity", "uid", "sha256", "message_id",
     ),
+    FloorAction.CALENDAR_INVITE: ("account", "calendar", "operation", "uid", "ics"),
+    CALENDAR_EVENT: ("account", "calendar", "operation", "uid", "ics"),
 }
 # The server identity of the one message a forward or delete acts on.
 IDENTITY_FIELDS: tuple[str, ...] = ("folder", "uidvalidity", "uid", "sha256")
 _HEX = frozenset("0123456789abcdef")
 _HEADER_FIELDS = frozenset(
     {"to", "subject", "in_reply_to", "references", "message_id", "folder", "account",
-     "filename", "content_type"}
+     "filename", "content_type", "calendar", "operation", "uid"}
 )
 # CR and LF, plus the other breaks `str.splitlines` (and so the email package) honours.
 _LINE_BREAKS = frozenset("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\x00")
@@ -177,7 +193,7 @@ def canonical_payload(payload: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise PayloadError(f"payload must be a dict, got {type(payload).__name__}")
     action = payload.get("action")
-    if not isinstance(action, str) or action not in FLOOR_ACTIONS:
+    if not isinstance(action, str) or action not in BOUND_ACTIONS:
         raise PayloadError(f"not a floor action: {action!r}")
     fields = _FIELDS[action]
     unknown = set(payload) - set(fields) - {"action", "schema"}
@@ -192,8 +208,10 @@ def canonical_payload(payload: dict[str, Any]) -> dict[str, Any]:
         out[name] = _clean(name, value)
     if "to" in out:
         out["to"] = normalize_recipient(out["to"])
-    if "uid" in out:
+    if action in (FloorAction.FORWARD_EXTERNAL, FloorAction.DELETE_PERMANENT):
         _check_identity(out)
+    elif action in CALENDAR_ACTIONS:
+        _check_calendar(out)
     return out
 
 
@@ -211,6 +229,21 @@ def _check_identity(out: dict[str, Any]) -> None:
         raise PayloadError("a forward or delete names the sha256 of the message's bytes")
     if not isinstance(out["message_id"], str):
         raise PayloadError("message_id must be a string")
+
+
+def _check_calendar(out: dict[str, Any]) -> None:
+    if out["operation"] not in CALENDAR_OPERATIONS:
+        raise PayloadError(f"calendar operation must be put or delete, not {out['operation']!r}")
+    if not isinstance(out["uid"], str) or not out["uid"].strip() or len(out["uid"]) > 500:
+        raise PayloadError("a calendar write needs the event's UID (1-500 characters)")
+    if not isinstance(out["calendar"], str) or not out["calendar"].strip():
+        raise PayloadError("a calendar write names the calendar")
+    ics = out["ics"]
+    if not isinstance(ics, str) or len(ics.encode("utf-8")) > MAX_ICS_BYTES:
+        raise PayloadError("the event must be VCALENDAR text of at most 1,000,000 bytes")
+    if out["operation"] == "put" and (f"UID:{out['uid']}" not in ics.replace("\r\n ", "")
+                                      or "BEGIN:VCALENDAR" not in ics):
+        raise PayloadError("the event text must be a VCALENDAR carrying that UID")
 
 
 def _digest(canonical: dict[str, Any]) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 from mailmoat.eval.adversarial.containment import containment_in_process
 from mailmoat.eval.delta import NotMatched, default_delta
 from mailmoat.eval.floors import check_floors, load_floors
+from mailmoat.eval.meeting import LATER_PATH, evaluate_meetings, load_set
+from mailmoat.eval.meeting import to_markdown as meeting_md
 from mailmoat.eval.runner import evaluate, load_items
 
 # The set the model comparison runs on: the synthetic one, labelled for all five lanes.
@@ -124,6 +126,8 @@ def build_report(sets_dir: Path, environ: Mapping[str, str] | None = None,
         "delta": {**delta, "command": "mailmoat eval-delta"},
         "adversarial_in_process": {**containment_in_process(), "command": "mailmoat report"},
         "judgement": judgement_section(sets_dir, environ),
+        "meeting_slots": evaluate_meetings().as_dict(),
+        "meeting_slots_later": evaluate_meetings(load_set(LATER_PATH), LATER_PATH.name).as_dict(),
         "model_comparison": model_comparison(sets_dir / COMPARE_SET, environ),
         "agentdojo": agentdojo() if agentdojo is not None else {"skipped": "not run"},
     }
@@ -159,6 +163,8 @@ def to_markdown(data: dict[str, Any]) -> str:
         lines.append(f"| {family} | {row.get('emails', 0)} | {row.get('contained', 0)} | "
                      f"{row.get('crashed', 0)} | {row.get('auto_reply_allowed', 0)} |")
     return "\n".join([*lines, *judgement_md(data["judgement"]),
+                      *meeting_md(data["meeting_slots"]),
+                      *meeting_md(data["meeting_slots_later"]),
                       *_models_md(data["model_comparison"]),
                       *agentdojo_md(data["agentdojo"])]) + "\n"
 

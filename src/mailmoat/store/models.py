@@ -90,4 +90,4 @@ class LedgerRow(Base):
 
 
 # Feature tables live in their own modules; importing them here lets Alembic see them.
-from mailmoat.store import act_models, web_models  # noqa: E402, F401
+from mailmoat.store import act_models, calendar_models, web_models  # noqa: E402, F401

@@ -37,6 +37,10 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
 
 def _summary(view: dict[str, Any]) -> str:
     """One line that says what will happen; for a forward or delete, which message."""
+    payload = view.get("payload") or {}
+    if payload.get("action") in ("calendar_event", "calendar_invite"):
+        return (f"{view['action']}: {payload.get('operation')} {payload.get('uid')} on "
+                f"calendar {payload.get('calendar')}")
     to = view.get("to") or ""
     target = view.get("target")
     if isinstance(target, dict):

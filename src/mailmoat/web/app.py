@@ -28,6 +28,7 @@ from mailmoat.web.csp import CSP
 from mailmoat.web.routes_actions import actions_router
 from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
+from mailmoat.web.routes_meeting import meeting_router
 
 HERE = Path(__file__).parent
 
@@ -72,6 +73,7 @@ def create_app(
     app.include_router(judge_router(store))
     app.include_router(learn_router(store))
     app.include_router(actions_router(store))
+    app.include_router(meeting_router())
 
     @app.exception_handler(LoginRequired)
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:

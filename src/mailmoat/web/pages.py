@@ -205,7 +205,12 @@ def message_page(request: Request, message_id: MessageId, view: str = "text",
     headers = None
     if item["html"] is not None and item["sender_prefs"]["allow_images"]:
         headers = {"Content-Security-Policy": csp(remote_images=True)}
-    return render(request, "message.html", {"m": item, "view": view,
+    meeting = None
+    if item["lane"] == Lane.MEETING.value:
+        from mailmoat.web.routes_meeting import meeting_view
+
+        meeting = meeting_view(request, me.account, message_id)
+    return render(request, "message.html", {"m": item, "view": view, "meeting": meeting,
                                             "lanes": [lane.value for lane in Lane]},
                   headers=headers)
 

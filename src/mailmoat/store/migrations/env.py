@@ -7,7 +7,10 @@ from alembic import context
 import mailmoat.store.judge_models  # (registers the judge tables on Base)
 import mailmoat.store.mcp_models  # noqa: F401  (registers the MCP agent table)
 from mailmoat.store import accounts_models as _accounts_models  # noqa: F401  (live-mailbox tables)
-from mailmoat.store import learn_models  # noqa: F401  (registers the learning tables)
+from mailmoat.store import (
+    calendar_models,  # noqa: F401  (calendars and synced events)
+    learn_models,  # noqa: F401  (registers the learning tables)
+)
 from mailmoat.store.models import Base
 
 config = context.config
