@@ -195,6 +195,8 @@ class ActionService(AccountModes, TriageList):
         return {**payload, "folder": location.folder, "uidvalidity": int(location.uidvalidity),
                 "uid": int(location.uid), "sha256": digest,
                 "message_id": parse_message(message.raw).message_id or ""}
+
+    @staticmethod
     def _calendar_payload(session: Session, account: str,
                           payload: dict[str, Any]) -> dict[str, Any]:
         """A calendar write: canonical, on a calendar that exists and may be written."""
