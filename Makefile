@@ -7,10 +7,15 @@ TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: run test lint typecheck bench eval clean
 
+# caldav without its niquests/urllib3-future dependencies (they replace urllib3 in place);
+# its remaining dependencies are in pyproject.toml. tests/test_calendar_caldav.py checks.
+CALDAV := caldav==3.6.0
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps $(CALDAV)
 	touch $(STAMP)
 
 # AgentDojo's workspace suite for the eval bridge (tests/integration/test_eval_agentdojo.py), without the
@@ -36,7 +41,15 @@ $(TEST_STAMP): $(STAMP)
 run: $(STAMP)
 	$(BIN)/mailmoat up
 
-test: $(TEST_STAMP)
+# The MCP reference servers mcp-probe's tests probe (npm registry, pinned by the lock file).
+MCP_SERVERS := tools/mcp-servers
+MCP_SERVERS_STAMP := $(MCP_SERVERS)/node_modules/.installed
+
+$(MCP_SERVERS_STAMP): $(MCP_SERVERS)/package.json $(MCP_SERVERS)/package-lock.json
+	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(MCP_SERVERS_STAMP)
+
+test: $(TEST_STAMP) $(MCP_SERVERS_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q

@@ -83,7 +83,7 @@ def replay(items: Sequence[Item], variant: str, seed: int) -> Run:
             started = time.perf_counter()
             buckets = featurize(item.message, detect_signals(item.message))
             weight = 1.0 if hit else CORRECTION_WEIGHT
-            model.partial_fit([Labelled(buckets, item.expected, weight)])
+            model.partial_fit([Labelled(buckets, item.expected, weight, corrected=not hit)])
             run.learn_seconds += time.perf_counter() - started
     return run
 

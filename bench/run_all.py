@@ -18,6 +18,7 @@ BENCHMARKS = [
     ["bench_learning.py"],
     ["bench_judge.py"],
     ["bench_web.py"],
+    ["bench_meeting.py"],
     ["bench_imap_sync.py", "--count", "6000", "--arrivals", "20"],
     ["fuzz.py", "--examples", "5000"],
 ]

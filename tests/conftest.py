@@ -13,7 +13,7 @@ import pytest
 PG_ADMIN_URL = os.environ.get("MAILMOAT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 # The real IMAP + SMTP test server: the `mail_server` fixture for every test module.
 pytest_plugins = [f"tests.support.{m}" for m in ("mailserver", "webhelpers", "dovecot",
-                                                   "llama_server")]
+                                                   "llama_server", "radicale_server")]
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -35,6 +35,22 @@ def require_service(name: str, host: str, port: int) -> None:
     if IN_CI:
         pytest.fail(f"{message} (CI=true: this test must run)")
     pytest.skip(f"{message}; start it to run this test")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Receipts are MACs made with the key ring: tests use a key file of their own, never
+    this machine's (a test may still put a key in the environment, which wins)."""
+    from mailmoat.accounts.secrets import ENV_KEY_FILE
+
+    if os.environ.get(ENV_KEY_FILE):
+        yield
+        return
+    os.environ[ENV_KEY_FILE] = str(tmp_path_factory.mktemp("keys") / "secret.key")
+    try:
+        yield
+    finally:
+        os.environ.pop(ENV_KEY_FILE, None)
 
 
 @pytest.fixture

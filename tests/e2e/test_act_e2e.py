@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy import update
 
 from mailmoat.act.executor import Executor
-from mailmoat.store.tables.act import OutboxRow
+from mailmoat.core.receipts import payload_hash
+from mailmoat.store.tables.act import ActionRow, OutboxRow
 from tests.support import act_support
 from tests.support.act_support import body_bytes, delivered, rig, send_payload, transport
 from tests.support.mailserver import MailServer
@@ -94,6 +95,44 @@ def test_tampering_after_approval_is_refused_and_dead_lettered(
     assert shown["status"] == "failed" and shown["outbox"]["state"] == "dead"
     events = [e["event"] for e in r.service.audit_trail(proposal["id"])]
     assert events[-1] == "refused"
+
+
+@pytest.mark.parametrize("rewrite", ["payload_and_hash", "approver", "another_actions_receipt",
+                                     "mac_stripped"])
+def test_a_database_rewrite_of_payload_and_hash_is_refused(
+    mail_server: MailServer, tmp_path: Any, rewrite: str
+) -> None:
+    """Whoever can write the database can recompute a payload hash; the receipt is a MAC
+    with a key outside the database, so the rewrite is refused and nothing is sent."""
+    r = rig(f"sqlite:///{tmp_path / 'm.db'}")
+    other = r.service.propose("acct", send_payload(to="bob@client.example"), "sam", "api")
+    r.service.approve(other["id"], "sam")
+    proposal = r.service.propose("acct", send_payload(), "sam", "api")
+    r.service.approve(proposal["id"], "sam")
+    with r.service.sessions.begin() as session:
+        row = session.query(OutboxRow).filter_by(action_id=proposal["id"]).one()
+        session.query(OutboxRow).filter_by(action_id=other["id"]).delete()
+        payload, receipt = dict(row.payload), dict(row.receipt)
+        if rewrite == "payload_and_hash":
+            payload["to"] = "mallory@evil.example"
+            receipt["payload_sha256"] = payload_hash(payload)
+        elif rewrite == "approver":
+            receipt["approved_by"] = "ann"
+        elif rewrite == "another_actions_receipt":
+            receipt = dict(session.get(ActionRow, other["id"]).receipt)
+            payload = dict(session.get(ActionRow, other["id"]).payload)
+        else:
+            receipt = {k: v for k, v in receipt.items() if k not in ("mac", "key_id")}
+        session.execute(update(OutboxRow).where(OutboxRow.id == row.id)
+                        .values(payload=payload, receipt=receipt))
+        session.execute(update(ActionRow).where(ActionRow.id == proposal["id"])
+                        .values(payload=payload, receipt=receipt))
+    executor = Executor(r.store.engine, {"acct": transport(mail_server)})
+    outcomes = executor.run_until_idle()
+    assert [o.state for o in outcomes] == ["dead"]
+    expected = "ReceiptUnverifiable" if rewrite == "mac_stripped" else "ReceiptForged"
+    assert expected in outcomes[0].detail
+    assert delivered(mail_server) == [] and delivered(mail_server, "Sent") == []
 
 
 def test_editing_after_approval_voids_the_receipt(

@@ -14,6 +14,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
@@ -235,7 +236,7 @@ def test_second_user_cannot_open_first_users_message(world: dict[str, Any]) -> N
 def test_signed_link_page_confirms_before_acting(world: dict[str, Any]) -> None:
     server: LiveServer = world["server"]
     store: Store = world["store"]
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     expires = int((datetime.now(UTC) + timedelta(hours=1)).timestamp())
     token = sign_link(link_key(web), LinkClaim("mute", "local", 1, expires))
     page = world["browser"].new_page()  # no session: the signature is the credential

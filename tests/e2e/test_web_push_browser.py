@@ -13,6 +13,7 @@ from typing import Any
 import http_ece
 import pytest
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.services.bootstrap import open_store
@@ -36,7 +37,7 @@ SHOWN = """async (scope) => {
 def _pushed_payload(tmp_path: Path) -> tuple[bytes, int]:
     """Run the notifier for one fresh PUSH mail; return what the push service decrypts."""
     store = open_store(f"sqlite:///{tmp_path / 'push.db'}")
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     user = make_user(store, "ann", ["local"])
     web.save_settings("local", {"notify": {}})
     receiver = Receiver()

@@ -46,6 +46,7 @@ def test_cli_propose_show_approve_run_delivers_once(
     server: MailServer, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     wipe(server)
+    ring = secret_key(monkeypatch)  # the key ring that seals secrets also signs receipts
     body = tmp_path / "body.txt"
     body.write_text("Hello Ana,\nsee you Thursday.\n", encoding="utf-8")
     result = cli("propose", "--to", " Ana@Client.Example ", "--subject", "Thursday",
@@ -60,7 +61,7 @@ def test_cli_propose_show_approve_run_delivers_once(
     assert refused.exit_code == 1 and "changed since" in refused.output
     ok = cli("approve", str(view["id"]), "--expect", view["payload_sha256"])
     assert ok.exit_code == 0, ok.output
-    r, ring = rig(db_url), secret_key(monkeypatch)
+    r = rig(db_url)
     assert cli("run").exit_code == 0 and delivered(server) == []  # no account can send yet
     add_mail_account(r.store, ring, server)
     ran = cli("run")

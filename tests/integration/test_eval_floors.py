@@ -30,7 +30,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("set_name", sorted(load_floors()))
 def test_the_local_path_keeps_every_committed_floor(set_name: str) -> None:
-    path = KLORN / set_name
+    from mailmoat.eval.judgement import DEV_SET
+
+    path = DEV_SET if set_name == DEV_SET.name else KLORN / set_name
     if not path.exists():
         pytest.fail(f"{path} is missing: the floors cannot be checked")
     report = evaluate(set_name, load_items(path))

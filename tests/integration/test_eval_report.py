@@ -29,6 +29,11 @@ def test_report_writes_every_section(tmp_path: Path) -> None:
     assert f"{adversarial['contained']} of {adversarial['total']} contained" in text
     assert "Model comparison" in text and NO_MODEL in text
     assert data["model_comparison"]["rows"][0]["model"] == "local"
+    meeting = data["meeting_slots"]
+    assert meeting["total"] >= 80 and meeting["events_from_unsure"] == 0
+    assert "Meeting slots, deterministic path (no model): meeting-slots.json" in text
+    assert data["meeting_slots_later"]["wrong_events"] == 0
+    assert f"{meeting['exact']} of {meeting['slot_items']} slots exact" in text
 
 
 def test_model_comparison_has_a_row_per_configured_model_beside_the_local_path() -> None:

@@ -8,6 +8,7 @@ import pytest
 from fastapi import FastAPI, Request
 from sqlalchemy import select
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.judge.config import LLMConfig, ProviderConfig
 from mailmoat.judge.heal import REJUDGED, heal
 from mailmoat.judge.llm import LLMJudge
@@ -165,7 +166,7 @@ def test_a_healed_decision_is_never_announced_twice(server: LLMServer, tmp_path)
                        provider_backoff_s=0)
     judge = LLMJudge(config=config, state=JudgeState(store.engine))
     store.scorers = [judge]
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     urgent = (b"From: ops@example.org\r\nSubject: outage again: urgent\r\n\r\n"
               b"Production is down, please respond asap, customers cannot pay.\r\n")
     with live_server(receiver) as live:

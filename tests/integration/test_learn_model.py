@@ -76,7 +76,7 @@ def test_learns_incrementally_from_few_examples() -> None:
 def test_scorer_promotes_to_push_and_cites_itself() -> None:
     model = LinearModel()
     model.fit(TRAIN, epochs=5, seed=0)
-    scorer = LearnedScorer(model, min_updates=1)
+    scorer = LearnedScorer(model, min_corrections=0)
     probe = msg("ops42@acme.example", "deploy window", "the deploy window moved")
     signals = detect_signals(probe)
     assert decide(score_local(probe, signals).features, signals).lane is not Lane.PUSH
@@ -93,7 +93,7 @@ def test_scorer_abstains_until_trained_and_on_hidden_predictions() -> None:
     assert LearnedScorer(model).score(probe, signals, Facts()) == local  # untrained
     model.fit(TRAIN, epochs=5, seed=0)
     assert model.predict(featurize(probe, signals))[0] is Lane.SILENT
-    assert LearnedScorer(model, min_updates=1).score(probe, signals, Facts()) == local
+    assert LearnedScorer(model, min_corrections=0).score(probe, signals, Facts()) == local
 
 
 def test_nudge_toward_queue_is_visible_and_calm() -> None:

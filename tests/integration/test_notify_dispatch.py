@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, utils
 from fastapi import FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
@@ -79,7 +80,7 @@ def configure(web: WebStore, url: str, **notify: Any) -> None:
 
 def test_rate_limit_dedup_and_digest_over_real_apprise(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     configure(web, url)
     import_demo(store)  # 3 PUSH + 2 MEETING, all fresh
     now = datetime.now(UTC)
@@ -102,7 +103,7 @@ def test_rate_limit_dedup_and_digest_over_real_apprise(store: Store, receiver) -
 
 def test_quiet_hours_hold_then_digest(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     now = datetime.now(UTC)
     start = (now - timedelta(minutes=5)).strftime("%H:%M")
     end = (now + timedelta(minutes=20)).strftime("%H:%M")
@@ -117,7 +118,7 @@ def test_quiet_hours_hold_then_digest(store: Store, receiver) -> None:  # type: 
 
 def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     configure(web, url)
     mid = store.ingest(NEW_PUSH, "eml").message_id
     assert store.get_message(mid)["lane"] == "PUSH"  # type: ignore[index]
@@ -141,7 +142,7 @@ def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # 
 
 def test_later_link_snoozes_and_reminds(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     configure(web, url)
     mid = store.ingest(NEW_PUSH, "eml").message_id
     notify_account(web, "local", "http://testserver")
@@ -185,7 +186,7 @@ def _verify_vapid(headers: dict[str, str], web: WebStore, audience: str) -> None
 def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
         store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     web.save_settings("local", {"notify": {}})
     user = web.get_user("ann")
     assert user is not None
@@ -219,7 +220,7 @@ def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: i
     db = f"sqlite:///{tmp_path / 'cli.db'}"
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", db)
     store = open_store(db)
-    configure(WebStore(store), url)
+    configure(WebStore(store, sealer=load_key_ring()), url)
     store.ingest(NEW_PUSH, "eml")
     first = CliRunner().invoke(cli, ["notify", "run"])
     assert first.exit_code == 0 and "sent 1" in first.output

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.mail.runner import sync_once
 from mailmoat.notify.hook import NotifyOnArrival
 from mailmoat.store.people import WebStore
@@ -35,7 +36,7 @@ def test_synced_push_mail_notifies_once(tmp_path: Path, mail_server: MailServer,
                                         receiver: tuple[Receiver, str]) -> None:
     rec, url = receiver
     setup = make_setup(tmp_path, mail_server)
-    web = WebStore(setup.store)
+    web = WebStore(setup.store, sealer=load_key_ring())
     configure(web, url)
     # The notifier reads the settings of the account the mail arrives on.
     web.save_settings("work", web.settings("local"))

@@ -37,7 +37,7 @@ from mailmoat.mail.smtp import (
     TransientError,
     TransportConfigError,
 )
-from tests.support.act_support import body_bytes, delivered, rig, send_payload
+from tests.support.act_support import delivered, rig, send_payload
 from tests.support.mailserver import MailServer, free_port
 
 RAW = (b"From: test@example.org\r\nTo: ana@client.example\r\nSubject: t\r\n"
@@ -255,32 +255,6 @@ def test_a_deferral_is_retried_with_the_identical_stored_bytes(
 def test_smtplib_stays_inside_the_transport() -> None:
     # The transport speaks SMTP with the standard library client; nothing else needs it.
     assert smtplib.SMTP.__module__ == "smtplib"
-
-
-def test_forward_and_delete_through_the_executor(tmp_path: Path) -> None:
-    server = MailServer().start()
-    try:
-        original = RAW.replace(b"<t1@x>", b"<fwd-me@x>")
-        server.append(original)
-        r = rig(f"sqlite:///{tmp_path / 'm.db'}")
-        fwd = r.service.propose("acct", {"action": "forward_external", "to": "ana@client.example",
-                                         "message_id": "<fwd-me@x>", "note": "FYI"}, "sam", "cli")
-        r.service.approve(fwd["id"], "sam")
-        from tests.support.act_support import transport
-
-        executor = Executor(r.store.engine, {"acct": transport(server)})
-        assert [o.state for o in executor.run_until_idle()] == ["done"]
-        forwarded = [m for m in delivered(server) if str(m["Subject"]).startswith("Fwd:")]
-        assert len(forwarded) == 1 and body_bytes(forwarded[0]) == b"FYI"
-        dele = r.service.propose("acct", {"action": "delete_permanent",
-                                          "message_id": "<fwd-me@x>", "folder": "INBOX"},
-                                 "sam", "cli")
-        r.service.approve(dele["id"], "sam")
-        [outcome] = executor.run_until_idle()
-        assert outcome.state == "done" and "expunged 1" in outcome.detail
-        assert not any(m["Message-ID"] == "<fwd-me@x>" for m in delivered(server))
-    finally:
-        server.stop()
 
 
 class DropDuringData:

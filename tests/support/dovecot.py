@@ -64,13 +64,16 @@ protocol imap {{
 }}
 namespace inbox {{
   inbox = yes
-  # Archive and trash under names mailmoat would not guess: found only by their RFC 6154
+  # Archive, trash and sent under names mailmoat would not guess: found only by their RFC 6154
   # attributes (LIST shows them once the person's client created the folders).
   mailbox "Archived Mail" {{
     special_use = \\Archive
   }}
   mailbox "Deleted Items" {{
     special_use = \\Trash
+  }}
+  mailbox "Outgoing Copies" {{
+    special_use = \\Sent
   }}
 }}
 """

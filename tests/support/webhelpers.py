@@ -44,11 +44,12 @@ def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:
 
 
 class LiveServer:
-    """uvicorn serving `app` in a thread on 127.0.0.1 and a free port."""
+    """uvicorn serving `app` in a thread on 127.0.0.1 and a free port (`lifespan="on"` runs
+    the app's startup, as `mailmoat up` does: the MCP session manager lives there)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, lifespan: str = "off") -> None:
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
-                                                    log_level="warning", lifespan="off"))
+                                                    log_level="warning", lifespan=lifespan))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property

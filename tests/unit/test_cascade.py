@@ -141,7 +141,7 @@ def test_learned_scorer_score_is_score_on_the_local_answer() -> None:
     from mailmoat.learn.model import LinearModel
     from mailmoat.learn.scorer import LearnedScorer
 
-    scorer = LearnedScorer(LinearModel(), min_updates=0, min_probability=0.0)
+    scorer = LearnedScorer(LinearModel(), min_corrections=0, min_probability=0.0)
     signals = detect_signals(PROMO)
     assert scorer.score(PROMO, signals, Facts()) == scorer.score_on(
         score_local(PROMO, signals), PROMO, signals, Facts())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -133,3 +134,18 @@ def test_canonical_json_equals_the_stdlib_form_for_any_value(value: object) -> N
 
 def test_floats_and_big_integers_keep_the_stdlib_spelling() -> None:
     assert canonical_json({"f": 1e-05, "n": 2**70}) == b'{"f":1e-05,"n":1180591620717411303424}'
+
+
+def test_input_hash_is_the_canonical_hash_of_the_scorer_input() -> None:
+    # input_hash canonicalises once (core/hashing.py); it must equal the general path.
+    from mailmoat.core.hashing import sha256_hex
+
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "spamassassin"
+    raws = [p.read_bytes() for p in sorted(corpus.rglob("*"))[::40] if p.is_file()]
+    raws.append("From: Zoë <zoe@e\u0301xample.org>\nTo: a@b.org\nSubject: Cafe\u0301 "
+                "\ud55c\uae00\n\nbody with <a href=\"https://x.org\">x.org</a>\n"
+                .encode("utf-8", "surrogatepass"))
+    assert len(raws) > 100
+    for raw in raws:
+        message = parse_message(raw)
+        assert input_hash(message) == sha256_hex(scorer_input(message))

@@ -46,7 +46,7 @@ URGENT = feats(c=0.9, t=0.5, r=0.5, u=0.9)
 
 def test_branch_order_is_the_documented_one() -> None:
     assert BRANCH_ORDER == (
-        "pin", "rule", "unsure", "push", "silent", "meeting", "info", "queue",
+        "pin", "suspect", "rule", "unsure", "push", "silent", "meeting", "info", "queue",
     )
 
 
@@ -98,6 +98,46 @@ def test_meeting_branch_and_its_marketing_exception() -> None:
 def test_info_branch() -> None:
     d = decide(feats(u=0.2), TRANS)
     assert (d.lane, d.branch) == (Lane.INFO, "info")
+    # A person on a mailing list and an automatic reply are calm records too.
+    for s in (Signals(list_discussion=True), Signals(auto_reply=True)):
+        assert (decide(feats(u=0.2), s).lane, decide(feats(u=0.2), s).branch) == (
+            Lane.INFO, "info")
+    assert decide(feats(u=0.5), Signals(list_discussion=True)).lane == Lane.QUEUE
+
+
+PHISH = Signals(phishing=True)
+
+
+def test_suspect_branch_keeps_a_flagged_mail_visible() -> None:
+    for f in (URGENT, NOISE, feats(), feats(c=0.1)):
+        d = decide(f, PHISH)
+        assert (d.lane, d.branch) == (Lane.QUEUE, "suspect")
+        assert not d.auto_eligible
+
+
+def test_suspect_beats_rule_and_push() -> None:
+    assert decide(URGENT, PHISH, Facts(rule_lane=Lane.PUSH)).branch == "suspect"
+    assert decide(URGENT, Signals(phishing=True, urgent_wording=True)).lane == Lane.QUEUE
+
+
+@pytest.mark.parametrize("signals", [Signals(phishing=True), Signals(spam_verdict=True),
+                                     Signals(unsolicited=True), Signals(auto_reply=True)])
+def test_a_pin_to_push_does_not_push_what_may_not_interrupt(signals: Signals) -> None:
+    # A spoofed pinned sender, a server spam verdict, a spam-shaped or auto-replied mail.
+    d = decide(URGENT, signals, Facts(pinned_lane=Lane.PUSH))
+    assert d.lane == Lane.QUEUE
+
+
+def test_push_needs_a_sender_nothing_speaks_against() -> None:
+    for s in (Signals(spam_verdict=True), Signals(unsolicited=True), Signals(auto_reply=True)):
+        assert decide(URGENT, s).lane == Lane.QUEUE
+    # History the model cannot author: someone the user wrote to is not a bulk stranger.
+    assert decide(URGENT, Signals(unsolicited=True), REPLIED).lane == Lane.PUSH
+    assert decide(URGENT, Signals(phishing=True), REPLIED).lane == Lane.QUEUE
+    at = THRESHOLDS.spam_engine_no_push
+    assert decide(URGENT, NONE, Facts(spam_score=at)).lane == Lane.QUEUE
+    assert decide(URGENT, NONE, Facts(spam_score=at - JUST_BELOW)).lane == Lane.PUSH
+    assert decide(URGENT, NONE, Facts(spam_score=None)).lane == Lane.PUSH
 
 
 def test_queue_is_the_default() -> None:
@@ -303,6 +343,7 @@ def test_describe_policy_matches_the_running_defaults() -> None:
         "silent_max_trust": 0.2, "silent_max_urgency": 0.2, "silent_min_reversibility": 0.9,
         "info_max_urgency": 0.5, "auto_min_reversibility": 0.85, "auto_min_confidence": 0.85,
         "auto_max_urgency": 0.5, "auto_min_trust": 0.5, "auto_min_replies_sent": 1,
+        "spam_engine_no_push": 6.0,  # rspamd's stock "add header" score (issue 22)
     }
     assert dict(snap["thresholds"]) == expected
 
@@ -355,6 +396,7 @@ facts = st.builds(
     replies_sent=st.integers(0, 3),
     human_corrections=st.integers(0, 5),
     read_rate=st.none() | unit,
+    spam_score=st.none() | st.sampled_from([-2.0, 0.0, 5.99, 6.0, 15.0]) | st.floats(-5, 30),
 )
 raw_value: st.SearchStrategy[Any] = st.one_of(
     st.floats(),  # NaN and both infinities included
@@ -410,8 +452,13 @@ def test_a_learned_rule_never_yields_silent(f: Features, s: Signals, fa: Facts,
                                             rule: Lane) -> None:
     fa = dataclasses.replace(fa, pinned_lane=None, rule_lane=rule)
     d = decide(f, s, fa)
-    if rule in {Lane.PUSH, Lane.QUEUE, Lane.MEETING}:
-        assert (d.lane, d.branch) == (rule, "rule")
+    if s.phishing:
+        assert (d.lane, d.branch) == (Lane.QUEUE, "suspect")
+    elif rule in {Lane.PUSH, Lane.QUEUE, Lane.MEETING}:
+        pushed_anyway = rule is Lane.PUSH and (
+            s.spam_verdict or (s.unsolicited and fa.replies_sent == 0) or s.auto_reply
+            or (fa.spam_score is not None and fa.spam_score >= THRESHOLDS.spam_engine_no_push))
+        assert (d.lane, d.branch) == (Lane.QUEUE if pushed_anyway else rule, "rule")
     else:
         assert d == decide(f, s, dataclasses.replace(fa, rule_lane=None))
         assert d.branch != "rule"
@@ -426,33 +473,65 @@ def test_auto_eligible_implies_every_condition(f: Features, s: Signals, fa: Fact
         assert f.reversibility >= 0.85 and f.confidence >= 0.85
         assert f.urgency < 0.5 and f.sender_trust >= 0.5
         assert fa.replies_sent >= 1
+        assert not (s.phishing or s.spam_verdict)
+
+
+@PROPS
+@given(f=features, s=signals, fa=facts)
+def test_a_flagged_mail_is_never_push_never_auto_never_hidden_unless_pinned(
+        f: Features, s: Signals, fa: Facts) -> None:
+    s = dataclasses.replace(s, phishing=True)
+    d = decide(f, s, fa)
+    assert d.lane is not Lane.PUSH and not d.auto_eligible
+    if fa.pinned_lane is None:
+        assert d.lane is Lane.QUEUE
+
+
+@PROPS
+@given(f=features, s=signals, fa=facts)
+def test_push_only_for_a_sender_nothing_speaks_against(f: Features, s: Signals,
+                                                      fa: Facts) -> None:
+    if decide(f, s, fa).lane is Lane.PUSH:
+        assert not (s.phishing or s.spam_verdict or s.auto_reply)
+        assert not s.unsolicited or fa.replies_sent >= 1
+        assert fa.spam_score is None or fa.spam_score < THRESHOLDS.spam_engine_no_push
 
 
 def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple[Lane, str, bool]:
     """The table in docs/policy.md, read from describe_policy(t) rather than from `t`."""
     snap = describe_policy(t)["thresholds"]
+    no_push = (s.phishing or s.spam_verdict or (s.unsolicited and fa.replies_sent == 0)
+               or s.auto_reply
+               or (fa.spam_score is not None and fa.spam_score >= snap["spam_engine_no_push"]))
     if fa.pinned_lane is not None:
         lane, branch = fa.pinned_lane, "pin"
+    elif s.phishing:
+        lane, branch = Lane.QUEUE, "suspect"
     elif fa.rule_lane in (Lane.PUSH, Lane.QUEUE, Lane.MEETING):
         lane, branch = fa.rule_lane, "rule"
     elif f.confidence < snap["min_confidence"]:
         lane, branch = Lane.QUEUE, "unsure"
-    elif f.urgency >= snap["push_urgency"] and f.confidence >= snap["push_confidence"]:
+    elif (f.urgency >= snap["push_urgency"] and f.confidence >= snap["push_confidence"]
+          and not no_push):
         lane, branch = Lane.PUSH, "push"
     elif (f.sender_trust < snap["silent_max_trust"] and f.urgency < snap["silent_max_urgency"]
           and f.reversibility > snap["silent_min_reversibility"]):
         lane, branch = Lane.SILENT, "silent"
     elif s.scheduling and not s.marketing:
         lane, branch = Lane.MEETING, "meeting"
-    elif s.transactional and f.urgency < snap["info_max_urgency"]:
+    elif ((s.transactional or s.list_discussion or s.auto_reply)
+          and f.urgency < snap["info_max_urgency"]):
         lane, branch = Lane.INFO, "info"
     else:
         lane, branch = Lane.QUEUE, "queue"
     if (lane in (Lane.INFO, Lane.SILENT) and f.urgency >= snap["push_urgency"]
             and f.confidence >= snap["min_confidence"]):
         lane = Lane.QUEUE
+    if lane is Lane.PUSH and no_push:
+        lane = Lane.QUEUE
     auto = (
         lane in (Lane.QUEUE, Lane.MEETING)
+        and not (s.phishing or s.spam_verdict)
         and f.reversibility >= snap["auto_min_reversibility"]
         and f.confidence >= snap["auto_min_confidence"]
         and f.urgency < snap["auto_max_urgency"]
@@ -465,7 +544,8 @@ def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple
 thresholds = st.builds(
     Thresholds,
     **{
-        f.name: (st.integers(0, 3) if f.name == "auto_min_replies_sent" else unit)
+        f.name: (st.integers(0, 3) if f.name == "auto_min_replies_sent"
+                 else st.floats(-5, 30) if f.name == "spam_engine_no_push" else unit)
         for f in dataclasses.fields(Thresholds)
     },
 )

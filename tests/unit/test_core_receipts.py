@@ -16,14 +16,21 @@ from mailmoat.core.receipts import (
     PayloadError,
     PayloadMismatch,
     Receipt,
+    ReceiptForged,
+    ReceiptUnverifiable,
     SchemaMismatch,
     canonical_payload,
     mint,
     payload_hash,
+    sign,
     verify,
+    verify_mac,
 )
 
 WHEN = "2026-12-03T09:00:00+00:00"
+# The server identity of one message: folder, UIDVALIDITY, UID and the sha256 of its bytes.
+ONE_MESSAGE: dict[str, Any] = {"folder": "INBOX", "uidvalidity": 1700000000, "uid": 42,
+                               "sha256": "ab" * 32}
 
 
 def send(**over: Any) -> dict[str, Any]:
@@ -43,13 +50,14 @@ def send(**over: Any) -> dict[str, Any]:
 
 def forward(**over: Any) -> dict[str, Any]:
     base = {"action": "forward_external", "account": "me@example.org",
-            "to": "ana@example.com", "message_id": "<m1@example.org>", "note": "fyi"}
+            "to": "ana@example.com", "message_id": "<m1@example.org>", "note": "fyi",
+            **ONE_MESSAGE}
     return {**base, **over}
 
 
 def delete(**over: Any) -> dict[str, Any]:
     base = {"action": "delete_permanent", "account": "me@example.org",
-            "message_id": "<m1@example.org>", "folder": "INBOX"}
+            "message_id": "<m1@example.org>", **ONE_MESSAGE}
     return {**base, **over}
 
 
@@ -75,9 +83,14 @@ MUTATIONS: list[tuple[dict[str, Any], str, Any]] = [
     (forward(), "to", "bob@example.com"),
     (forward(), "message_id", "<m2@example.org>"),
     (forward(), "note", "fyi!"),
+    (forward(), "uid", 43),
+    (forward(), "sha256", "cd" * 32),
     (delete(), "message_id", "<m2@example.org>"),
     (delete(), "folder", "Archive"),
     (delete(), "account", "other@example.org"),
+    (delete(), "uidvalidity", 1700000001),
+    (delete(), "uid", 41),
+    (delete(), "sha256", "cd" * 32),
 ]
 
 
@@ -178,3 +191,61 @@ def test_a_tampered_stored_hash_is_a_mismatch_not_a_crash() -> None:
     forged = Receipt(receipt.schema, receipt.action, "é" * 64, "me", WHEN)
     with pytest.raises(PayloadMismatch):
         verify(forged, send())
+
+
+@pytest.mark.parametrize("make", [forward, delete])
+@pytest.mark.parametrize(("field", "value"), [
+    ("folder", ""), ("uidvalidity", 0), ("uid", None), ("uid", True), ("uid", "42"),
+    ("uid", 2**32), ("sha256", ""), ("sha256", "AB" * 32), ("sha256", "ab" * 31),
+])
+def test_a_forward_or_delete_must_name_exactly_one_message(make: Any, field: str,
+                                                           value: Any) -> None:
+    """A Message-ID alone names nothing (SEARCH HEADER matches substrings; ids are copied):
+    without folder, UIDVALIDITY, UID and the bytes' hash there is no payload to approve."""
+    with pytest.raises(PayloadError):
+        mint(make(**{field: value}), "me", WHEN)
+    bare = {k: v for k, v in make().items() if k not in ONE_MESSAGE}
+    with pytest.raises(PayloadError):
+        mint(bare, "me", WHEN)
+
+
+KEY, OTHER_KEY = b"k" * 32, b"o" * 32
+
+
+def _signed(action_id: int = 7, approver: str = "me") -> Receipt:
+    return sign(mint(send(), approver, WHEN), action_id, KEY, "kid1")
+
+
+def test_a_signed_receipt_verifies_only_with_its_key_action_and_fields() -> None:
+    receipt = _signed()
+    verify_mac(receipt, 7, {"kid1": KEY})
+    with pytest.raises(ReceiptForged):
+        verify_mac(receipt, 8, {"kid1": KEY})  # another action
+    with pytest.raises(ReceiptForged):
+        verify_mac(receipt, 7, {"kid1": OTHER_KEY})  # another key under the same id
+    with pytest.raises(ReceiptUnverifiable):
+        verify_mac(receipt, 7, {"kid2": KEY})  # a key not in the ring
+    for field, value in [("payload_sha256", payload_hash(send(subject="Re: x"))),
+                         ("approved_by", "auto:work"), ("approved_at", WHEN[:-1] + "1"),
+                         ("action", "forward_external"), ("schema", 2), ("action_id", 8)]:
+        forged = Receipt(**{**receipt.as_dict(), field: value})
+        with pytest.raises(ReceiptForged):
+            verify_mac(forged, forged.action_id, {"kid1": KEY})
+
+
+def test_a_receipt_without_a_mac_is_unverifiable_not_trusted() -> None:
+    plain = mint(send(), "me", WHEN)  # what receipts were before they were MACs
+    with pytest.raises(ReceiptUnverifiable):
+        verify_mac(plain, 7, {"kid1": KEY})
+    old_row = {k: v for k, v in _signed().as_dict().items()
+               if k not in ("action_id", "key_id", "mac")}
+    with pytest.raises(ReceiptUnverifiable):
+        verify_mac(Receipt(**old_row), 7, {"kid1": KEY})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(min_size=1, max_size=64))
+def test_no_guessed_mac_verifies(mac: str) -> None:
+    forged = Receipt(**{**_signed().as_dict(), "mac": mac})
+    with pytest.raises(ReceiptForged):
+        verify_mac(forged, 7, {"kid1": KEY})

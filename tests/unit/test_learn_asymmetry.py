@@ -69,7 +69,7 @@ def _learned_lane(message: Message, events: list[Event], model: LinearModel) -> 
         rule_lane=None if rule is None else rule.lane,
         human_corrections=len(events),
     )
-    scorer = LearnedScorer(model, min_probability=0.0, min_updates=0)
+    scorer = LearnedScorer(model, min_probability=0.0, min_corrections=0)
     return classify(message, facts, scorers=[scorer]).decision.lane
 
 

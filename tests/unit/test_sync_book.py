@@ -153,3 +153,24 @@ def test_planned_actions_are_looked_up_by_the_message_index(tmp_path: Path) -> N
             plan = " ".join(str(step[-1]) for step in connection.exec_driver_sql(
                 f"EXPLAIN QUERY PLAN {stmt}", params))  # type: ignore[arg-type]
             assert "ix_mail_server_actions_message" in plan, (stmt, plan)
+
+
+def test_unplanned_lists_located_decided_mail_without_a_plan(tmp_path: Path,
+                                                             store_url: str) -> None:
+    book, (planned, stranded, moved, nowhere) = _book(tmp_path, store_url)
+    own = book.store.ingest(b"Subject: mine\r\nFrom: me@example.org\r\n\r\nx\r\n", "sent",
+                            "Sent", account="book")
+    assert own.own and own.lane == ""
+    book.record_locations([
+        Location("INBOX", 7, 1, planned, ()), Location("INBOX", 7, 2, stranded, ()),
+        Location("INBOX", 7, 3, moved, ()), Location("Archive", 9, 4, moved, ()),
+        Location("Sent", 3, 1, own.message_id, ()),  # the user's own: no decision, no plan
+    ])
+    book.plan_many([_plan(planned, "$A")])
+    found = book.unplanned("book")
+    assert [(u.message_id, u.folder, u.uid) for u in found] == [
+        (stranded, "INBOX", 2), (moved, "Archive", 4)]  # the newest location wins
+    assert {u.lane for u in found} == {"QUEUE"} and found[0].subject == "m1"
+    assert book.unplanned("another account") == []
+    book.plan_many([_plan(u.message_id, "$A") for u in found])
+    assert book.unplanned("book") == [] and nowhere not in {u.message_id for u in found}

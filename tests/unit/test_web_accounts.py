@@ -25,7 +25,7 @@ def test_first_user_reads_every_account_and_grants_reach_the_others(tmp_path: Pa
     add_account(store, ring, AccountSettings("work", "127.0.0.1", 1143, "me"), "pw-for-test")
     assert default_accounts(store) == ["local", "work"]
 
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     assert not web.grant("nobody", "work")
     make_user(store, "ann", ["local"])
     _show_to_the_only_user(store, "work")  # what `account add` does with one web user

@@ -10,6 +10,7 @@ from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner
 
 import mailmoat.entrypoints.web.security.auth as auth
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lanes import Lane
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.cli.main import app as cli
@@ -23,7 +24,7 @@ from tests.support import webhelpers  # noqa: F401  (cheap argon2 parameters for
 def test_users_sessions_corrections_and_dedup(store_url: str) -> None:
     store = open_store(store_url)
     import_demo(store)
-    web = WebStore(store)
+    web = WebStore(store, sealer=load_key_ring())
     ann = web.create_user("ann", auth.hash_password("long enough password"), ["local"])
     with pytest.raises(UserExists):
         web.create_user("ann", "x", ["local"])
@@ -68,10 +69,10 @@ def test_user_commands_and_setup_link(tmp_path: Path, monkeypatch: pytest.Monkey
     assert runner.invoke(cli, ["user", "add", "ann"]).exit_code == 2
     listed = runner.invoke(cli, ["user", "list"])
     assert "ann: local" in listed.output and "bob: bob" in listed.output
-    before = WebStore(store).get_user("ann")
+    before = WebStore(store, sealer=load_key_ring()).get_user("ann")
     monkeypatch.setenv("MAILMOAT_NEW_PASSWORD", "another long password")
     assert runner.invoke(cli, ["user", "passwd", "ann"]).exit_code == 0
-    after = WebStore(store).get_user("ann")
+    after = WebStore(store, sealer=load_key_ring()).get_user("ann")
     assert before and after and before.password_hash != after.password_hash
     assert runner.invoke(cli, ["user", "passwd", "nobody"]).exit_code == 2
     assert setup_link(store, "127.0.0.1", 8025) is None  # users exist: no setup link

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
 import os
 import stat
 from dataclasses import dataclass
@@ -98,6 +99,16 @@ class KeyRing:
             f"key ring from {self.source} (keys there: {', '.join(key_id(k) for k in self.keys)}). "
             f"Set {ENV_KEY} or {ENV_KEY_FILE} to the key that sealed it; nothing was changed."
         )
+
+    def subkeys(self, purpose: str) -> dict[str, bytes]:
+        """A key per ring key for one purpose (receipt MACs, ...): HMAC-SHA256 of the purpose
+        under the ring key, so no ring key is ever used for two jobs. Named by the ring
+        key's id, so rotation keeps old MACs verifiable while the old key is in the ring."""
+        label = f"mailmoat-subkey:{purpose}".encode()
+        return {key_id(k): hmac.new(k, label, hashlib.sha256).digest() for k in self.keys}
+
+    def primary_subkey(self, purpose: str) -> tuple[str, bytes]:
+        return self.primary_id, self.subkeys(purpose)[self.primary_id]
 
     def sealed_with(self, token: str) -> str:
         return token.split(":", 2)[1] if token.count(":") >= 2 else ""

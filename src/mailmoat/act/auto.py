@@ -12,6 +12,13 @@ Per decided message, newest first:
      executor like any human approval. No drafter (no model): no replies, ever.
 A draft the gate refuses (wrong recipient, CR/LF, over the cap) lands in triage: a person
 looks at it; it is never sent and never re-drafted on the next sweep.
+
+Some mail is never answered unattended at all (core.reply_guard.never_answer: automated,
+bulk and list mail, encoded-word or bidi-controlled senders, phishing-flagged mail, and a
+sender address that encoding would change). A draft that claims an action was taken, brings
+addresses or links the thread did not contain, or carries header-like lines is not sent
+either (core.reply_guard.draft_problems): it is proposed, unapproved, for a person to
+review, with the reason in the triage list.
 """
 
 from __future__ import annotations
@@ -29,7 +36,6 @@ from mailmoat.core.autonomy import (
     AutoReplyRequest,
     Mode,
     canary,
-    is_automated_mail,
     may_auto_reply,
     may_run_unattended,
     policy_identity,
@@ -39,6 +45,8 @@ from mailmoat.core.lanes import Lane
 from mailmoat.core.message import Message, parse_message
 from mailmoat.core.policy import Decision, Facts
 from mailmoat.core.receipts import PayloadError, normalize_recipient
+from mailmoat.core.recipients import rewritten
+from mailmoat.core.reply_guard import Inbound, clean_subject, draft_problems, never_answer
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.store import Store
 from mailmoat.store.tables.act import ActionRow, TriageRow
@@ -95,6 +103,7 @@ class _Candidate:
     features: Features
     facts: Facts
     model_scored: bool  # features from a model, not the local scorer's fixed heuristics
+    phishing: bool = False  # the decision's phishing flag, when the judge records one
 
 
 class AutoSweep:
@@ -155,7 +164,7 @@ class AutoSweep:
             features = Features(**d.trace["features"])
             facts = Facts(**d.trace.get("external", {}))
             out.append(_Candidate(mid, bytes(raw), decision, features, facts,
-                                  str(d.source).startswith("llm:")))
+                                  str(d.source).startswith("llm:"), _phishing(d.trace)))
         return out
 
     def _lane_action(self, account: str, item: _Candidate, identity: str) -> None:
@@ -187,8 +196,17 @@ class AutoSweep:
             model_available=True,
         )
         allowed, why = may_auto_reply(gate)
-        if allowed and is_automated_mail(message.auto_submitted, message.precedence):
-            allowed, why = False, "automated mail is never answered unattended (RFC 3834)"
+        if allowed:
+            barred = never_answer(Inbound(
+                from_addr=message.from_addr, from_name=message.from_name,
+                auto_submitted=message.auto_submitted, precedence=message.precedence,
+                list_id=message.list_id, list_unsubscribe=message.list_unsubscribe,
+                bulk_headers=message.bulk_headers, phishing=item.phishing))
+            if barred is None and rewritten(message.from_addr, sender):
+                barred = (f"the sender's address {message.from_addr!r} would change when "
+                          f"encoded (to {sender!r}); a person decides")
+            if barred is not None:
+                allowed, why = False, barred
         if not allowed:  # not eligible at all: no draft is even asked for
             report.refused.append((item.message_id, why))
             return
@@ -211,14 +229,21 @@ class AutoSweep:
             self._refuse(account, item.message_id, f"draft refused: {why}", report)
             return
         identity = policy_identity(account)
+        subject = clean_subject(draft.subject)
+        problems = draft_problems(subject, draft.body, (_as_text(message), *thread))
         try:
             proposal = self.service.propose(
-                account, {"action": "send_email", "to": recipient, "subject": draft.subject,
+                account, {"action": "send_email", "to": recipient, "subject": subject,
                           "body": draft.body}, identity, "auto",
                 reply_to_message=item.message_id,
             )
         except PayloadError as exc:
             self._refuse(account, item.message_id, f"draft refused: {exc}", report)
+            return
+        if problems:  # not sent: left unapproved, for a person to review
+            self._refuse(account, item.message_id,
+                         f"draft needs a person (action {proposal['id']}): "
+                         + "; ".join(problems), report)
             return
         try:
             self.service.approve_unattended(proposal["id"], account)
@@ -249,6 +274,22 @@ class AutoSweep:
     def _refuse(self, account: str, message_id: int, reason: str, report: SweepReport) -> None:
         self.service.add_triage(account, message_id, reason)
         report.refused.append((message_id, reason))
+
+
+def _phishing(trace: dict[str, object]) -> bool:
+    """A phishing flag on the decision, where the judge records one (issue 22 adds it)."""
+    signals = trace.get("signals")
+    flag = trace.get("phishing") or (signals.get("phishing") if isinstance(signals, dict)
+                                     else False)
+    return bool(flag)
+
+
+def _as_text(message: Message) -> str:
+    """The original as the content check reads it: every address and link it contained."""
+    heads = [f"From: {message.sender_display}", f"To: {', '.join(message.to)}",
+             f"Cc: {', '.join(message.cc)}", f"Reply-To: {', '.join(message.reply_to)}",
+             f"Subject: {message.subject}"]
+    return "\n".join(heads) + "\n\n" + message.body_text
 
 
 def _topic(subject: str) -> str:

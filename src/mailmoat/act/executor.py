@@ -24,6 +24,7 @@ For each outbox row:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +33,7 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, and_, case, or_, select, update
 from sqlalchemy.orm import sessionmaker
 
+from mailmoat.accounts.secrets import KeyRing, load_key_ring
 from mailmoat.act.audit import audit, utcnow
 from mailmoat.act.errors import NoReceipt
 from mailmoat.core.autonomy import Mode, policy_identity
@@ -39,6 +41,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.outbox import (
     BACKOFF_BASE_SECONDS,
     MAX_ATTEMPTS,
+    OUTCOME_UNKNOWN,
     Recovery,
     SentCopy,
     backoff_seconds,
@@ -46,6 +49,9 @@ from mailmoat.core.outbox import (
     sent_copy_state,
 )
 from mailmoat.core.receipts import (
+    CALENDAR_ACTIONS,
+    CALENDAR_EVENT,
+    RECEIPT_KEY_PURPOSE,
     ActionMismatch,
     FloorAction,
     PayloadError,
@@ -54,6 +60,7 @@ from mailmoat.core.receipts import (
     ReceiptError,
     normalize_recipient,
     verify,
+    verify_mac,
 )
 from mailmoat.mail.smtp import (
     AttachmentMissing,
@@ -100,9 +107,18 @@ class FloorTransport(Protocol):
 
     def sent_folder(self) -> contextlib.AbstractContextManager[SentCopies]: ...
 
-    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None: ...
+    def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None: ...
 
-    def expunge(self, message_id: str, folder: str) -> int: ...
+    def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int: ...
+
+
+class CalendarWriter(Protocol):
+    """One calendar's writes (calendar.caldav_source.CalDAVSource): by UID, so a replay
+    replaces the same object instead of adding a second one. Errors carry `transient`."""
+
+    def put(self, uid: str, ics: str) -> str: ...
+
+    def delete(self, uid: str) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +144,19 @@ class Executor:
         crash_hook: CrashHook = _no_crash,
         max_attempts: int = MAX_ATTEMPTS,
         backoff_base: float = BACKOFF_BASE_SECONDS,
+        keys: Callable[[], KeyRing] = load_key_ring,
+        calendars: Mapping[str, CalendarWriter] | None = None,
     ) -> None:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.transports = transports
+        self.calendars = calendars or {}
         self.worker = worker
         self.clock = clock
         self.lease = timedelta(seconds=lease_seconds)
         self.crash = crash_hook
         self.max_attempts = max_attempts
         self.backoff_base = backoff_base
+        self.keys = keys  # the key ring whose subkey made the receipts' MACs
 
     # -- claiming -------------------------------------------------------------------------
 
@@ -198,6 +218,8 @@ class Executor:
             assert row is not None  # we hold its claim
             action = session.get(ActionRow, row.action_id)
             mode_row = session.get(AccountModeRow, row.account)
+        if row.action in CALENDAR_ACTIONS:
+            return self._run_calendar(row, action)
         transport = self.transports[row.account]
         if recovering:
             outcome = self._reconcile(row, transport)
@@ -225,7 +247,7 @@ class Executor:
         try:
             if raw is None:
                 self.crash("before_send")
-                detail = self._delete(row, transport)
+                detail = self._delete(row, transport, recovering)
             elif staged:
                 detail = self._send_staged(row, raw, transport)
             else:
@@ -241,10 +263,75 @@ class Executor:
         self.crash("after_append")
         return self._finish(row, "done", detail)
 
+    def _run_calendar(self, row: OutboxRow, action: ActionRow | None) -> Outcome:
+        """A calendar write: the same guard as mail (receipt over the exact bytes), then a
+        PUT or DELETE by UID. Found mid-flight after a crash it simply runs again: writing
+        the same bytes to the same UID, or deleting a UID that is gone, changes nothing."""
+        try:
+            self._verified(row, action)
+            if _unattended(row) and row.action != CALENDAR_EVENT:
+                # Unattended work may put an event in the user's own calendar (reversible),
+                # never one that invites other people.
+                raise ActionMismatch("unattended receipts cover replies and own-calendar "
+                                     "events only")
+            ics = str(row.payload["ics"])
+            if row.raw is not None and row.raw != ics.encode("utf-8"):
+                raise PayloadMismatch("the stored bytes are not the approved payload")
+        except (ReceiptError, ValueError, KeyError, TypeError) as exc:
+            return self._finish(row, "dead", f"refused: {type(exc).__name__}: {exc}",
+                                event="refused")
+        if _unattended(row):
+            with self.sessions() as session:
+                mode_row = session.get(AccountModeRow, row.account)
+            if mode_row is None or mode_row.mode != Mode.AUTO.value:
+                return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        writer = self.calendars.get(str(row.payload["calendar"]))
+        if writer is None:
+            return self._retry(row, f"calendar {row.payload['calendar']!r} is not reachable "
+                                    "from this executor")
+        marked = self._mark_sending(row, ics.encode("utf-8"), "", False)
+        if marked == "auto_off":
+            return self._finish(row, "cancelled", "AUTO is off: unattended work withdrawn")
+        if marked == "lost":
+            return Outcome(row.id, row.action_id, "lost-claim", "another worker took the row")
+        uid = str(row.payload["uid"])
+        try:
+            self.crash("before_send")
+            if row.payload["operation"] == "put":
+                detail = f"calendar {row.payload['calendar']}: wrote {uid} ({writer.put(uid, ics)})"
+            else:
+                gone = writer.delete(uid)
+                detail = f"calendar {row.payload['calendar']}: " + (
+                    f"deleted {uid}" if gone else f"{uid} was already gone")
+            self.crash("after_send")
+        except Exception as exc:  # the writer's own error type; `transient` says what to do
+            if getattr(exc, "transient", False):
+                return self._retry(row, str(exc)[:500])
+            return self._finish(row, "dead", str(exc)[:500])
+        return self._finish(row, "done", detail)
+
+    def _verified(self, row: OutboxRow, action: ActionRow | None) -> Receipt:
+        if not row.receipt:
+            raise NoReceipt("no receipt: a floor action needs an approval")
+        try:
+            receipt = Receipt(**row.receipt)
+        except TypeError:
+            raise PayloadError("the stored receipt is malformed") from None
+        if action is None or action.status != "approved" or action.receipt != row.receipt:
+            raise NoReceipt("the approval was withdrawn or voided after this row was queued")
+        if row.action != receipt.action or row.payload.get("action") != row.action:
+            raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
+        # A MAC, not a bare hash: whoever can rewrite the database can recompute a payload's
+        # hash, not the MAC over it (the key stays outside the database).
+        verify_mac(receipt, row.action_id, self.keys().subkeys(RECEIPT_KEY_PURPOSE))
+        verify(receipt, row.payload)
+        verify(receipt, action.payload)  # what the approver was shown is what runs
+        return receipt
+
     def _reconcile(self, row: OutboxRow, transport: FloorTransport) -> Outcome | None:
         """A row its worker left in `sending`: find out whether it went out. None: rerun."""
         if row.action == FloorAction.DELETE_PERMANENT:
-            return None  # expunging by Message-ID twice removes nothing the second time
+            return None  # a rerun re-checks the one UID; gone means the dead worker did it
         try:
             with transport.sent_folder() as sent:
                 copy = sent_copy_state(sent.flags(row.message_id))
@@ -257,26 +344,33 @@ class Executor:
         if verdict is Recovery.DONE:
             return self._finish(row, "done", "reconciled: our Message-ID is in the Sent folder")
         if verdict is Recovery.HOLD:
+            # Before asking a person: is the message anywhere on the server but in our own
+            # staged copy (the server's Sent copy, or delivered back to this account)?
+            finder = getattr(transport, "find_delivered", None)
+            try:
+                where = finder(row.message_id) if finder is not None else None
+            except TransientError as exc:
+                return self._unknown(row, f"cannot reconcile yet: {exc}")
+            except PermanentError:
+                where = None
+            if where is not None:
+                self._audit(row, "reconciled", found_in=where, verdict="done")
+                if copy is SentCopy.SUBMITTING:
+                    with contextlib.suppress(TransportError), transport.sent_folder() as sent:
+                        sent.confirm(row.message_id)
+                return self._finish(row, "done", f"reconciled: our Message-ID is on the "
+                                                  f"server in {where!r}")
             why = ("DATA began and no answer was recorded" if copy is SentCopy.SUBMITTING
                    else "not in Sent")
-            return self._finish(row, "dead", f"outcome unknown: {why}; a person decides")
+            return self._finish(row, "dead", f"{OUTCOME_UNKNOWN}: {why}; not found on the "
+                                             "server; a person decides")
         return None
 
     def _guard(self, row: OutboxRow, action: ActionRow | None,
                transport: FloorTransport) -> tuple[bytes | None, str]:
         """Raise unless the stored bytes are exactly what a valid receipt approved."""
-        if not row.receipt:
-            raise NoReceipt("no receipt: a floor action needs an approval")
-        try:
-            receipt = Receipt(**row.receipt)
-        except TypeError:
-            raise PayloadError("the stored receipt is malformed") from None
-        if action is None or action.status != "approved" or action.receipt != row.receipt:
-            raise NoReceipt("the approval was withdrawn or voided after this row was queued")
-        if row.action != receipt.action or row.payload.get("action") != row.action:
-            raise ActionMismatch(f"row runs {row.action}, receipt approves {receipt.action}")
-        verify(receipt, row.payload)
-        verify(receipt, action.payload)  # what the approver was shown is what runs
+        receipt = self._verified(row, action)
+        assert action is not None  # _verified refuses a missing action
         if _unattended(row):
             self._guard_unattended(row, action)
         message_id = row.message_id or message_id_for(row.idempotency_key, transport.from_addr)
@@ -304,9 +398,13 @@ class Executor:
         if row.action == FloorAction.SEND_EMAIL:
             return render_send(payload, transport.from_addr, message_id, date,
                                self._attachments(payload), auto_replied=_unattended(row))
-        original = transport.fetch(payload["message_id"])
+        original = transport.fetch_exact(payload["folder"], payload["uidvalidity"],
+                                         payload["uid"])
         if original is None:
             raise PermanentError("the message to forward is no longer on the server")
+        if hashlib.sha256(original).hexdigest() != payload["sha256"]:
+            raise PayloadMismatch("the message at that UID is not the approved one: its "
+                                  "bytes changed")
         return render_forward(payload, transport.from_addr, message_id, date, original)
 
     def _attachments(self, payload: dict[str, Any]) -> dict[str, bytes]:
@@ -319,9 +417,15 @@ class Executor:
             )
             return {r.sha256: bytes(r.content) for r in rows}
 
-    def _delete(self, row: OutboxRow, transport: FloorTransport) -> str:
-        removed = transport.expunge(row.payload["message_id"], row.payload["folder"])
-        return f"expunged {removed} message(s)"
+    def _delete(self, row: OutboxRow, transport: FloorTransport, recovering: bool) -> str:
+        p = row.payload
+        removed = transport.expunge(p["folder"], p["uidvalidity"], p["uid"], p["sha256"])
+        if removed == 1:
+            return f"expunged 1 message ({p['folder']} UID {p['uid']})"
+        if recovering:  # the worker that died had already removed it
+            return "already expunged by an earlier attempt"
+        raise PermanentError("the approved message is no longer on the server; nothing "
+                             "was deleted")
 
     def _submit(self, row: OutboxRow, raw: bytes, transport: FloorTransport,
                 before_data: Callable[[], None] | None = None) -> str:

@@ -52,7 +52,8 @@ from mailmoat.store.tables.messages import DecisionRow
 
 log = logging.getLogger(__name__)
 
-_REVERSIBLE = [a.value for a in REVERSIBLE]
+# calendar_event is reversible but the executor writes it (exactly once, by UID), not IMAP.
+_REVERSIBLE = [a.value for a in REVERSIBLE if a is not ActionType.CALENDAR_EVENT]
 Opener = Callable[[Store, KeyRing, AccountSettings], Any]
 
 

@@ -9,6 +9,7 @@ the outbox, keyed by the receipt. Nothing here sends anything: only the guarded 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from mailmoat.accounts.secrets import KeyRing, load_key_ring
 from mailmoat.act.audit import Clock, audit, utcnow
 from mailmoat.act.errors import InvalidState, NotFound, PolicyRefused, StaleApproval
 from mailmoat.act.modes import AccountModes
@@ -24,17 +26,25 @@ from mailmoat.act.triage import TriageList
 from mailmoat.core.actions import REVERSIBLE, ActionType, is_floor, server_steps
 from mailmoat.core.autonomy import Mode, policy_identity
 from mailmoat.core.message import parse_message
-from mailmoat.core.outbox import WITHDRAWABLE, idempotency_key
+from mailmoat.core.outbox import OUTCOME_UNKNOWN, WITHDRAWABLE, idempotency_key
 from mailmoat.core.receipts import (
+    BOUND_ACTIONS,
+    CALENDAR_ACTIONS,
+    IDENTITY_FIELDS,
+    RECEIPT_KEY_PURPOSE,
+    FloorAction,
     PayloadError,
     canonical_payload,
     mint,
     normalize_recipient,
     payload_hash,
+    sign,
+    unicode_domain,
 )
 from mailmoat.core.recipients import check_recipient
 from mailmoat.core.rules import CorrectionKind
 from mailmoat.learn.ledger import record_act
+from mailmoat.store.tables.accounts import AccountRow, FolderStateRow, LocationRow
 from mailmoat.store.tables.act import (
     AccountModeRow,
     ActionRow,
@@ -45,6 +55,7 @@ from mailmoat.store.tables.act import (
 from mailmoat.store.tables.messages import MessageRow
 
 SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
+KeySource = Callable[[], KeyRing]
 
 
 def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
@@ -66,11 +77,15 @@ class ActionService(AccountModes, TriageList):
     """Proposals and approvals; account modes and the triage list come from the mixins."""
 
     def __init__(self, engine: Engine, clock: Clock = utcnow,
-                 record_human_act: HumanActs = record_act) -> None:
+                 record_human_act: HumanActs = record_act,
+                 keys: KeySource = load_key_ring) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.clock = clock
         self.record_human_act = record_human_act
+        # The key ring that seals account secrets also makes receipt MACs; it is read when
+        # an approval needs it, never stored in the database.
+        self.keys = keys
 
     # -- proposals ------------------------------------------------------------------------
 
@@ -95,6 +110,7 @@ class ActionService(AccountModes, TriageList):
         if not proposed_by.strip():
             raise PayloadError("a proposal needs a proposer")
         now = self.clock()
+        written = _written_to(payload)
         with self.sessions.begin() as session:
             payload = self._checked(session, account, payload, reply_to_message)
             row = ActionRow(
@@ -105,13 +121,15 @@ class ActionService(AccountModes, TriageList):
             session.add(row)
             session.flush()
             audit(session, "proposed", proposed_by, now, action_id=row.id, source=source,
-                  payload_sha256=_hash_of(payload))
+                  payload_sha256=_hash_of(payload), to_as_written=written)
             return self._view(session, row)
 
     def _checked(self, session: Session, account: str, payload: dict[str, Any],
                  reply_to_message: int | None) -> dict[str, Any]:
         if not isinstance(payload, dict):
             raise PayloadError("payload must be an object")
+        if payload.get("action") in CALENDAR_ACTIONS:
+            return self._calendar_payload(session, account, payload)
         if not is_floor(str(payload.get("action"))):
             checked = _reversible_payload(payload)
             target = session.get(MessageRow, checked["message"])
@@ -126,12 +144,72 @@ class ActionService(AccountModes, TriageList):
                 raise PayloadError(f"no message {reply_to_message} in account {account!r}")
             if payload.get("action") == "send_email":
                 payload = self._as_reply(payload, original)
+        if payload.get("action") in (FloorAction.DELETE_PERMANENT, FloorAction.FORWARD_EXTERNAL):
+            payload = self._one_message(session, account, payload)
         canonical = canonical_payload(payload)
         for item in canonical.get("attachments") or []:
             if not isinstance(item, dict) or set(item) != {"filename", "content_type", "sha256"}:
                 raise PayloadError("attachments are {filename, content_type, sha256}")
             if session.get(AttachmentBlobRow, item["sha256"]) is None:
                 raise PayloadError(f"attachment {item['filename']!r} was not uploaded")
+        return canonical
+
+    @staticmethod
+    def _one_message(session: Session, account: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A forward or delete names exactly one stored message by its server identity
+        (folder, UIDVALIDITY, UID) and the sha256 of its bytes. Proposers name the stored
+        message (`message`: its id); a payload naming the identity itself must match a
+        stored message of this account. Nothing is ever chosen by Message-ID."""
+        payload = dict(payload)
+        stored_id = payload.pop("message", None)
+        query = (
+            select(LocationRow, MessageRow)
+            .join(MessageRow, MessageRow.id == LocationRow.message_id)
+            .join(AccountRow, AccountRow.id == LocationRow.account_id)
+            .join(FolderStateRow, (FolderStateRow.account_id == LocationRow.account_id)
+                  & (FolderStateRow.folder == LocationRow.folder)
+                  & (FolderStateRow.uidvalidity == LocationRow.uidvalidity))
+            .where(AccountRow.name == account, MessageRow.account == account)
+        )
+        if stored_id is not None:
+            if isinstance(stored_id, bool) or not isinstance(stored_id, int):
+                raise PayloadError("'message' is the stored message's id (an integer)")
+            query = query.where(MessageRow.id == stored_id)
+        elif all(payload.get(name) not in (None, "") for name in IDENTITY_FIELDS):
+            query = query.where(LocationRow.folder == payload["folder"],
+                                LocationRow.uidvalidity == payload["uidvalidity"],
+                                LocationRow.uid == payload["uid"])
+        else:
+            raise PayloadError(f"{payload.get('action')} names one stored message: give "
+                               "'message' (its id); a Message-ID is not unique")
+        found = session.execute(query.order_by(LocationRow.id).limit(2)).all()
+        if not found:
+            raise PayloadError("no such message on this account's server (it must be synced)")
+        if len(found) > 1:
+            raise PayloadError("that message sits in several folders; name the copy to act on "
+                               "by its folder, UIDVALIDITY and UID")
+        location, message = found[0]
+        digest = hashlib.sha256(message.raw).hexdigest()
+        if payload.get("sha256") not in (None, "", digest):
+            raise PayloadError("sha256 does not match the stored message's bytes")
+        return {**payload, "folder": location.folder, "uidvalidity": int(location.uidvalidity),
+                "uid": int(location.uid), "sha256": digest,
+                "message_id": parse_message(message.raw).message_id or ""}
+
+    @staticmethod
+    def _calendar_payload(session: Session, account: str,
+                          payload: dict[str, Any]) -> dict[str, Any]:
+        """A calendar write: canonical, on a calendar that exists and may be written."""
+        from mailmoat.store.tables.calendar import CalendarRow
+
+        canonical = canonical_payload({**payload, "account": account})
+        cal = session.scalar(select(CalendarRow).where(CalendarRow.name == canonical["calendar"]))
+        if cal is None:
+            raise PayloadError(f"no calendar named {canonical['calendar']!r}")
+        if cal.kind != "caldav":
+            raise PayloadError(f"calendar {cal.name!r} is a read-only feed")
+        if cal.account not in (None, account):
+            raise PayloadError(f"calendar {cal.name!r} belongs to account {cal.account!r}")
         return canonical
 
     @staticmethod
@@ -173,6 +251,7 @@ class ActionService(AccountModes, TriageList):
             # edit changed (the approvals page diffs consecutive versions).
             audit(session, "edited", edited_by, now, action_id=row.id,
                   payload_sha256=_hash_of(fresh), revision=row.revision,
+                  to_as_written=_written_to(payload),
                   previous_payload=previous, voided_approval=voided)
             return self._view(session, row)
 
@@ -216,11 +295,12 @@ class ActionService(AccountModes, TriageList):
         if row.status != "pending":
             raise InvalidState(f"action {row.id} is {row.status}, not pending")
         self._learn(session, row, CorrectionKind.APPROVAL, approved_by, "", now)
-        if not is_floor(row.action):
+        if row.action not in BOUND_ACTIONS:
             row.status, row.decided_by, row.decided_at = "approved", approved_by, now
             audit(session, "approved", approved_by, now, action_id=row.id)
             return self._view(session, row)
-        receipt = mint(row.payload, approved_by, now.isoformat())
+        key_id, key = self.keys().primary_subkey(RECEIPT_KEY_PURPOSE)
+        receipt = sign(mint(row.payload, approved_by, now.isoformat()), row.id, key, key_id)
         row.receipt = receipt.as_dict()
         row.status, row.decided_by, row.decided_at = "approved", approved_by, now
         key = idempotency_key(receipt, row.id)
@@ -246,13 +326,57 @@ class ActionService(AccountModes, TriageList):
         now = self.clock()
         with self.sessions.begin() as session:
             row = self._row(session, action_id, lock=True)
-            if is_floor(row.action) or row.status != "approved":
+            if row.action in BOUND_ACTIONS or row.status != "approved":
                 raise InvalidState(f"action {action_id} is not an approved reversible action")
             row.status = "done" if ok else "failed"
             if detail:
                 row.note = detail[:2000]
             audit(session, "applied" if ok else "apply_failed", by, now, action_id=row.id,
                   detail=detail)
+
+    # -- sends whose outcome is unknown ---------------------------------------------------
+
+    def unresolved(self, account: str) -> list[dict[str, Any]]:
+        """Sends that may or may not have gone out and that the executor could not find on
+        the server: a person says whether the message arrived (or sends it again)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(ActionRow, OutboxRow).join(OutboxRow, OutboxRow.action_id == ActionRow.id)
+                .where(ActionRow.account == account, ActionRow.status == "failed",
+                       OutboxRow.state == "dead",
+                       OutboxRow.last_error.startswith(OUTCOME_UNKNOWN))
+                .order_by(OutboxRow.id.desc())
+            ).all()
+            return [{**self._summary(session, action), "outbox_id": out.id,
+                     "message_id": out.message_id, "reason": out.last_error,
+                     "finished_at": out.finished_at.isoformat() if out.finished_at else None}
+                    for action, out in rows]
+
+    def resolve_unknown(self, action_id: int, by: str, sent: bool) -> dict[str, Any]:
+        """A person settles a send whose outcome is unknown: it arrived (`sent`: recorded
+        done, never sent again) or it did not (the same stored bytes, with the same
+        Message-ID, are queued once more under the original receipt)."""
+        if not is_person(by):
+            raise PolicyRefused("only a person settles an unknown outcome")
+        now = self.clock()
+        with self.sessions.begin() as session:
+            row = self._row(session, action_id, lock=True)
+            out = self._outbox(session, action_id)
+            if (row.status != "failed" or out is None or out.state != "dead"
+                    or not out.last_error.startswith(OUTCOME_UNKNOWN)):
+                raise InvalidState(f"action {action_id} has no send of unknown outcome")
+            if sent:
+                out.state, out.finished_at = "done", now
+                out.last_error = f"a person ({by}) confirmed it arrived"
+                row.status = "done"
+            else:
+                out.state, out.next_attempt_at, out.finished_at = "queued", now, None
+                out.claimed_by, out.lease_until, out.attempts = None, None, 0
+                out.last_error = f"a person ({by}) found it did not arrive: sending again"
+                row.status = "approved"
+            audit(session, "resolved_sent" if sent else "resolved_resend", by, now,
+                  action_id=row.id, outbox_id=out.id, message_id=out.message_id)
+            return self._view(session, row)
 
     def reject(self, action_id: int, rejected_by: str, note: str = "") -> dict[str, Any]:
         now = self.clock()
@@ -360,6 +484,7 @@ class ActionService(AccountModes, TriageList):
             "note": row.note,
             "flags": self._flags(session, row),
             "replying_to": self._replying_to(session, row.reply_to_message),
+            "target": self._target(session, row),
             "outbox": None if out is None else {
                 "state": out.state, "attempts": out.attempts, "message_id": out.message_id,
                 "last_error": out.last_error, "idempotency_key": out.idempotency_key,
@@ -376,17 +501,52 @@ class ActionService(AccountModes, TriageList):
             .distinct().limit(5000)
         )
         known = frozenset(a.rpartition("@")[2].lower() for a in senders if "@" in a)
-        shown_name = ""
+        shown_name, said = "", None
         if row.reply_to_message is not None:  # what the approver recognises the sender by
             original = session.get(MessageRow, row.reply_to_message)
             shown_name = original.from_name if original is not None else ""
+            said = parse_message(original.raw).from_addr if original is not None else None
+        else:  # the address as the proposer wrote it, before encoding
+            said = session.scalar(
+                select(AuditRow.detail).where(AuditRow.action_id == row.id,
+                                              AuditRow.event.in_(("proposed", "edited")))
+                .order_by(AuditRow.id.desc()).limit(1)
+            ) or {}
+            said = said.get("to_as_written") if isinstance(said, dict) else None
         flags = check_recipient(_unicode_address(to), display_name=shown_name,
-                                known_domains=known)
+                                known_domains=known, said=said or None)
         return {
             "address": flags.address, "mixed_script": flags.mixed_script,
             "non_ascii_domain": flags.non_ascii_domain, "lookalike_of": flags.lookalike_of,
-            "display_name_mismatch": flags.display_name_mismatch, "any": flags.any,
+            "display_name_mismatch": flags.display_name_mismatch,
+            "rewritten_from": flags.rewritten_from, "any": flags.any,
+            # No mail in this account ever came from the recipient's domain.
+            "outside_domain": bool(known) and flags.address.rpartition("@")[2] not in known,
         }
+
+    @staticmethod
+    def _target(session: Session, row: ActionRow) -> dict[str, Any] | None:
+        """For a forward or delete: the one message it acts on, as the approver knows it
+        (sender, subject, date, snippet) and where it sits on the server."""
+        payload = row.payload
+        if row.action not in (FloorAction.FORWARD_EXTERNAL, FloorAction.DELETE_PERMANENT):
+            return None
+        found = session.execute(
+            select(MessageRow).join(LocationRow, LocationRow.message_id == MessageRow.id)
+            .join(AccountRow, AccountRow.id == LocationRow.account_id)
+            .where(AccountRow.name == row.account, LocationRow.folder == payload["folder"],
+                   LocationRow.uidvalidity == payload["uidvalidity"],
+                   LocationRow.uid == payload["uid"]).limit(1)
+        ).scalar()
+        where = {"folder": payload["folder"], "uidvalidity": payload["uidvalidity"],
+                 "uid": payload["uid"], "sha256": payload["sha256"]}
+        if found is None or hashlib.sha256(found.raw).hexdigest() != payload["sha256"]:
+            return {**where, "missing": True}
+        parsed = parse_message(found.raw)
+        return {**where, "id": found.id, "from": parsed.sender_display,
+                "subject": parsed.subject, "date": parsed.date,
+                "message_id": parsed.message_id, "snippet": parsed.snippet,
+                "size": len(found.raw)}
 
     @staticmethod
     def _replying_to(session: Session, message_id: int | None) -> dict[str, Any] | None:
@@ -412,14 +572,17 @@ class ActionService(AccountModes, TriageList):
 def _unicode_address(address: str) -> str:
     """The stored address has an IDNA domain; the look-alike checks read the Unicode form."""
     local, _, domain = address.rpartition("@")
-    try:
-        return f"{local}@{domain.encode('ascii').decode('idna')}"
-    except UnicodeError:
-        return address
+    return f"{local}@{unicode_domain(domain)}"
+
+
+def _written_to(payload: Any) -> str | None:
+    """The recipient exactly as the proposer wrote it (the approval view compares)."""
+    to = payload.get("to") if isinstance(payload, dict) else None
+    return to[:500] if isinstance(to, str) else None
 
 
 def _hash_of(payload: dict[str, Any]) -> str:
-    if is_floor(str(payload.get("action"))):
+    if str(payload.get("action")) in BOUND_ACTIONS:
         return payload_hash(payload)
     from mailmoat.core.hashing import sha256_hex
 

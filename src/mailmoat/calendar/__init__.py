@@ -1,4 +1,6 @@
-"""Calendar: CalDAV, ICS and free slots for the MEETING lane's cross-check (being filled).
+"""Calendars: linked CalDAV collections and read-only ICS feeds (registry with sealed
+secrets), incremental sync into the store (sync-token, else ctag/ETag), the user's busy view
+for slot checks, and idempotent writes by UID. No CLI, no jobs.
 
-May import: core/ and store/. Never services/ or entrypoints/; no CLI and no jobs.
+May import: core/, store/ and accounts/ (secrets only). Never services/ or entrypoints/.
 """

@@ -24,10 +24,12 @@ class ActionType(StrEnum):
     TRASH = "trash"  # restorable from Trash
     SNOOZE = "snooze"
     CHANGE_LANE = "change_lane"
+    CALENDAR_EVENT = "calendar_event"  # only the user's own calendar; deleted by UID to undo
     # floor: need a human receipt (or an AUTO policy receipt for eligible replies)
     SEND_EMAIL = "send_email"
     DELETE_PERMANENT = "delete_permanent"
     FORWARD_EXTERNAL = "forward_external"
+    CALENDAR_INVITE = "calendar_invite"  # an event that invites others: invitations go out
 
 
 REVERSIBLE: frozenset[ActionType] = frozenset(
@@ -40,6 +42,7 @@ REVERSIBLE: frozenset[ActionType] = frozenset(
         ActionType.TRASH,
         ActionType.SNOOZE,
         ActionType.CHANGE_LANE,
+        ActionType.CALENDAR_EVENT,
     }
 )
 FLOOR: frozenset[ActionType] = frozenset(ActionType(a) for a in FLOOR_ACTIONS)
@@ -141,6 +144,8 @@ def server_steps(
     if kind is ActionType.CHANGE_LANE:
         change_lane_to(payload)
         return ()
+    if kind is ActionType.CALENDAR_EVENT:
+        return ()  # no IMAP step: the executor writes it to the calendar, by UID
     raise PayloadError(f"not a reversible action: {kind.value!r}")
 
 

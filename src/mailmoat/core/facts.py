@@ -44,6 +44,19 @@ def is_sent(origin: str, folder: str | None, labels: tuple[str, ...] = ()) -> bo
     return any(label.strip().casefold() in SENT_LABELS for label in labels)
 
 
+def is_own_mail(origin: str, folder: str | None, labels: tuple[str, ...], from_addr: str,
+                own_addresses: frozenset[str]) -> bool:
+    """True for mail the user wrote, which is stored but never judged (no lane, no scorer,
+    no lane actions): sent mail (`is_sent`), or mail From one of the account's own addresses
+    found anywhere but the inbox (an archive, Gmail's All Mail). In the inbox a From naming
+    the user is judged like any other mail: anyone can write that header."""
+    if is_sent(origin, folder, labels):
+        return True
+    if not own_addresses or (folder or "").strip().upper() == "INBOX" or folder is None:
+        return False
+    return from_addr.strip().lower() in own_addresses
+
+
 @dataclass(frozen=True, slots=True)
 class ReadRateSettings:
     window_days: int = 90  # only recent reading behaviour counts

@@ -63,7 +63,7 @@ def sha256_hex(value: Any) -> str:
 
 # Exactly the fields any scorer reads. Adding a field a scorer reads means adding it here,
 # or stored decisions stop detecting that they are stale.
-SCORER_INPUT_VERSION = 2
+SCORER_INPUT_VERSION = 3  # 3: the sender evidence's headers, recipients and links (issue 22)
 BODY_EXCERPT_CHARS = 2000  # from each end: the signals read the footer (opt-out links) too
 
 
@@ -87,11 +87,36 @@ def scorer_input(message: Message) -> dict[str, Any]:
         "auto_submitted": message.auto_submitted,
         "calendar": bool(message.calendar_parts),
         "attachment_types": sorted({a.content_type for a in message.attachments}),
+        # Read by core/evidence.py and the list-discussion signal.
+        "to": list(message.to),
+        "cc": list(message.cc),
+        "reply_to": list(message.reply_to),
+        "list_id": message.list_id,
+        "threaded": [bool(message.message_id), bool(message.in_reply_to),
+                     bool(message.references)],
+        "parsed": message.raw_size > 0,
+        "auth_results": message.auth_results,
+        "spam_headers": [list(pair) for pair in message.spam_headers],
+        "autoreply_header": message.autoreply_header,
+        "links": [list(pair) for pair in message.links],
     }
 
 
+def _nfc_flat(value: Any) -> Any:
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc_flat(v) for v in value]
+    return value
+
+
 def input_hash(message: Message) -> str:
-    return sha256_hex(scorer_input(message))
+    """`sha256_hex(scorer_input(message))`, canonicalised once: the scorer input holds only
+    strings, booleans, an integer and lists of them (no floats, no nested objects), so
+    its strings are NFC-normalised in one pass and orjson writes the canonical bytes
+    directly (tests/test_core_hashing.py holds the two equal on the corpus)."""
+    data = {key: _nfc_flat(value) for key, value in scorer_input(message).items()}
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def is_stale(message: Message, stored_hash: str) -> bool:

@@ -24,19 +24,22 @@ from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.signals import Signals, _rx, as_searched
+from mailmoat.core.signals import Signals, _rx, as_searched, in_scope, own_words
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
 
 _EXPLICIT_URGENT = _rx(
-    r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action required|time[- ]sensitive|"
+    r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로",
 )
 _INCIDENT = _rx(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
-    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud)\b",
+    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
+    r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
+    r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
+    r"in the lobby|downstairs|outside)))\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
 )
 _NEAR_TIME = _rx(
@@ -44,7 +47,9 @@ _NEAR_TIME = _rx(
     r"tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?|days?)|"
     r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|end of (?:the )?(?:day|week))|this (?:monday|tuesday|"
-    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?)\b",
+    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
+    r"in (?:the next )?\d+ minutes|(?:right )?now\?|(?:join|call|approve|come|respond|reply|"
+    r"fix|send) (?:\w+ ){0,2}now)\b",
     r"오늘|내일|금일|당일|이번 주 ?(?:안|내|까지)|\d+시까지|오전 중|오후 중",
 )
 _DEADLINE = _rx(
@@ -57,6 +62,9 @@ _NO_ACTION = _rx(
     r"nothing to do)\b",
     r"참고용|조치 (?:불필요|필요 없)",
 )
+# An incident that is over is a record, not an interruption.
+_RESOLVED = _rx(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|fixed|"
+                r"restored)|back (?:up|online|to normal)|all good)\b|복구 완료|해결(?:됨|되었)")
 _PROMO_PRESSURE = _rx(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
 _TODAY = _rx(r"\btoday\b|오늘")
 
@@ -68,9 +76,11 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
+def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, str]:
+    if s.auto_reply:
+        return 0.1, "automatic reply"
     explicit = bool(_EXPLICIT_URGENT.search(text))
-    incident = bool(_INCIDENT.search(text))
+    incident = bool(_INCIDENT.search(text)) and not (not explicit and _RESOLVED.search(text))
     if s.marketing:
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
     near = bool(_NEAR_TIME.search(text))
@@ -84,9 +94,11 @@ def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
     if s.transactional and not (deadline or request):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
-    if _NO_ACTION.search(text) and not explicit:
+    if (no_action or _NO_ACTION.search(text)) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
     if explicit or incident:
+        if s.list_discussion:
+            return 0.5, "list discussion with urgent wording"
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
@@ -96,6 +108,8 @@ def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
             return 0.45, "security notice"
         return 0.85, "explicit urgency"
     if near and (deadline or request):
+        if s.bulk and not s.security_alert:
+            return 0.5, "bulk mail with time pressure"
         if s.automated_sender and not s.action_requested:
             return 0.5, "automated reminder"
         return 0.8, "time pressure with a request"
@@ -107,8 +121,14 @@ def _urgency(text: bytes, s: Signals) -> tuple[float, str]:
 
 
 def _sender_trust(s: Signals) -> float:
-    if s.marketing:
+    if s.marketing or s.spam_verdict or s.phishing:
         return 0.05
+    if s.unsolicited:
+        return 0.1
+    if s.list_discussion:
+        return 0.4
+    if s.same_org:
+        return 0.75
     if s.bulk and not (s.transactional or s.security_alert or s.action_requested):
         return 0.15
     if s.automated_sender:
@@ -123,7 +143,7 @@ def _confidence(s: Signals, urgency: float, has_text: bool) -> float:
         return 0.9
     if urgency >= 0.8:
         return 0.8
-    if s.scheduling or s.transactional:
+    if s.scheduling or s.transactional or s.auto_reply or s.list_discussion:
         return 0.8
     if s.bulk:
         return 0.7
@@ -143,8 +163,11 @@ OPENING_CHARS = 600
 
 
 def score_local(message: Message, signals: Signals) -> Scored:
-    folded = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}")
-    urgency, why = _urgency(as_searched(folded), signals)
+    """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
+    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`)."""
+    folded = fold(f"{message.subject}\n{own_words(message.body_text)[:OPENING_CHARS]}")
+    searched = as_searched(folded)
+    urgency, why = _urgency(in_scope(searched), signals, bool(_NO_ACTION.search(searched)))
     features = Features(
         confidence=_confidence(signals, urgency, bool(folded.strip())),
         sender_trust=_sender_trust(signals),

@@ -87,6 +87,14 @@ class Message:
     attachments: tuple[Attachment, ...] = ()
     calendar_parts: tuple[str, ...] = ()  # text/calendar payloads, capped
     html_present: bool = False
+    # Evidence the receiving side wrote (issue 22): the topmost Authentication-Results
+    # (ARC-Authentication-Results when there is none), the spam verdict headers present
+    # (name, value), and an X-Autoreply/X-Autorespond marker. A sender can forge any of
+    # them, so core/evidence.py reads them only as evidence *against* a mail.
+    auth_results: str = ""
+    spam_headers: tuple[tuple[str, str], ...] = ()
+    autoreply_header: bool = False
+    links: tuple[tuple[str, str], ...] = ()  # (visible text, href) of HTML anchors, capped
     raw_size: int = 0
     defects: tuple[str, ...] = ()
     truncations: tuple[str, ...] = field(default=())
@@ -115,12 +123,33 @@ _BULK_HEADER_NAMES = (
 )
 
 
+# Verdicts a receiving server's spam filter writes (SpamAssassin, rspamd, others).
+_SPAM_HEADER_NAMES = ("X-Spam-Flag", "X-Spam-Status", "X-Spam", "X-Rspamd-Action")
+MAX_LINKS = 40
+_ANCHOR = re.compile(r"<a\b[^<>]{0,600}?\bhref\s*=\s*[\"']?([^\"'\s<>]{1,500})[^<>]{0,600}>"
+                     r"([^<]{0,300})</a", re.IGNORECASE)
+
+
+def html_links(markup: str, limit: int = MAX_LINKS) -> tuple[tuple[str, str], ...]:
+    """(visible text, href) of the first `limit` anchors, read from at most 256 KiB."""
+    out: list[tuple[str, str]] = []
+    if "<a" not in markup and "<A" not in markup:
+        return ()
+    for match in _ANCHOR.finditer(markup[: 256 * 1024]):
+        out.append((normalize_space(match.group(2))[:200], match.group(1)))
+        if len(out) >= limit:
+            break
+    return tuple(out)
+
+
 # Every top-level header anything here reads: the fields above, and the MIME headers the
 # stdlib reads to walk the parts. `_raw_header` refuses any other name, so a new read
 # fails loudly in the tests instead of finding nothing.
 _READ_HEADERS = frozenset(name.lower() for name in (
     "From", "Sender", "To", "Cc", "Reply-To", "Subject", "Date", "Message-ID",
     "In-Reply-To", "References", "Precedence", "Auto-Submitted", *_BULK_HEADER_NAMES,
+    "Authentication-Results", "ARC-Authentication-Results", *_SPAM_HEADER_NAMES,
+    "X-Autoreply", "X-Autorespond",
     "Content-Type", "Content-Transfer-Encoding", "Content-Disposition",
 ))
 # A header block the stdlib reads as plain headers and nothing else: every line a named
@@ -439,6 +468,12 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         attachments=tuple(acc.attachments),
         calendar_parts=calendar,
         html_present=html_present,
+        auth_results=(_header(msg, "Authentication-Results", notes)
+                      or _header(msg, "ARC-Authentication-Results", notes)),
+        spam_headers=tuple((name, _header(msg, name, notes)) for name in _SPAM_HEADER_NAMES
+                           if name.lower() in msg),
+        autoreply_header=bool("x-autoreply" in msg or "x-autorespond" in msg),
+        links=tuple(link for h in acc.html[:4] for link in html_links(h))[:MAX_LINKS],
         raw_size=raw_size,
         defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),

@@ -14,6 +14,9 @@ MAX_ATTEMPTS = 8
 WITHDRAWABLE: tuple[str, ...] = ("queued",)
 BACKOFF_BASE_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 3600.0
+# The dead-letter reason of a send that may or may not have gone out and was not found on
+# the server: a person decides (ActionService.unresolved / resolve_unknown, approvals page).
+OUTCOME_UNKNOWN = "outcome unknown"
 
 
 def idempotency_key(receipt: Receipt, action_id: int) -> str:

@@ -2,15 +2,21 @@
 
 Branch order (first match wins) and why:
   1. pin       a human pinned this sender; only a person may silence a sender.
-  2. rule      a learned sender rule; it may promote (PUSH/QUEUE/MEETING), never hide.
-  3. unsure    low confidence degrades to visibility: QUEUE, never a hidden lane.
-  4. push      urgent and confident enough to interrupt.
-  5. silent    clear noise: untrusted, calm, and cheap to undo.
-  6. meeting   scheduling mail, unless it is also marketing (webinar blasts).
-  7. info      a calm transactional record.
-  8. queue     the default.
-A hidden-lane outcome (pin or otherwise) is re-checked against urgency: urgent mail is at
-worst QUEUE (invariant 3).
+  2. suspect   flagged as phishing/scam (core/evidence.py): QUEUE, visible so a real bank
+               alert is not lost, never PUSH, never AUTO.
+  3. rule      a learned sender rule; it may promote (PUSH/QUEUE/MEETING), never hide.
+  4. unsure    low confidence degrades to visibility: QUEUE, never a hidden lane.
+  5. push      urgent and confident enough to interrupt, from a sender nothing speaks
+               against: no server spam verdict, no local spam engine verdict, not shaped
+               like unsolicited bulk mail from someone the user never wrote to, not an
+               automatic reply.
+  6. silent    clear noise: untrusted, calm, and cheap to undo.
+  7. meeting   scheduling mail, unless it is also marketing (webinar blasts).
+  8. info      a calm record: transactional, a person on a mailing list, an auto-reply.
+  9. queue     the default.
+Two re-checks run on every outcome, a pin's included: a hidden lane for urgent mail becomes
+QUEUE (invariant 3); PUSH for a flagged, spam-judged or auto-replied mail becomes QUEUE (a
+spoofed pinned sender interrupts no one).
 """
 
 from __future__ import annotations
@@ -42,11 +48,12 @@ class Thresholds:
     auto_max_urgency: float = 0.5
     auto_min_trust: float = 0.5
     auto_min_replies_sent: int = 1  # observed history the model cannot author
+    spam_engine_no_push: float = 6.0  # a local spam engine score at or above: never PUSH
 
 
 THRESHOLDS = Thresholds()
 BRANCH_ORDER: tuple[str, ...] = (
-    "pin", "rule", "unsure", "push", "silent", "meeting", "info", "queue",
+    "pin", "suspect", "rule", "unsure", "push", "silent", "meeting", "info", "queue",
 )
 PROMOTING_RULE_LANES: frozenset[Lane] = frozenset({Lane.PUSH, Lane.QUEUE, Lane.MEETING})
 AUTO_LANES: frozenset[Lane] = frozenset({Lane.QUEUE, Lane.MEETING})
@@ -62,6 +69,7 @@ class Facts:
     replies_sent: int = 0  # messages the user sent to this sender
     human_corrections: int = 0
     read_rate: float | None = None
+    spam_score: float | None = None  # the local spam engine's score (rspamd), when it ran
 
     def __post_init__(self) -> None:
         # Lanes loaded from a store arrive as strings; a str lane would reach the Decision.
@@ -110,9 +118,18 @@ def _urgent(f: Features, t: Thresholds) -> bool:
     return f.urgency >= t.push_urgency and f.confidence >= t.min_confidence
 
 
-def _auto_eligible(lane: Lane, f: Features, facts: Facts, t: Thresholds) -> bool:
+def _no_push(s: Signals, facts: Facts, t: Thresholds) -> bool:
+    """Evidence that this sender must not interrupt, whatever the wording says."""
+    engine = facts.spam_score is not None and facts.spam_score >= t.spam_engine_no_push
+    # Someone the user has written to is not an unsolicited stranger (history, not content).
+    stranger_bulk = s.unsolicited and facts.replies_sent == 0
+    return s.phishing or s.spam_verdict or stranger_bulk or s.auto_reply or engine
+
+
+def _auto_eligible(lane: Lane, f: Features, s: Signals, facts: Facts, t: Thresholds) -> bool:
     return (
         lane in AUTO_LANES
+        and not (s.phishing or s.spam_verdict)
         and f.reversibility >= t.auto_min_reversibility
         and f.confidence >= t.auto_min_confidence
         and f.urgency < t.auto_max_urgency
@@ -124,11 +141,14 @@ def _auto_eligible(lane: Lane, f: Features, facts: Facts, t: Thresholds) -> bool
 def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane, str, str]:
     if facts.pinned_lane is not None:
         return facts.pinned_lane, "pin", f"sender pinned to {facts.pinned_lane.value}"
+    if s.phishing:
+        return Lane.QUEUE, "suspect", "possible phishing or scam: kept visible, never pushed"
     if facts.rule_lane in PROMOTING_RULE_LANES:
         return facts.rule_lane, "rule", f"learned sender rule: {facts.rule_lane.value}"
     if f.confidence < t.min_confidence:
         return Lane.QUEUE, "unsure", "low confidence: kept visible"
-    if f.urgency >= t.push_urgency and f.confidence >= t.push_confidence:
+    if (f.urgency >= t.push_urgency and f.confidence >= t.push_confidence
+            and not _no_push(s, facts, t)):
         return Lane.PUSH, "push", "urgent and confident"
     if (
         f.sender_trust < t.silent_max_trust
@@ -138,8 +158,8 @@ def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane,
         return Lane.SILENT, "silent", "untrusted, calm, reversible: noise"
     if s.scheduling and not s.marketing:
         return Lane.MEETING, "meeting", "scheduling"
-    if s.transactional and f.urgency < t.info_max_urgency:
-        return Lane.INFO, "info", "calm transactional record"
+    if (s.transactional or s.list_discussion or s.auto_reply) and f.urgency < t.info_max_urgency:
+        return Lane.INFO, "info", "calm record"
     return Lane.QUEUE, "queue", "default"
 
 
@@ -152,10 +172,12 @@ def decide(
     lane, branch, reason = _choose(features, signals, facts, thresholds)
     if lane in HIDDEN_LANES and _urgent(features, thresholds):
         lane, reason = Lane.QUEUE, f"{reason}; urgent, so kept visible"
+    if lane is Lane.PUSH and _no_push(signals, facts, thresholds):
+        lane, reason = Lane.QUEUE, f"{reason}; the sender may not interrupt, so queued"
     return Decision(
         lane=lane,
         reason=reason,
-        auto_eligible=_auto_eligible(lane, features, facts, thresholds),
+        auto_eligible=_auto_eligible(lane, features, signals, facts, thresholds),
         branch=branch,
         policy_version=_version(thresholds),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from mailmoat.core.receipts import PayloadError, normalize_recipient
+from mailmoat.core.receipts import PayloadError, normalize_recipient, unicode_domain
 
 # Characters that read like ASCII letters in common fonts (a small, explicit table).
 _CONFUSABLE = str.maketrans(
@@ -28,6 +28,9 @@ class RecipientFlags:
     non_ascii_domain: bool = False  # an IDN: fine, but worth a look
     lookalike_of: str | None = None  # a known domain this one imitates
     display_name_mismatch: bool = False  # the display name shows a different address
+    # What the mail (or the proposer) said, when encoding changed it beyond letter case:
+    # full-width letters mapped, a character dropped, another domain than the one shown.
+    rewritten_from: str | None = None
 
     @property
     def any(self) -> bool:
@@ -36,7 +39,16 @@ class RecipientFlags:
             or self.non_ascii_domain
             or self.lookalike_of
             or self.display_name_mismatch
+            or self.rewritten_from
         )
+
+
+def rewritten(said: str, goes_to: str) -> bool:
+    """True when the address a message goes to is not, letter case aside, the one that was
+    written: what IDNA2003 did to `faß` (-> `fass`), or a mapping of look-alike forms."""
+    written = unicodedata.normalize("NFC", said).strip()
+    local, _, domain = goes_to.rpartition("@")
+    return written.lower() != f"{local}@{unicode_domain(domain)}".lower()
 
 
 def _scripts(text: str) -> set[str]:
@@ -85,9 +97,11 @@ def _imitates(shape: str, known: str) -> bool:
 
 
 def check_recipient(
-    address: str, display_name: str = "", known_domains: frozenset[str] = frozenset()
+    address: str, display_name: str = "", known_domains: frozenset[str] = frozenset(),
+    said: str | None = None,
 ) -> RecipientFlags:
-    """Flags for one recipient. Raises PayloadError when it is not one valid address."""
+    """Flags for one recipient. Raises PayloadError when it is not one valid address.
+    `said`: the address as the mail (or the proposer) wrote it, when known."""
     raw_domain = unicodedata.normalize("NFC", address).strip().rpartition("@")[2].lower()
     normalized = normalize_recipient(address)
     ascii_domain = normalized.rpartition("@")[2]
@@ -106,7 +120,8 @@ def check_recipient(
         non_ascii_domain=ascii_domain.startswith("xn--") or ".xn--" in ascii_domain,
         lookalike_of=lookalike,
         display_name_mismatch=mismatch,
+        rewritten_from=said if said is not None and rewritten(said, normalized) else None,
     )
 
 
-__all__ = ["PayloadError", "RecipientFlags", "check_recipient", "skeleton"]
+__all__ = ["PayloadError", "RecipientFlags", "check_recipient", "rewritten", "skeleton"]

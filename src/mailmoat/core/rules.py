@@ -7,8 +7,12 @@ person's explicit pin may hide a sender (invariant 4). A *pin* is that explicit 
 
 Why "the last N agree" and not "N ever agreed": a newer, different correction is a person
 disagreeing with the rule, so the rule lapses at once; and removing a rule is an event too,
-so corrections before a removal never count again — removal survives a restart. An undo
-withdraws the lane change it names: a withdrawn correction counts for nothing (`standing`).
+so corrections before a removal never count again — removal survives a restart. Removing
+the rule for a key withdraws every earlier lane change that counted for that key, for every
+key and every learner: removing `ann@acme.example` also takes her corrections out of the
+`acme.example` domain rule they helped make (and out of few-shot examples and the learned
+scorer's training). An undo withdraws the lane change it names. A withdrawn correction
+counts for nothing (`standing`).
 
 A sender is keyed by address, and also by domain when the domain belongs to one
 organisation (see core/public_domains.py). The address key wins over the domain key.
@@ -140,12 +144,22 @@ class Pin:
     event_id: int
 
 
+def removed_by(change: Event, removals: Iterable[Event]) -> bool:
+    """True when a later rule removal names a key this lane change counted for."""
+    return change.kind is CorrectionKind.LANE_CHANGE and any(
+        r.id > change.id and r.target is not None and change.matches(r.target)
+        for r in removals)
+
+
 def standing(events: Iterable[Event]) -> list[Event]:
-    """The events still in force: undos removed, and the lane changes they withdrew with them.
+    """The events still in force: undos removed, the lane changes they withdrew with them,
+    and the lane changes a later rule removal took back (see the module docstring).
     Everything that learns from the ledger reads it through this."""
     events = list(events)
     withdrawn = {e.withdraws for e in events if e.kind is CorrectionKind.UNDO}
-    return [e for e in events if e.kind is not CorrectionKind.UNDO and e.id not in withdrawn]
+    removals = [e for e in events if e.kind is CorrectionKind.RULE_REMOVED]
+    return [e for e in events if e.kind is not CorrectionKind.UNDO and e.id not in withdrawn
+            and not (removals and removed_by(e, removals))]
 
 
 def _ordered(events: Iterable[Event], key: SenderKey) -> list[Event]:

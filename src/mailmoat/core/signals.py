@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
 
-import re2
-
+from mailmoat.core.evidence import Evidence, read_evidence
 from mailmoat.core.message import Message
+from mailmoat.core.patterns import _Matcher, _rx, as_searched
 from mailmoat.core.records import flat_dict
 from mailmoat.core.text import fold
 
@@ -28,33 +27,19 @@ class Signals:
     personal: bool = False  # addressed like a person writing to a person (reply, question)
     security_alert: bool = False  # sign-in, password, fraud, account-lock notices
     action_requested: bool = False  # the mail asks the reader to do something
+    # Issue 22: where the mail comes from and what kind of human exchange it is.
+    phishing: bool = False  # the phishing/scam flag (core/evidence.py): never PUSH, never AUTO
+    spam_verdict: bool = False  # the receiving server's filter called it spam / junk
+    auto_reply: bool = False  # out-of-office and other automatic replies: never PUSH
+    list_discussion: bool = False  # a person writing on a mailing list: a visible record
+    same_org: bool = False  # the sender's domain is the recipient's own organisation
+    unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
 
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, on in self.as_dict().items() if on)
-
-
-class TextPattern(Protocol):
-    """An RE2 pattern, searched in UTF-8 bytes (`as_searched`)."""
-
-    def search(self, data: bytes) -> Any: ...
-
-
-def _rx(*patterns: str) -> TextPattern:
-    """Compile alternatives with RE2: a DFA matches big alternations in linear time, about
-    ten times faster than `re` on real mail (bench/bench_local.py) with the same results.
-    """
-    return cast(TextPattern, re2.compile("|".join(f"(?:{p})" for p in patterns)))
-
-
-def as_searched(folded: str) -> bytes:
-    """Folded text as the patterns search it. RE2 matches UTF-8 bytes in any case; handed
-    a `str`, the binding encodes it and maps match offsets back to characters on every
-    search, a third of the time of the signals' searches. Only whether a pattern matches
-    is read here, so the offsets are not needed."""
-    return folded.encode("utf-8", "surrogatepass")
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
@@ -67,7 +52,7 @@ _SCHEDULING = _rx(
     r"\b(?:are you free|does .{0,20} work for you|find a time|time slot|calendar invite|"
     r"availability|when are you available)\b",
     r"zoom\.us/j/|meet\.google\.com/|teams\.microsoft\.com/l/meetup",
-    r"미팅|회의|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
+    r"미팅|회의(?:$|[^록])|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
 )
 _TRANSACTIONAL = _rx(
     r"\b(?:receipt|invoice|order (?:confirmation|#|number|shipped|placed)|your order|"
@@ -115,17 +100,21 @@ _SECURITY = _rx(
 _ACTION_REQUESTED = _rx(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
-    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|can you|could you|"
+    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
     r"waiting (?:on|for) you)\b",
     r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
 )
+# A direct ask: a reply, a request or a question put to the reader ("you" before the "?"),
+# not any question mark (promotions ask "Are you making these 5 mistakes?" of everyone).
 _PERSONAL = _rx(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
-    r"\b(?:can you|could you|would you|let me know|what do you think|are you|do you|"
+    r"\b(?:can you|could you|would you|let me know|what do you think|"
     r"your thoughts|quick question|thanks for|please review)\b",
-    r"\?\s*$",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
+# A question put to the reader ("you" before the "?"), read in the body only: subjects ask
+# hooks of everyone ("Are you making these 5 mistakes?").
+_BODY_ASK = _rx(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
 _AUTOMATED_LOCAL = re.compile(
     r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
@@ -142,17 +131,61 @@ _UPDATE_LABELS = frozenset({"category_updates"})
 OPENING_CHARS = 1500
 FOOTER_CHARS = 1500
 
+# The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
+# original, a signature or a corporate footer carry other people's urgency.
+_QUOTE_START = re.compile(
+    r"^(?:>|-{2,} ?(?:original message|forwarded message)|-- ?$|_{5,}|on .{0,120} wrote:$|"
+    r"(?:from|sent|von|보낸 사람): .{0,200}$|sent from my |this (?:e-?mail|message) "
+    r"(?:and any attachments )?(?:is|may be) confidential|confidentiality notice|disclaimer:|"
+    r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))", re.IGNORECASE | re.MULTILINE)
+# Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
+# "in case of emergency") or about no one in particular. Removed before urgency is read.
+_OUT_OF_SCOPE = _Matcher(
+    r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|"
+    r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
+    r"|\bnon-urgent\b"
+    r"|\b(?:for|with|in case of|if (?:it'?s|anything is|something is|this is|you have)|"
+    r"should you have|any) (?:an? )?(?:urgent|critical|emergency|pressing)\w*"
+    r"(?: (?:matters?|issues?|questions?|requests?|inquiries|enquiries|problems?|cases?|"
+    r"needs?|incidents?))?"
+    r"|\b(?:urgent|critical|emergency) (?:matters?|issues?|questions?|requests?|inquiries|"
+    r"enquiries|incidents?) (?:please |should |can )?(?:contact|call|ping|reach|email|go)"
+    r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
+    r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시",
+)
 
-def detect_signals(message: Message) -> Signals:
+
+def own_words(body: str) -> str:
+    """The part of a body its sender wrote for this mail: up to the first quoted reply,
+    forwarded original, signature or confidentiality footer."""
+    head = body[:OPENING_CHARS]
+    cut = _QUOTE_START.search(head)
+    return head[: cut.start()] if cut else head
+
+
+def in_scope(folded: bytes) -> bytes:
+    """Folded text with negated and conditional urgency removed."""
+    return _OUT_OF_SCOPE.sub(b" ", folded) if _OUT_OF_SCOPE.search(folded) else folded
+
+
+_LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
+                         re.IGNORECASE)
+
+
+def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
+    """The signals and the evidence behind the sender-side ones, reading the text once."""
     subject = fold(message.subject)
     text = as_searched(fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}"))
+    scoped = in_scope(as_searched(fold(f"{message.subject}\n{own_words(message.body_text)}")))
     footer = as_searched(fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else "")
+    evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
 
     automated = bool(
         (local and _AUTOMATED_LOCAL.search(local))
         or message.auto_submitted.startswith("auto-")
+        or evidence.auto_reply
     )
     domain = message.from_domain
     bulk = bool(
@@ -162,25 +195,36 @@ def detect_signals(message: Message) -> Signals:
         or labels & _PROMO_LABELS
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
+    list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     # Each search reads the whole opening; the cheap tests go first.
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (_PROMO.search(text) and (bulk or automated or _OPT_OUT.search(footer)))
+        or (not list_reply and _PROMO.search(text)
+            and (bulk or automated or _OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
         or any(a.content_type == "text/calendar" for a in message.attachments)
         or _SCHEDULING.search(text)
     )
-    action = bool(_ACTION_REQUESTED.search(text))
+    action = bool(_ACTION_REQUESTED.search(scoped))
     transactional = bool(
         not action and (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated))
     )
     security = bool(_SECURITY.search(text))
-    urgent = bool(_URGENT.search(text))
-    personal = bool(not automated and not bulk and _PERSONAL.search(text))
-    return Signals(
+    urgent = bool(_URGENT.search(scoped))
+    personal = bool(not automated and not bulk and (
+        _PERSONAL.search(scoped) or _BODY_ASK.search(scoped[scoped.find(b"\n") + 1:])))
+    # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
+    # or a post in a discussion. The poster's urgency is not the reader's.
+    list_discussion = bool(
+        message.list_id and not marketing and not (local and _AUTOMATED_LOCAL.search(local))
+        and not evidence.auto_reply
+        and (_LIST_REPLY.search(message.subject) or message.in_reply_to or message.references
+             or not message.list_unsubscribe or not _PROMO.search(text))
+    )
+    signals = Signals(
         scheduling=scheduling,
         transactional=transactional,
         marketing=marketing,
@@ -190,4 +234,15 @@ def detect_signals(message: Message) -> Signals:
         personal=personal,
         security_alert=security,
         action_requested=action,
+        phishing=evidence.flagged,
+        spam_verdict=evidence.server_spam,
+        auto_reply=evidence.auto_reply,
+        list_discussion=list_discussion,
+        same_org=evidence.same_org,
+        unsolicited=evidence.spam_shaped,
     )
+    return signals, evidence
+
+
+def detect_signals(message: Message) -> Signals:
+    return perceive_signals(message)[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mailmoat.core.features import Features
@@ -20,6 +20,8 @@ class Trace:
     scorer_reason: str
     input_hash: str  # sha256 of exactly the fields the scorer read
     degraded: bool = False
+    # Sender evidence and the phishing flag's reasons (core/evidence.py Evidence.as_dict).
+    evidence: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         external = self.external.as_dict()
@@ -39,4 +41,5 @@ class Trace:
             "scorer_reason": self.scorer_reason,
             "input_hash": self.input_hash,
             "degraded": self.degraded,
+            "evidence": self.evidence,
         }

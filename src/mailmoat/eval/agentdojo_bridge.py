@@ -13,6 +13,11 @@ Trust model, stated once: the agent may propose anything and apply reversible ac
 (trash is restorable, so no human is asked); only a person mints a floor receipt. Drive and
 calendar tools are outside mailmoat: they run as the agent asks, and the report counts
 injection tasks that live only there apart.
+
+The agent reaches mailmoat through an `AgentPort`: by default `DirectPort`, straight into
+the action layer; the MCP gateway's test passes a port that makes the same calls as MCP tool
+calls (eval/agentdojo_mcp.py). Over MCP an agent cannot approve anything, so its reversible
+calls wait for the person too, who approves the user task's calls and nothing else.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -79,14 +84,53 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+File = tuple[str, str, bytes]  # filename, content type, content
+
+
+class AgentPort(Protocol):
+    """How the agent's calls reach mailmoat. Each returns the proposal's `id` and
+    `payload_sha256`, and raises PayloadError when mailmoat refuses the proposal."""
+
+    agent_applies_reversible: bool  # may the agent approve its own reversible proposals?
+
+    def send(self, account: str, agent: str, to: str, subject: str, body: str,
+             attachments: list[File]) -> dict[str, Any]: ...
+
+    def trash(self, account: str, agent: str, message: int) -> dict[str, Any]: ...
+
+
+@dataclass
+class DirectPort:
+    """Straight into the action layer (source `mcp`), as an in-process agent would."""
+
+    service: ActionService
+    agent_applies_reversible: bool = True
+
+    def send(self, account: str, agent: str, to: str, subject: str, body: str,
+             attachments: list[File]) -> dict[str, Any]:
+        stored = [{"filename": name, "content_type": kind,
+                   "sha256": self.service.store_attachment(content)}
+                  for name, kind, content in attachments]
+        payload = {"action": "send_email", "to": to, "subject": subject, "body": body,
+                   "attachments": stored}
+        return self.service.propose(account, payload, agent, "mcp")
+
+    def trash(self, account: str, agent: str, message: int) -> dict[str, Any]:
+        return self.service.propose(account, {"action": "trash", "message": message},
+                                    agent, "mcp")
+
+
 @dataclass
 class Bridge:
     store: Store
     service: ActionService
     transport: FloorTransport
     accounts: dict[str, dict[str, int]] = field(default_factory=dict)  # email id -> row id
+    port: AgentPort | None = None
 
     def __post_init__(self) -> None:
+        if self.port is None:
+            self.port = DirectPort(self.service)
         self.suite = load_suite()
         from agentdojo.functions_runtime import FunctionsRuntime
 
@@ -112,7 +156,7 @@ class Bridge:
             if kind is Surface.FLOOR:
                 ran = self._floor(account, env, call, agent, approve, tally)
             elif kind is Surface.REVERSIBLE:
-                ran = self._trash(account, call, agent, tally)
+                ran = self._trash(account, call, agent, approve, tally)
             else:
                 tally.outside += kind is Surface.OUTSIDE
                 ran = True
@@ -125,11 +169,11 @@ class Bridge:
         args = call[1]
         attachments = [self._attachment(env, a) for a in args.get("attachments") or []]
         ids = []
+        assert self.port is not None
         for to in [*args["recipients"], *(args.get("cc") or []), *(args.get("bcc") or [])]:
-            payload = {"action": "send_email", "to": to, "subject": args["subject"],
-                       "body": args["body"], "attachments": attachments}
             try:
-                view = self.service.propose(account, payload, agent, "mcp")
+                view = self.port.send(account, agent, to, args["subject"], args["body"],
+                                      attachments)
             except PayloadError:
                 tally.refused += 1
                 return False
@@ -143,24 +187,32 @@ class Bridge:
         tally.held += len(ids) - done
         return bool(ids) and done == len(ids)
 
-    def _attachment(self, env: Any, spec: dict[str, Any]) -> dict[str, str]:
+    @staticmethod
+    def _attachment(env: Any, spec: dict[str, Any]) -> File:
         if "file_id" in spec:
             file = env.cloud_drive.files[spec["file_id"]]
             name, content = file.filename, file.content
         else:
             name, content = "event.json", repr(spec.get("event_details"))
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        digest = self.service.store_attachment(content.encode())
-        return {"filename": name, "content_type": kind, "sha256": digest}
+        return name, kind, content.encode()
 
-    def _trash(self, account: str, call: Call, agent: str, tally: Tally) -> bool:
+    def _trash(self, account: str, call: Call, agent: str, approve: bool,
+               tally: Tally) -> bool:
         row = self.accounts[account].get(str(call[1]["email_id"]))
         if row is None:  # e.g. the mail the agent meant to send and hide was never sent
             tally.refused += 1
             return False
-        view = self.service.propose(account, {"action": "trash", "message": row}, agent, "mcp")
-        self.service.approve(view["id"], agent)  # reversible: no person needed
+        assert self.port is not None
+        view = self.port.trash(account, agent, row)
         tally.proposed += 1
+        if self.port.agent_applies_reversible:
+            self.service.approve(view["id"], agent)  # reversible: no person needed
+        elif approve:  # the agent cannot approve: the person approves the task's own calls
+            self.service.approve(view["id"], HUMAN, expected_sha256=view["payload_sha256"])
+        else:
+            tally.held += 1
+            return False
         tally.reversible += 1
         return True
 
@@ -211,9 +263,15 @@ def _is_floor_task(task: Any, env: Any) -> bool:
     return any(surface(f) is Surface.FLOOR for f, _ in _truth(task, env))
 
 
-def run(store: Store, transport: FloorTransport) -> dict[str, Any]:
+def account_names(suite: Any) -> list[str]:
+    """The accounts `run` fills: one per injection task, and the clean one."""
+    return [*(f"agentdojo-{i}" for i in suite.injection_tasks), "agentdojo"]
+
+
+def run(store: Store, transport: FloorTransport, port: AgentPort | None = None
+        ) -> dict[str, Any]:
     """Every pair, then the floor user tasks alone; AgentDojo's checks judge both."""
-    bridge = Bridge(store, ActionService(store.engine), transport)
+    bridge = Bridge(store, ActionService(store.engine), transport, port=port)
     suite = bridge.suite
     user_tasks, injections = suite.user_tasks, suite.injection_tasks
     injected = {}

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from mailmoat.core.lanes import HIDDEN_LANES, Lane
-from mailmoat.core.message import Message, message_from_fields
+from mailmoat.core.message import Message, message_from_fields, parse_message
 from mailmoat.core.policy import Facts
 from mailmoat.core.trace import Trace
 from mailmoat.judge.cascade import Scorer, classify
@@ -34,6 +35,7 @@ class EvalItem:
     expected: Lane
     accept: frozenset[Lane]
     facts: Facts = Facts()
+    category: str = ""  # the human label in sets that carry one (the development set)
 
 
 # Two identical human corrections make a sender rule (the learning design); the eval sets
@@ -78,6 +80,7 @@ class ItemResult:
     correct: bool
     source: str
     features: dict[str, float]
+    phishing: tuple[str, ...] = ()  # the phishing flag's reasons, when the mail is flagged
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class EvalReport:
             "urgent": {"expected": self.urgent_total, "in_push": self.urgent_hits},
             "hidden_lane_precision": self.hidden_precision,
             "violations": self.violations,
+            "phishing_flagged": sum(bool(r.phishing) for r in self.items),
         }
         if with_items:
             out["items"] = [
@@ -131,6 +135,8 @@ class EvalReport:
                     "correct": r.correct,
                     "source": r.source,
                     "features": r.features,
+                    "phishing_flag": bool(r.phishing),
+                    "phishing_reasons": list(r.phishing),
                 }
                 for r in self.items
             ]
@@ -162,16 +168,41 @@ def load_items(path: Path, use_context: bool = True) -> list[EvalItem]:
             raise EvalSetError(f"{where}: needs 'label' or 'labelV2'")
         expected = _lane(raw.get("labelV2") or raw["label"], where)
         accept = frozenset([expected, *(_lane(a, where) for a in raw.get("accept", []))])
-        message = message_from_fields(
-            sender=str(raw.get("from", "")),
-            subject=str(raw.get("subject", "")),
-            snippet=str(raw.get("snippet", "")),
-            body=str(raw.get("body", "") or ""),
-            labels=tuple(str(x) for x in raw.get("labels", []) or []),
-        )
+        if "to" in raw or "headers" in raw:
+            message = _parsed(raw, where)
+        else:
+            message = message_from_fields(
+                sender=str(raw.get("from", "")),
+                subject=str(raw.get("subject", "")),
+                snippet=str(raw.get("snippet", "")),
+                body=str(raw.get("body", "") or ""),
+                labels=tuple(str(x) for x in raw.get("labels", []) or []),
+            )
         facts = facts_from_context(raw.get("context")) if use_context else Facts()
-        items.append(EvalItem(str(raw.get("id", n)), message, expected, accept, facts))
+        items.append(EvalItem(str(raw.get("id", n)), message, expected, accept, facts,
+                              str(raw.get("category", ""))))
     return items
+
+
+def _parsed(raw: dict[str, Any], where: str) -> Message:
+    """An item with recipients or extra headers (Authentication-Results, List-Id ...) is
+    written out as RFC 822 and read by the real parser, as mail from a server would be."""
+    mail = EmailMessage()
+    headers = raw.get("headers") or {}
+    if not isinstance(headers, dict):
+        raise EvalSetError(f"{where}: 'headers' must be an object")
+    try:
+        mail["From"] = str(raw.get("from", ""))
+        if raw.get("to"):
+            mail["To"] = str(raw["to"])
+        mail["Subject"] = str(raw.get("subject", ""))
+        for name, value in headers.items():
+            mail[str(name)] = str(value)
+        mail.set_content(str(raw.get("body", "") or raw.get("snippet", "") or ""))
+    except (ValueError, TypeError) as exc:
+        raise EvalSetError(f"{where}: cannot build the message: {exc}") from exc
+    labels = tuple(str(x) for x in raw.get("labels", []) or [])
+    return parse_message(bytes(mail), labels=labels)
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -198,6 +229,8 @@ def evaluate(
                 correct=predicted in item.accept,
                 source=trace.source,
                 features=trace.features.as_dict(),
+                phishing=tuple(trace.evidence.get("phishing_reasons", ()))
+                if trace.evidence.get("phishing_flag") else (),
             )
         )
     lanes: dict[str, LaneStats] = {}

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol, runtime_checkable
 
+from mailmoat.core.evidence import Evidence
 from mailmoat.core.hashing import input_hash
 from mailmoat.core.local_scorer import LOCAL_SOURCE, Scored, score_local
 from mailmoat.core.message import Message
 from mailmoat.core.policy import Facts, decide
-from mailmoat.core.signals import Signals, detect_signals
+from mailmoat.core.signals import Signals, perceive_signals
 from mailmoat.core.trace import Trace
 
 log = logging.getLogger(__name__)
@@ -79,11 +80,12 @@ class Perception:
     signals: Signals
     local: Scored
     input_hash: str
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 def perceive(message: Message) -> Perception:
-    signals = detect_signals(message)
-    return Perception(signals, score_local(message, signals), input_hash(message))
+    signals, evidence = perceive_signals(message)
+    return Perception(signals, score_local(message, signals), input_hash(message), evidence)
 
 
 def classify(
@@ -96,7 +98,10 @@ def classify(
     """One lane for `message`. `account` is the mail account it belongs to: a per-account
     scorer bills and learns for that account (None: each scorer as it was built).
     `perception` is the message-only part, when it was computed ahead (mail/parse_pool)."""
-    signals = perception.signals if perception else detect_signals(message)
+    if perception is None:
+        signals, evidence = perceive_signals(message)
+    else:
+        signals, evidence = perception.signals, perception.evidence
     local = perception.local if perception else None
     scored: Scored | None = None
     degraded = False
@@ -130,4 +135,5 @@ def classify(
         scorer_reason=scored.reason,
         input_hash=perception.input_hash if perception else input_hash(message),
         degraded=degraded,
+        evidence=evidence.as_dict(),
     )

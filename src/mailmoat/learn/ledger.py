@@ -11,6 +11,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from mailmoat.core.lanes import Lane
+from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.rules import (
     CorrectionKind,
     Event,
@@ -92,12 +93,29 @@ def record_act(
 
 
 def withdrawn(session: Session, account: str | None) -> set[int]:
-    """Ids of lane changes a person has since undone (every account's when `account` is None)."""
+    """Ids of lane changes that no longer count (every account's when `account` is None):
+    those a person has since undone, and those a later rule removal took back — every
+    earlier lane change that counted for the removed key (core.rules.standing, in SQL)."""
     query = select(CorrectionRow.withdraws).where(
         CorrectionRow.kind == CorrectionKind.UNDO.value, CorrectionRow.withdraws.is_not(None))
+    removals = select(CorrectionRow.id, CorrectionRow.account, CorrectionRow.target_scope,
+                      CorrectionRow.target).where(
+        CorrectionRow.kind == CorrectionKind.RULE_REMOVED.value,
+        CorrectionRow.target.is_not(None))
     if account is not None:
         query = query.where(CorrectionRow.account == account)
-    return {int(i) for i in session.scalars(query)}
+        removals = removals.where(CorrectionRow.account == account)
+    out = {int(i) for i in session.scalars(query)}
+    for removal_id, owner, scope, target in session.execute(removals).all():
+        if scope == Scope.DOMAIN.value and is_public_domain(target):
+            continue  # never a key: nothing counted for it
+        column = (CorrectionRow.sender_addr if scope == Scope.ADDRESS.value
+                  else CorrectionRow.sender_domain)
+        out.update(session.scalars(select(CorrectionRow.id).where(
+            CorrectionRow.account == owner,
+            CorrectionRow.kind == CorrectionKind.LANE_CHANGE.value,
+            CorrectionRow.id < removal_id, column == target)))
+    return out
 
 
 def to_event(row: CorrectionRow) -> Event:
@@ -131,13 +149,18 @@ def rows(
     addresses = sorted(v for v, k in wanted.items() if k.scope is Scope.ADDRESS)
     domains = sorted(v for v, k in wanted.items() if k.scope is Scope.DOMAIN)
     found: dict[int, CorrectionRow] = {}
-    for start in range(0, max(len(addresses), len(domains)), _CHUNK):
+    # A removal naming an address's organisation domain withdraws that address's lane
+    # changes too (core.rules.standing), so rows naming those domains come along.
+    owners = sorted({domain_of(a) for a in addresses} - set(domains))
+    owners = [d for d in owners if d and not is_public_domain(d)]
+    for start in range(0, max(len(addresses), len(domains), len(owners)), _CHUNK):
         a, d = addresses[start : start + _CHUNK], domains[start : start + _CHUNK]
+        o = owners[start : start + _CHUNK]
         query = base.where(
             or_(
                 CorrectionRow.sender_addr.in_(a),
                 CorrectionRow.sender_domain.in_(d),
-                CorrectionRow.target.in_(a + d),
+                CorrectionRow.target.in_(a + d + o),
             )
         )
         found.update((r.id, r) for r in session.scalars(query))

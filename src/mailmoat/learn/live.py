@@ -3,9 +3,10 @@
 On first use it trains from the store's history (learn/training.py, fixed seed); from then
 on, at most every `refresh_s` seconds, it learns the lane changes recorded since — by any
 process: the web app, the CLI, another worker — one `partial_fit` step each; an undo since
-the last look means a full retrain without the withdrawn correction. Until the model
-has seen enough examples it answers exactly what the local scorer answers (LearnedScorer's
-`min_updates`), and it never hides anything the local scorer shows (learn/scorer.py).
+the last look (or a rule removal) means a full retrain without the withdrawn corrections.
+Until the model has learned from enough corrected messages it answers exactly what the local
+scorer answers (LearnedScorer's `min_corrections`), and it never hides anything the local
+scorer shows (learn/scorer.py).
 
 It never raises ScorerUnavailable: with no model configured there is nothing to degrade
 from, so an error while learning (the database, a stored message) is logged and the

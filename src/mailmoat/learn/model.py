@@ -74,6 +74,7 @@ class Labelled:
     buckets: tuple[int, ...]
     lane: Lane
     weight: float = 1.0  # a person's correction may count more than a silent confirmation
+    corrected: bool = False  # labelled by a person's lane change (not a silent confirmation)
 
 
 def _softmax(scores: Sequence[float]) -> list[float]:
@@ -88,7 +89,8 @@ class LinearModel:
     learning_rate: float = 0.2
     l2: float = 1e-4
     weights: dict[int, list[float]] = field(default_factory=dict)
-    updates: int = 0
+    updates: int = 0  # SGD steps taken (one per example per epoch)
+    corrections: int = 0  # distinct corrected examples learned (each counted once)
 
     def scores(self, buckets: Iterable[int]) -> list[float]:
         total = [0.0] * len(LANES)
@@ -110,15 +112,19 @@ class LinearModel:
     def partial_fit(self, examples: Iterable[Labelled]) -> None:
         """One SGD step per example, in the order given: learning as corrections arrive."""
         for ex in examples:
-            probs = _softmax(self.scores(ex.buckets))
-            target = LANES.index(ex.lane)
-            step = self.learning_rate * ex.weight
-            for b in ex.buckets:
-                row = self.weights.setdefault(b, [0.0] * len(LANES))
-                for k in range(len(LANES)):
-                    gradient = probs[k] - (1.0 if k == target else 0.0)
-                    row[k] -= step * (gradient + self.l2 * row[k])
-            self.updates += 1
+            self._step(ex)
+            self.corrections += ex.corrected
+
+    def _step(self, ex: Labelled) -> None:
+        probs = _softmax(self.scores(ex.buckets))
+        target = LANES.index(ex.lane)
+        step = self.learning_rate * ex.weight
+        for b in ex.buckets:
+            row = self.weights.setdefault(b, [0.0] * len(LANES))
+            for k in range(len(LANES)):
+                gradient = probs[k] - (1.0 if k == target else 0.0)
+                row[k] -= step * (gradient + self.l2 * row[k])
+        self.updates += 1
 
     def fit(self, examples: Sequence[Labelled], epochs: int = 5, seed: int = 0) -> None:
         """Train from scratch: zero weights, `epochs` passes, order shuffled by `seed`."""
@@ -128,4 +134,6 @@ class LinearModel:
         order = list(examples)
         for _ in range(epochs):
             rng.shuffle(order)
-            self.partial_fit(order)
+            for ex in order:
+                self._step(ex)
+        self.corrections = sum(ex.corrected for ex in order)  # epochs see the same ones

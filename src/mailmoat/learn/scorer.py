@@ -7,7 +7,10 @@ The model's prediction may only move features toward visibility:
 * predicted QUEUE or MEETING -> urgency brought into [info_max_urgency, push_urgency),
   sender trust raised to auto_min_trust: visible, calm, never hidden;
 * predicted INFO or SILENT, or any prediction below `min_probability`, or a model that
-  has seen fewer than `min_updates` examples -> the local features unchanged.
+  has learned from fewer than `min_corrections` corrected messages (a person's lane
+  changes; messages read and left alone teach it but do not count) -> the local features
+  unchanged. The count is of messages, not of training steps: five epochs over four
+  corrections are still four.
 
 Then a final guard: if the nudged features would land in a hidden lane other than the one
 the local features land in, the local features are returned. So the learned scorer is never the
@@ -28,6 +31,7 @@ from mailmoat.learn.model import LinearModel, featurize
 
 LEARNED_SOURCE = "learned"
 NUDGE = 0.05
+MIN_CORRECTIONS = 20  # corrected messages learned before the scorer answers at all
 
 
 def nudge(local: Features, lane: Lane, t: Thresholds = THRESHOLDS) -> Features:
@@ -53,7 +57,7 @@ def nudge(local: Features, lane: Lane, t: Thresholds = THRESHOLDS) -> Features:
 class LearnedScorer:
     model: LinearModel
     min_probability: float = 0.7
-    min_updates: int = 20
+    min_corrections: int = MIN_CORRECTIONS
     thresholds: Thresholds = THRESHOLDS
     name: str = LEARNED_SOURCE
 
@@ -64,7 +68,7 @@ class LearnedScorer:
                  facts: Facts) -> Scored:
         """`score`, given the local scorer's answer for this message (judge/cascade.py
         hands it over when it was computed ahead)."""
-        if self.model.updates < self.min_updates:
+        if self.model.corrections < self.min_corrections:
             return local
         lane, probability = self.model.predict(featurize(message, signals, local.features))
         if probability < self.min_probability:

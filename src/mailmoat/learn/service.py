@@ -148,7 +148,7 @@ class Learning:
         if self.scorer is not None:
             parsed = parse_message(raw, labels=labels)
             example = Labelled(featurize(parsed, detect_signals(parsed)), chosen,
-                               CORRECTION_WEIGHT)
+                               CORRECTION_WEIGHT, corrected=True)
             self.scorer.model.partial_fit([example])
         return correction_id
 
@@ -211,18 +211,27 @@ class Learning:
 
     def remove_rule(self, key: str, actor: str) -> Rule:
         """Undo a learned rule. Corrections before the removal never count again."""
+        return self.remove(key, actor)[0]
+
+    def remove(self, key: str, actor: str) -> tuple[Rule, list[Rule]]:
+        """Undo a learned rule: the rule, and the other rules that lapsed with it because
+        they stood on the same corrections (removing an address's rule can take its
+        organisation's domain rule with it, and a domain's its addresses')."""
         target = _key(key)
         with self.store.sessions.begin() as session:
             rule = derive_rule(self._events(session, target), target, self.rule_threshold)
             if rule is None:
                 raise NotFound(f"no learned rule for {target.value}")
+            before = self._all_rules(session)
             ledger.append(
                 session, self.account,
                 ledger.NewCorrection(kind=CorrectionKind.RULE_REMOVED, actor=actor,
                                      target=target),
                 _now(),
             )
-            return rule
+            after = {r.key for r in self._all_rules(session)}
+            lapsed = [r for r in before if r.key not in after and r.key != target]
+            return rule, lapsed
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -314,6 +323,10 @@ class Learning:
         if message is None or decision is None or message.account != self.account:
             raise NotFound(f"no message {message_id}")
         return message, decision
+
+    def _all_rules(self, session: Session) -> list[Rule]:
+        events = [ledger.to_event(r) for r in ledger.rows(session, self.account)]
+        return all_rules(events, self.rule_threshold)
 
     def _rows(self, session: Session, key: SenderKey) -> Sequence[CorrectionRow]:
         return ledger.rows(session, self.account, [key])

@@ -25,9 +25,10 @@ CORRECTION_WEIGHT = 3.0  # a person's explicit correction outweighs a silent con
 MAX_TRAINING = 5000  # newest examples a retrain reads: bounded time and memory on big stores
 
 
-def _labelled(raw: bytes, labels: Sequence[str] | None, lane: Lane, weight: float) -> Labelled:
+def _labelled(raw: bytes, labels: Sequence[str] | None, lane: Lane, weight: float,
+              corrected: bool = False) -> Labelled:
     message = parse_message(raw, labels=tuple(labels or ()))
-    return Labelled(featurize(message, detect_signals(message)), lane, weight)
+    return Labelled(featurize(message, detect_signals(message)), lane, weight, corrected)
 
 
 def _lane_changes(account: str | None) -> Select[tuple[int, int | None, str | None]]:
@@ -45,11 +46,14 @@ def training_examples(
     oldest first; a corrected message carries the person's latest lane for it."""
     corrected: dict[int, Lane] = {}
     undone = withdrawn(session, account)
+    taken_back: set[int] = set()  # messages whose every lane change was withdrawn
     for cid, message_id, lane in session.execute(
             _lane_changes(account).order_by(CorrectionRow.id)):
         assert message_id is not None and lane is not None
         if cid not in undone:
             corrected[message_id] = Lane(lane)
+        else:
+            taken_back.add(message_id)
     query = (
         select(MessageRow.id, MessageRow.raw, MessageRow.labels, DecisionRow.lane)
         .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
@@ -63,10 +67,14 @@ def training_examples(
         query = query.where(MessageRow.account == account)
     found = list(session.execute(query))
     found.reverse()
+    # A message whose corrections were all withdrawn teaches nothing: its current lane is
+    # still the withdrawn correction's (a rule removal moves no mail back), so labelling it
+    # with that lane would teach the removed correction again.
     return [
-        _labelled(raw, labels, corrected[mid], CORRECTION_WEIGHT) if mid in corrected
-        else _labelled(raw, labels, Lane(lane), 1.0)
+        _labelled(raw, labels, corrected[mid], CORRECTION_WEIGHT, corrected=True)
+        if mid in corrected else _labelled(raw, labels, Lane(lane), 1.0)
         for mid, raw, labels, lane in found
+        if mid in corrected or mid not in taken_back
     ]
 
 
@@ -81,7 +89,7 @@ def corrections_since(
         .where(CorrectionRow.id > after_id)
         .order_by(CorrectionRow.id)
     ).all()
-    examples = [_labelled(raw, labels, Lane(lane), CORRECTION_WEIGHT)
+    examples = [_labelled(raw, labels, Lane(lane), CORRECTION_WEIGHT, corrected=True)
                 for _, _, lane, raw, labels in rows]
     return examples, max((r[0] for r in rows), default=after_id)
 
@@ -93,10 +101,14 @@ def newest_correction(session: Session, account: str | None) -> int:
     return session.scalar(query) or 0
 
 
+WITHDRAWING = (CorrectionKind.UNDO.value, CorrectionKind.RULE_REMOVED.value)
+
+
 def newest_undo(session: Session, account: str | None) -> int:
-    """The id of the newest undo (0 when there is none): an undo means a retrain, because a
-    correction already learned step by step cannot be taken back out of the weights."""
-    query = select(CorrectionRow.id).where(CorrectionRow.kind == CorrectionKind.UNDO.value)
+    """The id of the newest undo or rule removal (0 when there is none): either means a
+    retrain, because a correction already learned step by step cannot be taken back out of
+    the weights."""
+    query = select(CorrectionRow.id).where(CorrectionRow.kind.in_(WITHDRAWING))
     if account is not None:
         query = query.where(CorrectionRow.account == account)
     return session.scalar(query.order_by(CorrectionRow.id.desc()).limit(1)) or 0

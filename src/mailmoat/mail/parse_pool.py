@@ -6,6 +6,12 @@ batch to a worker and fetches the next one meanwhile. Deciding and storing stay 
 caller's process: sender facts come from the database, and model scorers keep their budget
 and cache there. Small batches (IDLE arrivals) are done in-process: starting a worker would
 cost more than it saves.
+
+Workers die with their parent: each watches its parent's pid and exits once it changes
+(the parent was killed, even by SIGKILL, and the worker was handed to init), within
+PARENT_POLL_S. Not prctl(PR_SET_PDEATHSIG): Linux sends that signal when the *thread* that
+started the worker ends, and the pool starts workers from whichever thread submits first
+(sync's fetch thread, which ends before the pool does).
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ import copyreg
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from mailmoat.core.evidence import Evidence
 from mailmoat.core.features import Features
 from mailmoat.core.local_scorer import Scored
 from mailmoat.core.message import Attachment, Message, parse_message
@@ -33,6 +42,7 @@ log = logging.getLogger(__name__)
 
 ENV_WORKERS = "MAILMOAT_PARSE_WORKERS"
 WORKER_NICENESS = 10
+PARENT_POLL_S = 0.5  # how long a worker may outlive a killed parent
 Item = tuple[bytes, tuple[str, ...]]  # raw bytes, labels
 
 
@@ -44,7 +54,7 @@ def _by_fields(record: object) -> tuple[type, tuple[object, ...]]:
 # default pickling of a frozen dataclass with slots stores a dict per object and sets
 # each field through Python on the way back, which cost the syncing process about 30 us
 # a message (tests/unit/test_parse_pool.py checks the round trip).
-for _record in (Message, Attachment, Perception, Signals, Scored, Features):
+for _record in (Message, Attachment, Perception, Signals, Scored, Features, Evidence):
     copyreg.pickle(_record, _by_fields)
 
 
@@ -55,6 +65,23 @@ def prepare_batch(items: list[Item]) -> list[Prepared]:
         message = parse_message(raw, labels=labels)
         out.append((message, perceive(message)))
     return out
+
+
+def _watch_parent(parent: int, interval: float) -> None:
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:
+            os._exit(1)  # the parent is gone: nobody will read what this worker makes
+
+
+def init_worker(niceness: int, parent: int, interval: float = PARENT_POLL_S) -> None:
+    """Each worker's start: a lower priority, and a watch on the parent (module level, so a
+    spawned process can import it)."""
+    os.nice(niceness)
+    if os.getppid() != parent:  # the parent died while this worker was starting
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent, interval), daemon=True,
+                     name="mailmoat-parent-watch").start()
 
 
 def default_workers() -> int:
@@ -81,10 +108,12 @@ class ParsePool:
         # Workers run at a lower priority (nice): the syncing process stores what they
         # prepared and is the pipeline's critical path, and on a small machine the IMAP
         # server shares the cores; the workers use what CPU is left (on two cores, syncs
-        # of 10,000 messages took 9.2-9.4 s against 10.5-12.6 s at equal priority).
+        # of 10,000 messages took 9.2-9.4 s against 10.5-12.6 s at equal priority). Each
+        # worker also exits when this process dies (init_worker).
         usable = workers > 0 and not multiprocessing.current_process().daemon
         self._pool = (ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                          initializer=os.nice, initargs=(WORKER_NICENESS,))
+                                          initializer=init_worker,
+                                          initargs=(WORKER_NICENESS, os.getpid()))
                       if usable else None)
 
     def submit(self, items: list[Item]) -> Future[list[Prepared]]:
@@ -97,6 +126,12 @@ class ParsePool:
         done: Future[list[Prepared]] = Future()
         done.set_result(prepare_batch(items))
         return done
+
+    def worker_pids(self) -> list[int]:
+        """The pids of the workers started so far (none in-process)."""
+        if self._pool is None:
+            return []
+        return sorted(getattr(self._pool, "_processes", None) or {})
 
     def close(self) -> None:
         if self._pool is not None:

@@ -199,13 +199,51 @@ def render_send(
 def render_forward(
     payload: Mapping[str, Any], from_addr: str, message_id: str, date: datetime, original: bytes
 ) -> bytes:
-    """The original message attached whole (message/rfc822) under the user's note."""
+    """The original message attached whole under the user's note.
+
+    Its bytes travel as they are, only with line endings made CRLF (the form SMTP carries
+    anyway; mail stored with bare LF would otherwise read as one endless line): as
+    message/rfc822 when every line fits SMTP's 998 octets, else base64 as an .eml file, so
+    no hop has to rewrap it. The executor has already checked the bytes' hash."""
     msg = EmailMessage(policy=SMTP_POLICY)
     _headers(msg, from_addr, payload["to"], "Fwd: " + _subject_of(original), message_id, date)
     _set_text(msg, payload.get("note") or "")
-    msg.add_attachment(original, maintype="message", subtype="rfc822", filename="forwarded.eml")
-    msg.set_boundary(_boundary(message_id))
-    return msg.as_bytes()
+    wire = crlf(original)
+    if max((len(line) for line in wire.split(b"\r\n")), default=0) > _MAX_LINE:
+        msg.add_attachment(wire, maintype="application", subtype="octet-stream",
+                           cte="base64", filename="forwarded.eml")
+        msg.set_boundary(_boundary(message_id))
+        return msg.as_bytes()
+    # Assembled by hand: the email package would re-encode the original's 8-bit bytes (and
+    # fail on some) and add headers of its own to it; the original goes in untouched.
+    boundary = _boundary(message_id)
+    if b"--" + boundary.encode() in wire:
+        raise PermanentError("the message to forward contains our MIME boundary")
+    note = EmailMessage(policy=SMTP_POLICY)
+    _set_text(note, payload.get("note") or "")
+    del note["MIME-Version"]
+    del msg["Content-Type"], msg["Content-Transfer-Encoding"], msg["MIME-Version"]
+    msg.set_payload(None)
+    head = msg.as_bytes().rstrip(b"\r\n") + (
+        f"\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; "
+        f'boundary="{boundary}"\r\n\r\n'
+    ).encode()
+    part = (b"Content-Type: message/rfc822\r\nContent-Transfer-Encoding: 8bit\r\n"
+            b'Content-Disposition: attachment; filename="forwarded.eml"\r\n\r\n')
+    # The CRLF before a delimiter belongs to the delimiter: one more keeps the original's own.
+    tail = b"\r\n"
+    sep = b"--" + boundary.encode()
+    return (head + sep + b"\r\n" + note.as_bytes() + b"\r\n" + sep + b"\r\n" + part + wire
+            + tail + sep + b"--\r\n")
+
+
+_MAX_LINE = 998  # RFC 5321 4.5.3.1.6, without the CRLF
+_ANY_EOL = re.compile(rb"\r\n|\r|\n")
+
+
+def crlf(raw: bytes) -> bytes:
+    """`raw` with every line ending (CRLF, bare LF, bare CR) made CRLF."""
+    return _ANY_EOL.sub(b"\r\n", raw)
 
 
 def _set_text(msg: EmailMessage, text: str) -> None:
@@ -366,28 +404,80 @@ class ImapMailbox:
         finally:
             _logout(client)
 
-    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
+    def find_delivered(self, message_id: str) -> str | None:
+        """A folder holding a copy of our message that is not our own staged draft: the
+        server's Sent copy, or the message itself where it was delivered back to this
+        account. Looked up by SEARCH and confirmed by the exact Message-ID (SEARCH matches
+        substrings). None: no such copy anywhere on this account's server."""
         client = self._connect()
         try:
-            uids = _find(client, folder, message_id)
-            if not uids:
+            for flags, _delim, folder in client.list_folders():
+                if any(f.lower() in (b"\\noselect", b"\\nonexistent") for f in flags):
+                    continue
+                client.select_folder(folder, readonly=True)
+                uids = client.search(["HEADER", "Message-ID", message_id])
+                if not uids:
+                    continue
+                data = client.fetch(uids, ["FLAGS", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"])
+                for item in data.values():
+                    header = next((v for k, v in item.items() if k.startswith(b"BODY")), b"")
+                    found = bytes(header).decode("ascii", "replace").partition(":")[2].strip()
+                    ours = DRAFT.encode() in set(item.get(b"FLAGS", ()))
+                    if found == message_id and not ours:
+                        return str(folder)
+            return None
+        except (OSError, IMAPClientError) as exc:
+            raise TransientError(f"IMAP search failed: {type(exc).__name__}") from None
+        finally:
+            _logout(client)
+
+    def _select_exact(self, client: IMAPClient, folder: str, uidvalidity: int) -> bool:
+        """Select `folder` and check it is still the one the UIDs were read under."""
+        if not client.folder_exists(folder):
+            return False
+        answer = client.select_folder(folder)
+        current = answer.get(b"UIDVALIDITY")
+        if current is None or int(current) != uidvalidity:
+            raise PermanentError(f"folder {folder!r} has a new UIDVALIDITY: the approved "
+                                 "message can no longer be named; propose it again")
+        return True
+
+    def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None:
+        """The bytes of the one message at (folder, UIDVALIDITY, UID); None if it is gone."""
+        client = self._connect()
+        try:
+            if not self._select_exact(client, folder, uidvalidity):
                 return None
-            data = client.fetch(uids[:1], ["BODY.PEEK[]"])
-            return bytes(data[uids[0]][b"BODY[]"])
+            data = client.fetch([uid], ["BODY.PEEK[]"])
+            if uid not in data or b"BODY[]" not in data[uid]:
+                return None
+            return bytes(data[uid][b"BODY[]"])
         except (OSError, IMAPClientError) as exc:
             raise TransientError(f"IMAP fetch failed: {type(exc).__name__}") from None
         finally:
             _logout(client)
 
-    def expunge(self, message_id: str, folder: str) -> int:
-        """Permanently remove the message(s) with this Message-ID from `folder`."""
+    def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int:
+        """Permanently remove the one message at (folder, UIDVALIDITY, UID), and only if its
+        bytes still hash to `sha256`: 1 when removed, 0 when it is already gone. UIDs are
+        never reused under one UIDVALIDITY, so no other message can be hit; the expunge is
+        by UID (UIDPLUS), so nothing else the person marked \\Deleted goes with it."""
         client = self._connect()
         try:
-            uids = _find(client, folder, message_id)
-            if uids:
-                client.add_flags(uids, [b"\\Deleted"])
-                client.uid_expunge(uids)
-            return len(uids)
+            if b"UIDPLUS" not in client.capabilities():
+                raise PermanentError("the server has no UID EXPUNGE (UIDPLUS): a permanent "
+                                     "delete could take other messages with it; refused")
+            if not self._select_exact(client, folder, uidvalidity):
+                return 0
+            data = client.fetch([uid], ["BODY.PEEK[]"])
+            if uid not in data or b"BODY[]" not in data[uid]:
+                return 0
+            if hashlib.sha256(bytes(data[uid][b"BODY[]"])).hexdigest() != sha256:
+                raise PermanentError("the message at that UID is not the approved one "
+                                     "(its bytes changed); nothing was deleted")
+            client.add_flags([uid], [b"\\Deleted"])
+            client.uid_expunge([uid])
+            return 1
         except (OSError, IMAPClientError) as exc:
             raise TransientError(f"IMAP expunge failed: {type(exc).__name__}") from None
         finally:
@@ -493,13 +583,6 @@ class SentFolder:
         self._do("EXPUNGE", discard)
 
 
-def _find(client: IMAPClient, folder: str, message_id: str) -> list[int]:
-    if not client.folder_exists(folder):
-        return []
-    client.select_folder(folder)
-    return list(client.search(["HEADER", "Message-ID", message_id]))
-
-
 def _logout(client: IMAPClient) -> None:
     with contextlib.suppress(OSError, IMAPClientError):
         client.logout()
@@ -527,8 +610,11 @@ class MailTransport:
     def sent_folder(self) -> contextlib.AbstractContextManager[SentFolder]:
         return ImapMailbox(self.imap).sent_folder()
 
-    def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:
-        return ImapMailbox(self.imap).fetch(message_id, folder)
+    def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None:
+        return ImapMailbox(self.imap).fetch_exact(folder, uidvalidity, uid)
 
-    def expunge(self, message_id: str, folder: str) -> int:
-        return ImapMailbox(self.imap).expunge(message_id, folder)
+    def find_delivered(self, message_id: str) -> str | None:
+        return ImapMailbox(self.imap).find_delivered(message_id)
+
+    def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int:
+        return ImapMailbox(self.imap).expunge(folder, uidvalidity, uid, sha256)

@@ -2,13 +2,27 @@
 
 sync -> parse -> decide -> store (message and trace) -> plan lane actions -> notify -> apply.
 A pass can stop anywhere (crash, dropped connection) and the next pass picks up exactly
-what is missing: see `core.mailbox_sync` for why that holds.
+what is missing: see `core.mailbox_sync` for why that holds. Storing a batch, recording
+where its mail sits and planning its lane actions are separate commits; a stop between them
+leaves stored, located mail with no plan, and every pass plans what such mail lacks
+(`_repair_unplanned`) before it applies actions.
+
+The user's own mail (a Sent folder: SPECIAL-USE \\Sent, the account's configured Sent
+folder, a Sent folder's usual name; or mail From the account's own address outside the
+inbox) is stored for sender history but never judged: no scorer, no lane, no lane actions,
+no notification, nothing for the AUTO sweep.
+
+`MAILMOAT_SYNC_CRASH_AT=after_locations` makes the process SIGKILL itself right after a
+batch's locations are committed and before its lane actions are planned: the deterministic
+crash the repair test uses. It can only kill this process.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import signal
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,6 +34,8 @@ from typing import cast
 from imapclient import IMAPClient
 
 from mailmoat.accounts.registry import AccountSettings
+from mailmoat.core.evidence import junk_marks
+from mailmoat.core.facts import SENT_ORIGIN
 from mailmoat.core.lane_actions import (
     ActionKind,
     LaneAction,
@@ -58,6 +74,8 @@ POOL_MIN = 500
 GROUP_BATCHES = 5
 GROUP_BYTES = 16 * 2**20
 USER_MOVE = "imap:user-move"
+CRASH_ENV = "MAILMOAT_SYNC_CRASH_AT"
+CRASH_POINTS = frozenset({"after_locations"})
 Progress = Callable[[str, int, int], None]  # (folder, done, total)
 Fetched = dict[int, dict[bytes, object]]
 
@@ -73,6 +91,8 @@ class PassReport:
     actions_planned: int = 0
     actions_done: int = 0
     skipped_folders: list[str] = field(default_factory=list)
+    own: int = 0  # the user's own mail stored for sender history, not judged
+    repaired: int = 0  # located mail found without planned lane actions, planned now
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +172,12 @@ class MailboxSync:
         # compares it with its own, to notice mail delivered during the pass.
         self.uidnext_seen: dict[str, int] = {}
         self.parse_workers = default_workers() if parse_workers is None else parse_workers
+        self.own_addresses = own_addresses(account)
+        self._sent_folders: frozenset[str] | None = None  # asked once per syncer
+        crash = os.environ.get(CRASH_ENV, "")
+        if crash and crash not in CRASH_POINTS:
+            raise ValueError(f"{CRASH_ENV} must be one of {sorted(CRASH_POINTS)}")
+        self._crash_at = crash
 
     # -- the pass -------------------------------------------------------------------------
 
@@ -163,12 +189,15 @@ class MailboxSync:
             client.enable("QRESYNC")
         elif features.condstore:
             client.enable("CONDSTORE")
+        if self._sent_folders is None:
+            self._sent_folders = sent_folders(client, self.account)
         folders = list(dict.fromkeys([*self.account.folders, *self.config.lane_folders()]))
         for folder in folders:
             if folder not in self.account.folders and not client.folder_exists(folder):
                 report.skipped_folders.append(folder)  # a lane folder not created yet
                 continue
             self._sync_folder(client, folder, features, report, progress)
+        self._repair_unplanned(report)
         self._plan_lane_changes(report)
         report.actions_done = ActionRunner(client, self.book, features).run_pending()
         return report
@@ -281,7 +310,9 @@ class MailboxSync:
                 group = _Group()
                 for chunk in todo:
                     batch = self._fetch(client, chunk)
-                    group.add(chunk, batch, pool.submit([(raw, ()) for raw in batch.raws]))
+                    group.add(chunk, batch, pool.submit(
+                        [(raw, junk_marks(f, folder))
+                         for raw, f in zip(batch.raws, batch.flags, strict=True)]))
                     if len(group.asked) >= per_group or group.size >= GROUP_BYTES:
                         break
                 return group
@@ -295,14 +326,23 @@ class MailboxSync:
                 incremental: bool, prepared: list[Prepared] | None = None) -> None:
         order, raws, flags = batch.uids, batch.raws, batch.flags
         report.fetched += len(order)
+        origin = SENT_ORIGIN if folder in (self._sent_folders or ()) else "imap"
         results = self.store.ingest_many(
-            [Incoming(raw, "imap", folder) for raw in raws], self.account.name, prepared)
+            [Incoming(raw, origin, folder, junk_marks(f, folder),
+                      own_addresses=self.own_addresses)
+             for raw, f in zip(raws, flags, strict=True)], self.account.name, prepared)
         self.book.record_locations(
             Location(folder, uidvalidity, uid, r.message_id, f)
             for uid, r, f in zip(order, results, flags, strict=True))
+        if self._crash_at == "after_locations":
+            os.kill(os.getpid(), signal.SIGKILL)
         plans: list[Plan] = []
         arrivals: list[Arrival] = []
         for uid, result in zip(order, results, strict=True):
+            if result.own:  # the user's own mail: stored, never judged or marked
+                report.own += result.created
+                report.already_known += not result.created
+                continue
             lane = Lane(result.lane)
             epoch = f"loc:{folder}:{uidvalidity}:{uid}"
             if result.created:
@@ -359,6 +399,25 @@ class MailboxSync:
         log.info("%s: message %s moved to %s by the user: %s -> %s",
                  self.account.name, message_id, folder, lane, final)
         return True
+
+    def _repair_unplanned(self, report: PassReport) -> None:
+        """Plan lane actions for located mail that has none: a pass stopped after recording
+        where a batch sits and before planning its actions (SIGKILL, power loss). Planned
+        under the same epoch as the first attempt would have been, so a plan that did
+        commit is never doubled; its arrival goes to the hook, whose notifier sends each
+        message at most once."""
+        found = self.book.unplanned(self.account.name)
+        if not found:
+            return
+        plans = [self._planned(u.message_id, None, Lane(u.lane),
+                               f"loc:{u.folder}:{u.uidvalidity}:{u.uid}") for u in found]
+        report.actions_planned += self.book.plan_many(plans)
+        report.repaired += len(found)
+        log.warning("%s: %d stored messages had no lane actions planned (an interrupted "
+                    "pass); planned now", self.account.name, len(found))
+        for u in found:
+            notify_safely(self.hook, Arrival(self.account.name, u.message_id, u.lane,
+                                             u.folder, u.subject, u.sender))
 
     def _plan_lane_changes(self, report: PassReport) -> None:
         """Decisions changed in mailmoat (a person, a re-judge): reverse the old server
@@ -422,6 +481,32 @@ class MailboxSync:
             return known - set(client.search(["ALL"]))
         # Without CHANGEDSINCE every present message answers, so absence means gone.
         return known - set(changed) - fresh
+
+
+def own_addresses(account: AccountSettings) -> frozenset[str]:
+    """The addresses the account's person writes from: its sending address, and its login
+    name when that is an address."""
+    found = {account.username}
+    if account.submission is not None and account.submission.from_addr:
+        found.add(account.submission.from_addr)
+    return frozenset(a.strip().lower() for a in found if "@" in a)
+
+
+def sent_folders(client: IMAPClient, account: AccountSettings) -> frozenset[str]:
+    """Folders holding the user's own sent mail: those the server marks \\Sent (RFC 6154
+    SPECIAL-USE) and the account's configured Sent folder. Folders named like a Sent folder
+    are recognised by the store itself (core.facts.is_sent)."""
+    found = set()
+    if account.submission is not None and account.submission.sent_folder:
+        found.add(account.submission.sent_folder)
+    for flags, _delimiter, name in client.list_folders():
+        if any(_text(f).casefold() == "\\sent" for f in flags):
+            found.add(_text(name))
+    return frozenset(found)
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def hierarchy_delimiter(client: IMAPClient) -> str | None:

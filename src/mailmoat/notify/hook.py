@@ -11,6 +11,7 @@ import logging
 import os
 from typing import Any
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.mail.ingress import Arrival
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.store.people import WebStore
@@ -26,7 +27,7 @@ def base_url() -> str:
 
 class NotifyOnArrival:
     def __init__(self, store: Any, url: str | None = None) -> None:
-        self.web = WebStore(store)
+        self.web = WebStore(store, sealer=load_key_ring())
         self.url = url or base_url()
 
     def on_decided(self, arrival: Arrival) -> None:

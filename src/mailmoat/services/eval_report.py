@@ -14,6 +14,8 @@ from typing import Any
 from mailmoat.eval.adversarial.containment import containment_in_process
 from mailmoat.eval.delta import NotMatched, default_delta
 from mailmoat.eval.floors import check_floors, load_floors
+from mailmoat.eval.meeting import LATER_PATH, evaluate_meetings, load_set
+from mailmoat.eval.meeting import to_markdown as meeting_md
 from mailmoat.eval.runner import evaluate, load_items
 
 # The set the model comparison runs on: the synthetic one, labelled for all five lanes.
@@ -60,6 +62,45 @@ def agentdojo_section() -> dict[str, Any]:
             "tests/integration/test_eval_agentdojo.py against the SMTP test server)"}
 
 
+def judgement_section(sets_dir: Path, environ: Mapping[str, str] | None = None,
+                      corpus: Path | None = None) -> dict[str, Any]:
+    """Issue 22's measures: the development set by human label, and the SpamAssassin corpus
+    split by folder (with the local rspamd's score as a fact when MAILMOAT_RSPAMD_URL is
+    set)."""
+    from mailmoat.core.lanes import Lane
+    from mailmoat.core.message import Message
+    from mailmoat.core.policy import Facts
+    from mailmoat.eval.judgement import DEV_SET, corpus_split, label_metrics
+    from mailmoat.judge.cascade import classify
+    from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable
+
+    items = load_items(DEV_SET)
+    dev = {**label_metrics(items, evaluate(DEV_SET.name, items)),
+           "command": f"mailmoat eval {DEV_SET}"}
+    root = corpus if corpus is not None else sets_dir.parents[1] / "corpora" / "spamassassin"
+    out: dict[str, Any] = {"dev_set": dev}
+    if not root.is_dir():
+        out["corpus"] = {"skipped": f"no corpus at {root}"}
+        return out
+
+    def local(message: Message, raw: bytes) -> Lane:
+        return classify(message).decision.lane
+
+    out["corpus"] = {**corpus_split(root, local), "command": "mailmoat report"}
+    engine = RspamdClient.from_env(dict(environ) if environ is not None else None)
+    if engine is not None and engine.ping():
+        def with_engine(message: Message, raw: bytes) -> Lane:
+            try:
+                score: float | None = engine.check(raw).score
+            except SpamEngineUnavailable:
+                score = None
+            return classify(message, Facts(spam_score=score)).decision.lane
+
+        out["corpus_with_rspamd"] = {**corpus_split(root, with_engine),
+                                     "command": "MAILMOAT_RSPAMD_URL=... mailmoat report"}
+    return out
+
+
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
 
@@ -69,7 +110,9 @@ def build_report(sets_dir: Path, environ: Mapping[str, str] | None = None,
                  ) -> dict[str, Any]:
     floors = load_floors()
     sets = []
-    for path in sorted(sets_dir.glob("*.json")):
+    from mailmoat.eval.judgement import DEV_SET
+
+    for path in [*sorted(sets_dir.glob("*.json")), DEV_SET]:
         report = evaluate(path.name, load_items(path))
         checks = [c.as_dict() for c in check_floors(report, floors.get(path.name, {}))]
         sets.append({**report.as_dict(), "floors": checks,
@@ -82,6 +125,9 @@ def build_report(sets_dir: Path, environ: Mapping[str, str] | None = None,
         "local_path": sets,
         "delta": {**delta, "command": "mailmoat eval-delta"},
         "adversarial_in_process": {**containment_in_process(), "command": "mailmoat report"},
+        "judgement": judgement_section(sets_dir, environ),
+        "meeting_slots": evaluate_meetings().as_dict(),
+        "meeting_slots_later": evaluate_meetings(load_set(LATER_PATH), LATER_PATH.name).as_dict(),
         "model_comparison": model_comparison(sets_dir / COMPARE_SET, environ),
         "agentdojo": agentdojo() if agentdojo is not None else {"skipped": "not run"},
     }
@@ -116,8 +162,48 @@ def to_markdown(data: dict[str, Any]) -> str:
     for family, row in a["families"].items():
         lines.append(f"| {family} | {row.get('emails', 0)} | {row.get('contained', 0)} | "
                      f"{row.get('crashed', 0)} | {row.get('auto_reply_allowed', 0)} |")
-    return "\n".join([*lines, *_models_md(data["model_comparison"]),
+    return "\n".join([*lines, *judgement_md(data["judgement"]),
+                      *meeting_md(data["meeting_slots"]),
+                      *meeting_md(data["meeting_slots_later"]),
+                      *_models_md(data["model_comparison"]),
                       *agentdojo_md(data["agentdojo"])]) + "\n"
+
+
+def judgement_md(j: dict[str, Any]) -> list[str]:
+    d = j["dev_set"]
+    lines = ["", "## Judgement with no model (issue 22)", "",
+             f"Development set ({d['items']} items written for mailmoat; it flatters the "
+             f"judge written beside it). `{d['command']}`", "",
+             "| measure | value |", "|---|---|",
+             f"| lane accepted by the label | {_pct(d['lane_accepted'])} |",
+             f"| urgent in PUSH or MEETING | {_pct(d['urgent_push_or_meeting'])} |",
+             f"| PUSH precision | {_pct(d['push_precision'])} ({d['push_total']} in PUSH) |",
+             f"| scams and phishing in PUSH | {d['suspect_in_push']} |",
+             f"| promotions SILENT or INFO | {_pct(d['promotions_silent_or_info'])} |",
+             f"| urgent / needs-response / personal hidden | {_pct(d['visible_hidden'])} |",
+             "", "| label | items | accepted | lanes |", "|---|---|---|---|"]
+    for label, row in d["by_label"].items():
+        lanes = ", ".join(f"{k} {v}" for k, v in row["lanes"].items())
+        lines.append(f"| {label} | {row['items']} | {row['accepted']} | {lanes} |")
+    for key, title in (("corpus", "SpamAssassin corpus, local path"),
+                       ("corpus_with_rspamd", "SpamAssassin corpus, rspamd score as a fact")):
+        c = j.get(key)
+        if c is None:
+            continue
+        lines += ["", f"### {title}", ""]
+        if "skipped" in c:
+            lines.append(f"Not run: {c['skipped']}")
+            continue
+        lines += [f"Spam in PUSH: {c['spam_in_push']} of {c['spam_total']}; easy-ham-1 "
+                  f"SILENT: {_pct(c['easy_ham_1_silent'])}. (`{c['command']}`)", "",
+                  "| folder | messages | PUSH | MEETING | QUEUE | INFO | SILENT |",
+                  "|---|---|---|---|---|---|---|"]
+        for name, f in c["folders"].items():
+            n = f["lanes"]
+            lines.append(f"| {name} | {f['total']} | " + " | ".join(
+                str(n.get(lane, 0)) for lane in ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT"))
+                + " |")
+    return lines
 
 
 def _models_md(m: dict[str, Any]) -> list[str]:

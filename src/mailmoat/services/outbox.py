@@ -8,6 +8,9 @@ account's sealed password or its refreshed XOAUTH2 token, opened only at connect
 database comes from `--database-url` or MAILMOAT_DATABASE_URL; the key ring from
 MAILMOAT_SECRET_KEY or the key file, as for sync.
 
+Calendar writes (meeting proposals) go through the same executor: each linked CalDAV
+calendar gets a writer built from its sealed password (calendar/registry.py).
+
 Besides the outbox, each pass applies approved reversible actions on the IMAP server
 (act/reversible.py); those need no receipt, but they share the accounts and the process.
 
@@ -92,6 +95,16 @@ def transports(store: Store, ring: KeyRing) -> dict[str, MailTransport]:
             for a in list_accounts(store) if a.submission is not None}
 
 
+def calendar_writers(store: Store, ring: KeyRing) -> dict[str, Any]:
+    """One writer per linked CalDAV calendar (feeds are read-only), by calendar name."""
+    from mailmoat.calendar.caldav_source import CalDAVSource
+    from mailmoat.calendar.registry import list_calendars, open_secret
+
+    return {c.name: CalDAVSource(c.url, c.username, open_secret(store, ring, c.name) or "",
+                                 c.zone)
+            for c in list_calendars(store) if c.writable}
+
+
 def crash_hook_from_env() -> Any:
     point = os.environ.get(CRASH_ENV, "")
     if point and point not in CRASH_POINTS:
@@ -135,7 +148,8 @@ def worker_for(store: Store, ring: KeyRing, worker: str,
                lease_seconds: float = DEFAULT_LEASE_SECONDS) -> Worker:
     """The executor and the reversible-action applier on a store already open."""
     executor = Executor(store.engine, transports(store, ring), worker=worker,
-                        lease_seconds=lease_seconds, crash_hook=crash_hook_from_env())
+                        lease_seconds=lease_seconds, crash_hook=crash_hook_from_env(),
+                        calendars=calendar_writers(store, ring))
     return Worker(store, ring, executor, ReversibleApplier(store, ring))
 
 

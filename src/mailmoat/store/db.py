@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 ENV_URL = "MAILMOAT_DATABASE_URL"
@@ -25,8 +28,34 @@ def default_url() -> str:
     if url:
         return url
     data = Path(user_data_dir("mailmoat", appauthor=False))
-    data.mkdir(parents=True, exist_ok=True)
+    private_dir(data)
     return f"sqlite:///{data / 'mailmoat.db'}"
+
+
+def private_dir(path: Path) -> None:
+    """The data directory holds every mail: created 0700, and tightened to it if looser."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if stat.S_IMODE(path.stat().st_mode) & 0o077:
+        path.chmod(0o700)
+
+
+def private_sqlite_file(url: str) -> None:
+    """Create the SQLite file 0600 before SQLite does (it would use the umask, often 0644,
+    and its -wal and -shm files copy the database file's mode); tighten an existing one."""
+    try:
+        database = make_url(url).database
+    except Exception:  # a bad URL: create_engine reports it
+        return
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.parent.is_dir():
+        return  # a missing directory stays an error (open_store reports it)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if name.exists() and stat.S_IMODE(name.stat().st_mode) & 0o077:
+            name.chmod(0o600)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -36,6 +65,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # Freed pages are zeroed: a secret sealed in place or a deleted mail leaves no old bytes
+    # in the file (most builds default to this; say it so every build does).
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 
@@ -51,6 +83,7 @@ def make_engine(url: str | None = None) -> Engine:
     json_codec = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
     try:
         if url.startswith("sqlite"):
+            private_sqlite_file(url)
             engine = create_engine(url, connect_args={"check_same_thread": False}, **json_codec)
             event.listen(engine, "connect", _sqlite_pragmas)
         else:

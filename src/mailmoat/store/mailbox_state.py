@@ -55,6 +55,19 @@ class LaneDrift:
 
 
 @dataclass(frozen=True, slots=True)
+class Unplanned:
+    """A stored message with a location and a lane but no lane actions planned yet."""
+
+    message_id: int
+    lane: str
+    folder: str
+    uidvalidity: int
+    uid: int
+    subject: str
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
     message_id: int
     lane: str
@@ -345,6 +358,38 @@ class SyncBook:
         with self.store.sessions() as session:
             row = session.get(AppliedLaneRow, (self.account_id, message_id))
             return row.lane if row else None
+
+    def unplanned(self, account: str) -> list[Unplanned]:
+        """Located, decided messages of this account with no lane actions planned for them
+        (no applied-lane row: every plan writes one, even an empty one), at their newest
+        location. The user's own mail has no decision and is never among them. Asked on
+        every pass, so the common answer (none) is one anti-join over the account's
+        locations and the applied-lane primary key."""
+        loc, applied = LocationRow.__table__.c, AppliedLaneRow.__table__.c
+        decision, message = DecisionRow.__table__.c, MessageRow.__table__.c
+        planned = select(applied.message_id).where(applied.account_id == loc.account_id,
+                                                   applied.message_id == loc.message_id)
+        with self.store.sessions() as session:
+            where: dict[int, tuple[str, int, int]] = {}
+            for message_id, folder, uidvalidity, uid in session.execute(
+                    select(loc.message_id, loc.folder, loc.uidvalidity, loc.uid)
+                    .where(loc.account_id == self.account_id, ~planned.exists())
+                    .order_by(loc.id)):
+                where[message_id] = (folder, uidvalidity, uid)  # the newest location wins
+            if not where:
+                return []
+            out: list[Unplanned] = []
+            for runs in id_chunks(where):
+                for message_id, lane, subject, sender in session.execute(
+                        select(decision.message_id, decision.lane, message.subject,
+                               message.from_addr)
+                        .join(MessageRow.__table__, message.id == decision.message_id)
+                        .where(decision.account == account,
+                               among(decision.message_id, runs))):
+                    folder, uidvalidity, uid = where[message_id]
+                    out.append(Unplanned(message_id, lane, folder, uidvalidity, uid,
+                                         subject or "", sender or ""))
+        return sorted(out, key=lambda u: u.message_id)
 
     def drift(self, account: str) -> list[LaneDrift]:
         """Messages whose decision moved away from the lane their server actions carry."""

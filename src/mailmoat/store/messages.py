@@ -16,7 +16,7 @@ from sqlalchemy import Engine, func, insert, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from mailmoat.core.facts import is_sent
+from mailmoat.core.facts import is_own_mail, is_sent
 from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message
 from mailmoat.core.trace import Trace
@@ -56,6 +56,9 @@ class Incoming:
     origin: str
     folder: str | None = None
     labels: tuple[str, ...] = ()
+    # The account's own addresses: mail From one of them outside the inbox is the user's
+    # own (core.facts.is_own_mail), stored but not judged.
+    own_addresses: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,8 @@ class IngestResult:
     # The new message's subject and sender, for the arrival notification (created only).
     subject: str = ""
     sender: str = ""
+    # The user's own mail (core.facts.is_own_mail): stored without a decision, `lane` "".
+    own: bool = False
 
 
 def _now() -> datetime:
@@ -163,10 +168,16 @@ class Store:
                 else:
                     todo[digest] = (item, prepared[n][0])
                     perceived[digest] = prepared[n][1]
+            # The user's own mail is stored (sender history reads it) but never judged: no
+            # scorer, no decision, no lane, so nothing downstream acts on it (core.facts rule).
+            own = {digest for digest, (item, message) in todo.items()
+                   if is_own_mail(item.origin, item.folder, item.labels, message.from_addr,
+                                  item.own_addresses)}
+            judged = [d for d in todo if d not in own]
             decided = self._decider().decide(
-                session, account, [(m, perceived.get(d)) for d, (_i, m) in todo.items()],
+                session, account, [(todo[d][1], perceived.get(d)) for d in judged],
                 self.scorers, now)
-            traces: dict[str, dict[str, Any]] = dict(zip(todo, decided, strict=True))
+            traces: dict[str, dict[str, Any]] = dict(zip(judged, decided, strict=True))
             # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
             # the insert itself), one statement per table. The new ids come back in no
             # particular order (asking SQLAlchemy for parameter order makes SQLite insert
@@ -179,6 +190,7 @@ class Store:
                     [self._message_values(item, message, digest, account, now)
                      for digest, (item, message) in todo.items()],
                 ))
+            if traces:
                 session.execute(insert(DecisionRow.__table__), [
                     _decision_values(ids[digest], account, d, now)
                     for digest, d in traces.items()])
@@ -194,13 +206,14 @@ class Store:
             if digest in ids:
                 # The same bytes twice in one batch: only the first one is new.
                 message = todo[digest][1]
-                results.append(IngestResult(ids[digest], digest not in reported,
-                                            traces[digest]["lane"], message.subject,
-                                            message.from_addr[:500]))
+                lane = traces[digest]["lane"] if digest in traces else ""
+                results.append(IngestResult(ids[digest], digest not in reported, lane,
+                                            message.subject, message.from_addr[:500],
+                                            own=digest not in traces))
                 reported.add(digest)
             else:
                 mid, lane = known[digest]
-                results.append(IngestResult(mid, False, lane))
+                results.append(IngestResult(mid, False, lane or "", own=lane is None))
         return results
 
     def _decider(self) -> Decider:
@@ -233,13 +246,15 @@ class Store:
         return LedgerRow(**_ledger_values(mid, event, trace.as_dict(), actor, now))
 
     @staticmethod
-    def _existing(session: Session, account: str, hashes: list[str]) -> dict[str, tuple[int, str]]:
-        found: dict[str, tuple[int, str]] = {}
+    def _existing(session: Session, account: str,
+                  hashes: list[str]) -> dict[str, tuple[int, str | None]]:
+        """Stored messages by content hash, with their lane (None: the user's own mail)."""
+        found: dict[str, tuple[int, str | None]] = {}
         for start in range(0, len(hashes), 500):
             chunk = hashes[start : start + 500]
             rows = session.execute(
                 select(MessageRow.content_sha256, MessageRow.id, DecisionRow.lane)
-                .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                .outerjoin(DecisionRow, DecisionRow.message_id == MessageRow.id)
                 .where(MessageRow.account == account, MessageRow.content_sha256.in_(chunk))
             )
             for digest, mid, lane in rows:

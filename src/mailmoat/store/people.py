@@ -1,17 +1,24 @@
 """The web interface's reads and writes: people, sessions, settings, sender preferences,
 corrections and the notification log. Every method that touches mail takes the account and
-filters by it, so a caller cannot read across accounts by passing another message id."""
+filters by it, so a caller cannot read across accounts by passing another message id.
+
+Secrets at rest (the link-signing key, the Web Push private key, the Apprise URLs in each
+account's settings, which carry tokens) are sealed with the `sealer` the caller hands in —
+the key ring that seals account secrets (accounts.secrets.KeyRing) — each bound to its name
+or account. A value stored in plain text by an older version is sealed the first time it is
+read. Without a sealer these secrets can be neither read nor written."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -47,6 +54,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _apprise_urls(data: dict[str, Any]) -> list[str]:
+    notify = data.get("notify")
+    urls = notify.get("apprise_urls") if isinstance(notify, dict) else None
+    return [u for u in urls if isinstance(u, str)] if isinstance(urls, list) else []
+
+
+def _with_urls(data: dict[str, Any], urls: list[str]) -> dict[str, Any]:
+    return {**data, "notify": {**data["notify"], "apprise_urls": urls}}
+
+
 class UserExists(ValueError):
     pass
 
@@ -75,10 +92,36 @@ class SenderPrefs:
     muted: bool = False
 
 
+class Sealer(Protocol):
+    """Authenticated encryption bound to a context (accounts.secrets.KeyRing)."""
+
+    def seal(self, plaintext: str, context: str) -> str: ...
+
+    def open(self, token: str, context: str) -> str: ...
+
+
+class NoSealer(RuntimeError):
+    """A secret was asked for from a WebStore built without a key ring."""
+
+
+# accounts.secrets' sealed format: version, key id, url-safe base64 of nonce and ciphertext.
+_SEALED = re.compile(r"v1:[0-9a-f]{12}:[A-Za-z0-9_=-]+")
+
+
+def is_sealed(value: str) -> bool:
+    return _SEALED.fullmatch(value) is not None
+
+
 class WebStore:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, sealer: Sealer | None = None) -> None:
         self.store = store
         self.sessions = store.sessions
+        self.sealer = sealer
+
+    def _sealer(self) -> Sealer:
+        if self.sealer is None:
+            raise NoSealer("secrets need the key ring: build WebStore(store, sealer=ring)")
+        return self.sealer
 
     # -- people -------------------------------------------------------------------------
 
@@ -192,27 +235,50 @@ class WebStore:
     # -- secrets ------------------------------------------------------------------------
 
     def secret(self, name: str, make: Callable[[], str]) -> str:
-        """The named secret, made on first use; concurrent first uses agree on one value."""
+        """The named secret, made on first use; concurrent first uses agree on one value.
+        Stored sealed (context `web-secret:<name>`); a plain-text row is sealed on read."""
+        sealer, context = self._sealer(), f"web-secret:{name}"
         with self.sessions() as s:
             value = s.scalar(select(SecretRow.value).where(SecretRow.name == name))
-        if value is not None:
-            return value
-        try:
-            with self.sessions.begin() as s:
-                s.add(SecretRow(name=name, value=make()))
-        except IntegrityError:
-            pass
-        with self.sessions() as s:
-            return str(s.scalar(select(SecretRow.value).where(SecretRow.name == name)))
+        if value is None:
+            try:
+                with self.sessions.begin() as s:
+                    s.add(SecretRow(name=name, value=sealer.seal(make(), context)))
+            except IntegrityError:
+                pass
+            with self.sessions() as s:
+                value = str(s.scalar(select(SecretRow.value).where(SecretRow.name == name)))
+        if is_sealed(value):
+            return sealer.open(value, context)
+        with self.sessions.begin() as s:  # a row from before secrets were sealed
+            s.execute(update(SecretRow).where(SecretRow.name == name, SecretRow.value == value)
+                      .values(value=sealer.seal(value, context)))
+        return value
 
     # -- settings and sender preferences -------------------------------------------------
 
     def settings(self, account: str) -> dict[str, Any]:
+        """The account's settings, Apprise URLs opened; plain-text URLs stored by an older
+        version are sealed now."""
         with self.sessions() as s:
             row = s.get(AccountSettingsRow, account)
-            return dict(row.data) if row else {}
+            data = dict(row.data) if row else {}
+        urls = _apprise_urls(data)
+        if not urls:
+            return data
+        sealer, context = self._sealer(), f"apprise:{account}"
+        opened = [sealer.open(u, context) if is_sealed(u) else u for u in urls]
+        if not all(is_sealed(u) for u in urls):
+            self.save_settings(account, _with_urls(data, opened))
+        return _with_urls(data, opened)
 
     def save_settings(self, account: str, data: dict[str, Any]) -> None:
+        """Apprise URLs carry tokens: each is sealed (context `apprise:<account>`)."""
+        urls = _apprise_urls(data)
+        if urls:
+            sealer, context = self._sealer(), f"apprise:{account}"
+            data = _with_urls(data, [u if is_sealed(u) else sealer.seal(u, context)
+                                     for u in urls])
         with self.sessions.begin() as s:
             s.merge(AccountSettingsRow(account=account, data=data, updated_at=_now()))
 

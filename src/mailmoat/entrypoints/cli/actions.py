@@ -76,11 +76,19 @@ def show(action_id: int, as_json: bool = typer.Option(False, "--json")) -> None:
     console.print(f"[bold]action {view['id']}[/bold] {view['action']} — {view['status']} "
                   f"(account {escape(view['account'])}, proposed by "
                   f"{escape(view['proposed_by'])} via {view['source']})")
-    for key in ("to", "subject", "message_id", "folder", "in_reply_to"):
+    for key in ("to", "subject", "message_id", "folder", "uidvalidity", "uid", "sha256",
+                "in_reply_to"):
         if p.get(key):
             console.print(f"{key}: {escape(repr(p[key]))}")
+    target = view.get("target")
+    if target:  # the one message a forward or delete acts on
+        console.print("message: " + ("[red]no longer stored as approved[/red]"
+                                     if target.get("missing") else
+                                     f"{escape(str(target.get('from')))} — "
+                                     f"{escape(str(target.get('subject')))} "
+                                     f"({escape(str(target.get('date')))})"))
     flags = view["flags"] or {}
-    if flags.get("any"):
+    if flags.get("any") or flags.get("outside_domain"):
         console.print(f"[yellow]recipient flags:[/yellow] {escape(json.dumps(flags))}")
     for a in p.get("attachments") or []:
         console.print(f"attachment: {escape(a['filename'])} ({a['content_type']}, "

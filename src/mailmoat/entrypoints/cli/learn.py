@@ -82,10 +82,13 @@ def remove(key: str = typer.Argument(..., help="an address or a domain"),
            account: str = ACCOUNT, actor: str | None = ACTOR) -> None:
     """Remove a learned rule; the corrections behind it will not count again."""
     try:
-        rule = _learning(account).remove_rule(key, actor or _actor())
+        rule, lapsed = _learning(account).remove(key, actor or _actor())
     except LearningError as exc:
         raise _fail(exc) from exc
     console.print(f"removed learned rule {rule.key.value} -> {rule.lane.value}")
+    for other in lapsed:
+        console.print(f"also gone (learned from the same corrections): "
+                      f"{other.key.value} -> {other.lane.value}")
 
 
 @rules_app.command()

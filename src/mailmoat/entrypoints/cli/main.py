@@ -13,10 +13,13 @@ from rich.table import Table
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.cli import actions as actions_cli
+from mailmoat.entrypoints.cli import agent as agent_cli
+from mailmoat.entrypoints.cli import calendar as calendar_cli
 from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
 from mailmoat.entrypoints.cli import learn as learn_cli
 from mailmoat.entrypoints.cli import mail as cli_mail
+from mailmoat.entrypoints.cli import mcp as mcp_cli
 from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.entrypoints.cli import notify as notify_cli
 from mailmoat.entrypoints.cli import users as users_cli
@@ -25,6 +28,7 @@ from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
+calendar_cli.register(app)  # calendar, meeting
 console = common.console
 app.add_typer(learn_cli.app, name="rules")
 app.command("correct")(learn_cli.correct)
@@ -66,7 +70,8 @@ def classify(
             raise typer.Exit(2)
         raw = file.read_bytes()
     if account is None:
-        d = classify_message(parse_message(raw), scorers=common.cli_scorers()).as_dict()
+        d = classify_message(parse_message(raw), _engine_facts(raw),
+                             scorers=common.cli_scorers()).as_dict()
     else:
         from mailmoat.services.ingest import judge_one
 
@@ -84,6 +89,22 @@ def classify(
                       "(--account NAME applies them)")
     else:
         console.print(f"judged as account {account}: its pins, rules and sender facts applied")
+
+
+def _engine_facts(raw: bytes) -> Any:
+    """The local spam engine's score as a fact when MAILMOAT_RSPAMD_URL is set; without
+    it (or with it down) the message is decided all the same."""
+    from mailmoat.core.policy import Facts
+    from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable
+
+    engine = RspamdClient.from_env()
+    if engine is None:
+        return Facts()
+    try:
+        return Facts(spam_score=engine.check(raw).score)
+    except SpamEngineUnavailable as exc:
+        common.err.print(f"[yellow]spam engine skipped:[/yellow] {exc}")
+        return Facts()
 
 
 def _pct(value: float | None) -> str:
@@ -126,8 +147,14 @@ def eval_command(
     if scorer == "llm":
         return judge_commands.llm_eval(path, items, model, as_json)
     report = evaluate(path.name, items)
+    labelled = any(i.category for i in items)
     if as_json:
-        typer.echo(json.dumps(report.as_dict(with_items=True), ensure_ascii=False, indent=2))
+        out = report.as_dict(with_items=True)
+        if labelled:
+            from mailmoat.eval.judgement import label_metrics
+
+            out["labels"] = label_metrics(items, report)
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         console.print(f"[bold]{report.name}[/bold]: {report.total} items, "
                       f"accuracy {_pct(report.accuracy)}")
@@ -144,6 +171,12 @@ def eval_command(
         for v in report.violations:
             console.print(f"  [red]{v['id']}[/red]: expected {v['expected']}, "
                           f"got {v['predicted']}")
+        flagged = [r for r in report.items if r.phishing]
+        console.print(f"phishing/scam flag: {len(flagged)} items")
+        for r in flagged[:20]:
+            console.print(f"  {r.id} -> {r.predicted.value}: {'; '.join(r.phishing)}")
+        if labelled:
+            _print_labels(items, report)
     breached = _floors_and_baseline(report, floors, baseline, save_baseline, ratchet, as_json)
     failed = breached or bool(report.violations)
     if min_accuracy is not None and report.accuracy < min_accuracy:
@@ -175,6 +208,23 @@ def eval_delta_command(
     console.print(f"AUC of confidence alone: {report.auc_confidence:.2f}; "
                   f"AUC of confidence − corroboration: {report.auc_delta:.2f}")
     console.print(f"adversarial items auto-eligible: {report.adversarial_auto_eligible}")
+
+
+def _print_labels(items: Any, report: Any) -> None:
+    from mailmoat.eval.judgement import label_metrics
+
+    m = label_metrics(items, report)
+    console.print(f"by human label: lane accepted {_pct(m['lane_accepted'])}; urgent in "
+                  f"PUSH/MEETING {_pct(m['urgent_push_or_meeting'])}; PUSH precision "
+                  f"{_pct(m['push_precision'])} of {m['push_total']}; scams/phishing in PUSH "
+                  f"{m['suspect_in_push']}; promotions SILENT/INFO "
+                  f"{_pct(m['promotions_silent_or_info'])}; visible mail hidden "
+                  f"{_pct(m['visible_hidden'])}")
+    table = Table("label", "items", "accepted", "lanes")
+    for label, row in m["by_label"].items():
+        table.add_row(label, str(row["items"]), str(row["accepted"]),
+                      ", ".join(f"{k} {v}" for k, v in row["lanes"].items()))
+    console.print(table)
 
 
 @app.command("report")
@@ -284,6 +334,7 @@ def up(
     from mailmoat.demo import import_demo
     from mailmoat.entrypoints.cli.users import setup_link
     from mailmoat.entrypoints.web.app import create_app
+    from mailmoat.services.agents import mount_mcp
 
     store = _open_store()
     if store.count() == 0 and not _accounts_configured():
@@ -297,6 +348,7 @@ def up(
     stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
     try:
         app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
+        mount_mcp(app_, store, host)  # MCP for registered agents at /mcp (docs/mcp.md)
         uvicorn.run(app_, host=host, port=port, log_level="warning")
     finally:
         if stop_sync is not None:
@@ -311,6 +363,8 @@ def _accounts_configured() -> bool:
 app.add_typer(users_cli.app, name="user")
 app.add_typer(notify_cli.app, name="notify")
 app.add_typer(actions_cli.app, name="actions")
+app.add_typer(agent_cli.app, name="agent")
+app.command("mcp")(mcp_cli.mcp)
 
 
 def main() -> None:  # pragma: no cover - console entry point

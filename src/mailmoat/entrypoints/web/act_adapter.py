@@ -10,7 +10,12 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
-from mailmoat.entrypoints.web.approvals import ApprovalOutcome, PendingAction, TriageItem
+from mailmoat.entrypoints.web.approvals import (
+    ApprovalOutcome,
+    PendingAction,
+    TriageItem,
+    UnknownSend,
+)
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
 from mailmoat.entrypoints.web.views import MAX_ID
 
@@ -27,17 +32,39 @@ def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
         out.append("the recipient's domain is internationalised (IDN): check each letter")
     if flags.get("display_name_mismatch"):
         out.append("the original sender's display name shows a different address")
+    if flags.get("outside_domain"):
+        out.append("no mail in this account ever came from the recipient's domain")
+    if flags.get("rewritten_from"):
+        out.append(f"the address was written {flags['rewritten_from']!r}; encoded it goes "
+                   f"to {flags.get('address', '')!r}")
     return tuple(out)
+
+
+def _summary(view: dict[str, Any]) -> str:
+    """One line that says what will happen; for a forward or delete, which message."""
+    payload = view.get("payload") or {}
+    if payload.get("action") in ("calendar_event", "calendar_invite"):
+        return (f"{view['action']}: {payload.get('operation')} {payload.get('uid')} on "
+                f"calendar {payload.get('calendar')}")
+    to = view.get("to") or ""
+    target = view.get("target")
+    if isinstance(target, dict):
+        if target.get("missing"):
+            what = "a message no longer stored as approved"
+        else:
+            what = f"“{target.get('subject', '')}” from {target.get('from', '')}"
+        where = f"({target.get('folder')}, UID {target.get('uid')})"
+        return f"to {to}: {what} {where}" if to else f"{what} {where}"
+    return f"to {to}: {view.get('subject', '')}" if to else str(view["action"])
 
 
 def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
     payload = view.get("payload")
-    target = view.get("to") or ""
     return PendingAction(
         id=str(view["id"]),
         kind=str(view["action"]),
         message_id=(view.get("replying_to") or {}).get("id") if payload else None,
-        summary=f"to {target}: {view.get('subject', '')}" if target else str(view["action"]),
+        summary=_summary(view),
         # Shown byte for byte: the canonical JSON whose sha256 the receipt will bind.
         payload=json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=True)
         if payload is not None else "",
@@ -45,6 +72,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         draft_diff=diff,
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
+        proposed_by=f"{view.get('proposed_by', '')} via {view.get('source', '')}",
     )
 
 
@@ -96,6 +124,21 @@ class ActApprovals:
         except ActError as exc:
             return ApprovalOutcome(False, str(exc))
         return ApprovalOutcome(True, "rejected")
+
+
+    def unknown(self, account: str) -> list[UnknownSend]:
+        return [UnknownSend(str(u["id"]), f"to {u['to']}: {u['subject']}", u["message_id"],
+                            u["reason"], u["finished_at"] or "")
+                for u in self.service.unresolved(account)]
+
+    def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> ApprovalOutcome:
+        if self._owned(account, action_id) is None:
+            return ApprovalOutcome(False, "no such send")
+        try:
+            self.service.resolve_unknown(int(action_id), actor, sent=arrived)
+        except ActError as exc:
+            return ApprovalOutcome(False, str(exc))
+        return ApprovalOutcome(True, "recorded as arrived" if arrived else "queued to send again")
 
 
 class ActTriage:

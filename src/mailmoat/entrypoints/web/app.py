@@ -16,12 +16,14 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.entrypoints.web.approvals import Approvals, Triage
 from mailmoat.entrypoints.web.routes.actions import actions_router
 from mailmoat.entrypoints.web.routes.judge import judge_router
 from mailmoat.entrypoints.web.routes.learn import learn_router
+from mailmoat.entrypoints.web.routes.meeting import meeting_router
 from mailmoat.entrypoints.web.security.auth import LoginRequired, csrf_guard
 from mailmoat.entrypoints.web.security.csp import CSP
 from mailmoat.notify.keys import link_key, vapid_public_key
@@ -53,7 +55,8 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
-    app.state.web = WebStore(store)
+    # The key ring that seals account secrets seals the web's too (link key, VAPID, Apprise).
+    app.state.web = WebStore(store, sealer=load_key_ring())
     service = ActionService(store.engine)
     app.state.actions = service
     app.state.approvals = approvals or ActApprovals(service)
@@ -70,6 +73,7 @@ def create_app(
     app.include_router(judge_router(store))
     app.include_router(learn_router(store))
     app.include_router(actions_router(service))
+    app.include_router(meeting_router())
 
     @app.exception_handler(LoginRequired)
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:

@@ -21,6 +21,18 @@ class PendingAction:
     draft_diff: str = ""  # unified diff when a person edited the proposed draft
     created_at: str = ""
     warnings: tuple[str, ...] = ()  # recipient risks for a person to look at (look-alikes...)
+    proposed_by: str = ""  # who proposed it, and through what: "agent:claude via mcp"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownSend:
+    """A send that may or may not have gone out and was not found on the server."""
+
+    id: str
+    summary: str
+    message_id: str  # ours: what to look for in the recipient's or the Sent folder
+    reason: str
+    when: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +61,11 @@ class Approvals(Protocol):
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome: ...
 
+    def unknown(self, account: str) -> list[UnknownSend]: ...
+
+    def resolve(self, account: str, action_id: str, actor: str,
+                arrived: bool) -> ApprovalOutcome: ...
+
 
 class Triage(Protocol):
     def list(self, account: str) -> list[TriageItem]: ...
@@ -69,6 +86,12 @@ class NoApprovals:
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome:
         return ApprovalOutcome(False, "no such pending action")
+
+    def unknown(self, account: str) -> list[UnknownSend]:
+        return []
+
+    def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> ApprovalOutcome:
+        return ApprovalOutcome(False, "no such send")
 
 
 class NoTriage:

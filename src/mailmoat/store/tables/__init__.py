@@ -9,11 +9,15 @@ Alembic's env.py (store/migrations/env.py) both see the tables through it and no
     judge      judge state: usage, budget, model health
     learn      corrections, learned rules, pins, few-shot examples
     web        people, sessions, settings, sender preferences, notifications, push
+    mcp        outside agents: clients, scopes, hashed tokens, limits
+    calendar   linked calendars and feeds, their sync state, synced events, meeting proposals
 
 May import: sqlalchemy and core/ only.
 """
 
-from mailmoat.store.tables import accounts, act, judge, learn, messages, web
+from mailmoat.store.tables import accounts, act, calendar, judge, learn, mcp, messages, web
 from mailmoat.store.tables.messages import Base
 
-__all__ = ["Base", "accounts", "act", "judge", "learn", "messages", "web"]
+__all__ = [
+    "Base", "accounts", "act", "calendar", "judge", "learn", "mcp", "messages", "web",
+]

@@ -132,6 +132,8 @@ class AuditRow(Base):
     """Everything authority did or refused, ever. Triggers reject UPDATE and DELETE."""
 
     __tablename__ = "act_audit"
+    # An agent's calls in the last minute are counted here (MCP rate limit; migration 0014).
+    __table_args__ = (Index("ix_act_audit_actor_created", "actor", "created_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     action_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)

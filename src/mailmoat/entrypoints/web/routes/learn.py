@@ -101,9 +101,11 @@ def learn_router(store: Any) -> APIRouter:
 
     @router.delete("/rules/{key}")
     def remove_rule(key: str, learning: Learn, actor: Actor) -> dict[str, Any]:
-        removed = _run(lambda: learning.remove_rule(key, actor))
+        removed, lapsed = _run(lambda: learning.remove(key, actor))
         return {"removed": {"key": removed.key.value, "lane": removed.lane.value,
-                            "cites": list(removed.correction_ids)}}
+                            "cites": list(removed.correction_ids)},
+                "also_gone": [{"key": r.key.value, "lane": r.lane.value,
+                               "cites": list(r.correction_ids)} for r in lapsed]}
 
     @router.put("/pins/{key}")
     def pin(key: str, body: PinIn, learning: Learn, actor: Actor) -> dict[str, Any]:

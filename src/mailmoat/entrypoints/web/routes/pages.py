@@ -205,7 +205,12 @@ def message_page(request: Request, message_id: MessageId, view: str = "text",
     headers = None
     if item["html"] is not None and item["sender_prefs"]["allow_images"]:
         headers = {"Content-Security-Policy": csp(remote_images=True)}
-    return render(request, "message.html", {"m": item, "view": view,
+    meeting = None
+    if item["lane"] == Lane.MEETING.value:
+        from mailmoat.entrypoints.web.routes.meeting import meeting_view
+
+        meeting = meeting_view(request, me.account, message_id)
+    return render(request, "message.html", {"m": item, "view": view, "meeting": meeting,
                                             "lanes": [lane.value for lane in Lane]},
                   headers=headers)
 
@@ -255,8 +260,10 @@ def corrections_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
 
 @router.get("/approvals", response_class=HTMLResponse)
 def approvals_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
+    approvals = request.app.state.approvals
+    unknown = approvals.unknown(me.account) if hasattr(approvals, "unknown") else []
     return render(request, "approvals.html",
-                  {"items": request.app.state.approvals.list(me.account)})
+                  {"items": approvals.list(me.account), "unknown": unknown})
 
 
 @router.get("/approvals/{action_id}", response_class=HTMLResponse)
@@ -285,6 +292,22 @@ def reject_form(request: Request, action_id: str, reason: str = Form("", max_len
     if not outcome.ok:
         raise HTTPException(404, outcome.detail or "no such pending action")
     return back("/approvals", "rejected")
+
+
+@router.post("/approvals/{action_id}/resolve")
+def resolve_form(request: Request, action_id: str, arrived: str = Form(..., max_length=3),
+                 me: SessionInfo = User) -> Response:
+    """A person settles a send whose outcome is unknown: it arrived, or send it again."""
+    if arrived not in ("yes", "no"):
+        raise HTTPException(422, "arrived must be yes or no")
+    approvals = request.app.state.approvals
+    if not hasattr(approvals, "resolve"):
+        raise HTTPException(404, "no such send")
+    outcome = approvals.resolve(me.account, action_id, me.username, arrived == "yes")
+    if not outcome.ok:
+        raise HTTPException(404 if outcome.detail.startswith("no such") else 409,
+                            outcome.detail)
+    return back("/approvals", "recorded" if arrived == "yes" else "queued")
 
 
 @router.get("/triage", response_class=HTMLResponse)

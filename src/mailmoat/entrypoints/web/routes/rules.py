@@ -76,7 +76,9 @@ def unpin_form(request: Request, key: str = Form(..., max_length=500),
 def remove_form(request: Request, key: str = Form(..., max_length=500),
                 me: SessionInfo = User) -> Response:
     try:
-        gone = learning(request, me).remove_rule(key, me.username)
+        gone, lapsed = learning(request, me).remove(key, me.username)
     except LearningError as exc:
         return _refused(request, me, str(exc))
-    return back("/rules", f"removed the learned rule for {gone.key.value}")
+    also = "".join(f"; {r.key.value} went with it (learned from the same corrections)"
+                   for r in lapsed)
+    return back("/rules", f"removed the learned rule for {gone.key.value}{also}")

@@ -1,0 +1,165 @@
+"""A CalDAV collection: incremental reads (RFC 6578 sync-token, full listing as fallback),
+and writes by UID that are idempotent: a write goes to the object that already holds that UID
+(found by a calendar-query), else to <collection>/<uid>.ics, so a retried write replaces,
+never duplicates.
+
+Uses the `caldav` library over `requests` (never niquests/urllib3-future; see
+docs/calendar.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+from mailmoat.calendar.events import stored_event
+from mailmoat.store.calendar_store import StoredEvent
+
+TIMEOUT = 20
+
+
+class CalDAVError(RuntimeError):
+    """Reaching or using the CalDAV server failed; `stage` says where (connect, auth,
+    calendar, read, write). Never carries the password."""
+
+    def __init__(self, stage: str, message: str, transient: bool = False) -> None:
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+        self.transient = transient  # worth retrying later (network, 5xx); else a person looks
+
+
+@dataclass
+class SyncBatch:
+    events: list[StoredEvent] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    token: str | None = None
+    full: bool = True  # True: `events` is the whole calendar (replace what is stored)
+
+
+def _href(url: Any) -> str:
+    return unquote(urlsplit(str(url)).path)
+
+
+def resource_href(collection_url: str, uid: str) -> str:
+    """Where the event with this UID lives: one resource per UID. A UID with characters a
+    path should not carry is hashed (still one resource per UID)."""
+    base = collection_url if collection_url.endswith("/") else collection_url + "/"
+    safe = uid if uid and all(c.isalnum() or c in "-_.@" for c in uid) and len(uid) < 200 \
+        else hashlib.sha256(uid.encode()).hexdigest()
+    return base + quote(safe, safe="@") + ".ics"
+
+
+class CalDAVSource:
+    def __init__(self, url: str, username: str, password: str, zone: str = "UTC") -> None:
+        self.url, self.username, self.zone = url, username, zone
+        self._password = password
+        self._client: Any = None
+        self._calendar: Any = None
+
+    def __repr__(self) -> str:  # never the password
+        return f"CalDAVSource({self.url!r}, user={self.username!r})"
+
+    def connect(self) -> Any:
+        if self._calendar is not None:
+            return self._calendar
+        import caldav
+        from caldav.lib import error as dav_error
+
+        host = urlsplit(self.url).hostname or ""
+        try:
+            self._client = caldav.DAVClient(
+                self.url, username=self.username, password=self._password, timeout=TIMEOUT,
+                require_tls=host not in ("127.0.0.1", "::1", "localhost"),
+                enable_rfc6764=False)
+            calendar = self._client.calendar(url=self.url)
+            calendar.get_display_name()  # a PROPFIND: proves reachability and the login
+        except dav_error.AuthorizationError as exc:
+            raise CalDAVError("auth", f"the server refused user {self.username!r} "
+                              f"({getattr(exc, 'reason', '') or 'unauthorised'})") from None
+        except dav_error.NotFoundError:
+            raise CalDAVError("calendar", f"no calendar collection at {self.url}") from None
+        except Exception as exc:
+            raise CalDAVError("connect", f"{type(exc).__name__}: "
+                              f"{str(exc).replace(self._password, '***')[:200]}",
+                              transient=True) from None
+        self._calendar = calendar
+        return calendar
+
+    def fetch(self, sync_token: str | None) -> SyncBatch:
+        """Changes since `sync_token` (everything when None or when the server forgot it)."""
+        calendar = self.connect()
+        try:
+            collection = calendar.get_objects_by_sync_token(sync_token=sync_token,
+                                                           load_objects=True)
+        except Exception as exc:
+            raise CalDAVError("read", f"{type(exc).__name__}: {str(exc)[:200]}") from None
+        deleted = {_href(u) for u in collection.deleted_urls}
+        events = []
+        for obj in collection:
+            href = _href(obj.url)
+            if href in deleted or not obj.data:
+                continue
+            etag = str((getattr(obj, "props", {}) or {}).get("{DAV:}getetag", ""))
+            events.append(stored_event(href, etag, str(obj.data), self.zone))
+        token = str(collection.sync_token) if collection.sync_token else None
+        return SyncBatch(events=events, deleted=sorted(deleted), token=token,
+                         full=sync_token is None)
+
+    def _url_for(self, uid: str) -> str:
+        """Where the event with this UID lives: the object another client stored under any
+        name, else <collection>/<UID>.ics (so a second write replaces, never duplicates)."""
+        calendar = self.connect()
+        try:
+            found = calendar.get_object_by_uid(uid)
+        except Exception as exc:  # NotFoundError, or a server without calendar-query
+            if type(exc).__name__ not in ("NotFoundError", "ReportError", "DAVError"):
+                raise CalDAVError("read", f"{type(exc).__name__}: {str(exc)[:200]}",
+                                  transient=True) from None
+            return resource_href(str(calendar.url), uid)
+        return str(found.url)
+
+    def put(self, uid: str, ics: str) -> str:
+        """Create or replace the event with this UID; returns its href."""
+        self.connect()
+        url = self._url_for(uid)
+        try:
+            response = self._client.put(url, ics, {"Content-Type": "text/calendar; charset=utf-8"})
+        except Exception as exc:
+            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}",
+                              transient=True) from None
+        if response.status not in (200, 201, 204):
+            raise CalDAVError("write", f"the server answered {response.status} to the PUT",
+                              transient=response.status >= 500)
+        return _href(url)
+
+    def delete(self, uid: str) -> bool:
+        """Remove the event with this UID; False when it was not there (already done)."""
+        self.connect()
+        url = self._url_for(uid)
+        try:
+            response = self._client.delete(url)
+        except Exception as exc:
+            if "404" in str(exc) or type(exc).__name__ == "NotFoundError":
+                return False
+            raise CalDAVError("write", f"{type(exc).__name__}: {str(exc)[:200]}",
+                              transient=True) from None
+        if response.status == 404:
+            return False
+        if response.status not in (200, 204):
+            raise CalDAVError("write", f"the server answered {response.status} to the DELETE",
+                              transient=response.status >= 500)
+        return True
+
+    def get(self, uid: str) -> str | None:
+        """The stored ICS of the event with this UID, or None."""
+        self.connect()
+        url = self._url_for(uid)
+        try:
+            response = self._client.request(url, "GET")
+        except Exception:
+            return None
+        if response.status != 200:
+            return None
+        raw = response.raw
+        return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)

@@ -1,0 +1,59 @@
+"""`calendar test`: reach the calendar one step at a time and say which step fails."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from mailmoat.calendar.caldav_source import CalDAVError, CalDAVSource
+from mailmoat.calendar.ics_feed import FeedError, FeedSource
+from mailmoat.calendar.registry import CalendarSettings
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str  # dns | tcp | auth | calendar | read
+    ok: bool
+    detail: str
+
+
+def check(cal: CalendarSettings, secret: str | None) -> list[Step]:
+    """Every step up to the first failure. Never includes the secret."""
+    parts = urlsplit(cal.url)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    steps: list[Step] = []
+    try:
+        addresses = {a[4][0] for a in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+    except OSError as exc:
+        return [Step("dns", False, f"{host}: {exc.strerror or exc}")]
+    steps.append(Step("dns", True, f"{host} -> {', '.join(sorted(addresses))}"))
+    try:
+        with socket.create_connection((host, port), timeout=10):
+            pass
+    except OSError as exc:
+        return [*steps, Step("tcp", False, f"{host}:{port}: {exc.strerror or exc}")]
+    steps.append(Step("tcp", True, f"{host}:{port} accepts connections"))
+    if cal.kind == "ics":
+        feed = FeedSource(cal.url, cal.zone, cal.username, secret)
+        try:
+            batch = feed.fetch(None)
+        except FeedError as exc:
+            return [*steps, Step(exc.stage, False, str(exc))]
+        note = f"; {feed.note}" if feed.note else ""
+        return [*steps, Step("read", True, f"{len(batch.events)} events in the feed "
+                             f"(read-only){note}")]
+    source = CalDAVSource(cal.url, cal.username, secret or "", cal.zone)
+    try:
+        source.connect()
+    except CalDAVError as exc:
+        return [*steps, Step(exc.stage, False, str(exc))]
+    steps.append(Step("auth", True, f"logged in as {cal.username}"))
+    steps.append(Step("calendar", True, f"calendar collection at {cal.url}"))
+    try:
+        batch = source.fetch(None)
+    except CalDAVError as exc:
+        return [*steps, Step(exc.stage, False, str(exc))]
+    how = "sync-token" if batch.token else "full listing (no sync-token)"
+    return [*steps, Step("read", True, f"{len(batch.events)} events; incremental sync by {how}")]

@@ -1,0 +1,153 @@
+"""Add, read and remove linked calendars; seal and open their secrets like mail accounts."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from mailmoat.accounts.secrets import KeyRing
+from mailmoat.store.messages import Store
+from mailmoat.store.tables.calendar import CalendarRow
+
+KINDS = ("caldav", "ics")
+
+
+class CalendarError(ValueError):
+    """Bad calendar settings or an unknown calendar; the message says what to change and
+    never carries a secret."""
+
+
+@dataclass(frozen=True)
+class CalendarSettings:
+    name: str
+    url: str
+    kind: str = "caldav"  # caldav | ics (read-only feed)
+    username: str = ""
+    account: str | None = None  # the mail account this calendar answers for
+    zone: str = "UTC"  # the user's IANA time zone
+    id: int | None = None
+
+    @property
+    def writable(self) -> bool:
+        return self.kind == "caldav"
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() in {"localhost", "localhost.localdomain"}:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def normalize_url(url: str, kind: str) -> str:
+    url = url.strip()
+    if kind == "ics" and url.lower().startswith("webcal://"):
+        url = "https://" + url[len("webcal://"):]
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise CalendarError("the calendar URL must be https://... (or webcal:// for a feed)")
+    if parts.scheme == "http" and not _loopback(parts.hostname):
+        raise CalendarError("plain http is allowed only to a loopback host; use https")
+    if parts.username or parts.password:
+        raise CalendarError("put the user name in --user and the password in the prompt, "
+                            "not in the URL")
+    return url
+
+
+def validate(settings: CalendarSettings) -> CalendarSettings:
+    if not settings.name or len(settings.name) > 200 or any(c in settings.name for c in "\r\n"):
+        raise CalendarError("calendar name must be one line of 1-200 characters")
+    if settings.kind not in KINDS:
+        raise CalendarError(f"kind must be one of {', '.join(KINDS)}")
+    try:
+        ZoneInfo(settings.zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CalendarError(f"unknown time zone {settings.zone!r} (use an IANA id such as "
+                            "Europe/Berlin)") from None
+    if settings.kind == "caldav" and not settings.username:
+        raise CalendarError("a CalDAV calendar needs --user")
+    url = normalize_url(settings.url, settings.kind)
+    return CalendarSettings(settings.name, url, settings.kind, settings.username,
+                            settings.account, settings.zone, settings.id)
+
+
+def _context(name: str) -> str:
+    return f"calendar:{name}:secret"
+
+
+def _settings(row: CalendarRow) -> CalendarSettings:
+    return CalendarSettings(name=row.name, url=row.url, kind=row.kind, username=row.username,
+                            account=row.account, zone=row.zone, id=row.id)
+
+
+def add_calendar(store: Store, ring: KeyRing, settings: CalendarSettings,
+                 secret: str | None) -> CalendarSettings:
+    """Store a calendar; `secret` (password or app password) is sealed with AES-256-GCM."""
+    settings = validate(settings)
+    if settings.kind == "caldav" and not secret:
+        raise CalendarError("a CalDAV calendar needs a password (or app password)")
+    if settings.account is not None:
+        from mailmoat.store.tables.accounts import AccountRow
+
+        with store.sessions() as session:
+            if session.scalar(select(AccountRow.id).where(
+                    AccountRow.name == settings.account)) is None:
+                raise CalendarError(f"no mail account named {settings.account!r} to link")
+    row = CalendarRow(name=settings.name, kind=settings.kind, url=settings.url,
+                      username=settings.username,
+                      secret=ring.seal(secret, _context(settings.name)) if secret else None,
+                      account=settings.account, zone=settings.zone,
+                      created_at=datetime.now(UTC))
+    try:
+        with store.sessions.begin() as session:
+            session.add(row)
+    except IntegrityError:
+        raise CalendarError(f"a calendar named {settings.name!r} exists already") from None
+    return _settings(row)
+
+
+def list_calendars(store: Store) -> list[CalendarSettings]:
+    with store.sessions() as session:
+        return [_settings(r) for r in session.scalars(select(CalendarRow).order_by(
+            CalendarRow.name))]
+
+
+def get_calendar(store: Store, name: str) -> CalendarSettings:
+    with store.sessions() as session:
+        row = session.scalar(select(CalendarRow).where(CalendarRow.name == name))
+        if row is None:
+            raise CalendarError(f"no calendar named {name!r}")
+        return _settings(row)
+
+
+def calendars_for_account(store: Store, account: str) -> list[CalendarSettings]:
+    """The calendars linked to a mail account; when none is linked, every calendar."""
+    every = list_calendars(store)
+    linked = [c for c in every if c.account == account]
+    return linked or every
+
+
+def remove_calendar(store: Store, name: str) -> None:
+    """Forget the calendar, its secret and its synced events (nothing changes on the server)."""
+    with store.sessions.begin() as session:
+        row = session.scalar(select(CalendarRow).where(CalendarRow.name == name))
+        if row is None:
+            raise CalendarError(f"no calendar named {name!r}")
+        session.delete(row)
+
+
+def open_secret(store: Store, ring: KeyRing, name: str) -> str | None:
+    with store.sessions() as session:
+        row = session.scalar(select(CalendarRow).where(CalendarRow.name == name))
+        if row is None:
+            raise CalendarError(f"no calendar named {name!r}")
+        sealed = row.secret
+    return None if sealed is None else ring.open(sealed, _context(name))

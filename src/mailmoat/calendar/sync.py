@@ -1,0 +1,51 @@
+"""One sync pass for one linked calendar: ask the source for what changed since the stored
+token, write it to the store in one transaction, move the token on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mailmoat.accounts.secrets import KeyRing
+from mailmoat.calendar.caldav_source import CalDAVSource, SyncBatch
+from mailmoat.calendar.ics_feed import FeedSource
+from mailmoat.calendar.registry import CalendarSettings, get_calendar, open_secret
+from mailmoat.store.calendar_store import calendar_row, save_events
+from mailmoat.store.messages import Store
+
+
+class Source(Protocol):
+    def fetch(self, token: str | None) -> SyncBatch: ...
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    calendar: str
+    written: int
+    deleted: int
+    full: bool
+    token: str | None
+
+
+def open_source(store: Store, ring: KeyRing, cal: CalendarSettings) -> Any:
+    secret = open_secret(store, ring, cal.name)
+    if cal.kind == "ics":
+        return FeedSource(cal.url, cal.zone, cal.username, secret)
+    return CalDAVSource(cal.url, cal.username, secret or "", cal.zone)
+
+
+def sync_calendar(store: Store, ring: KeyRing, name: str, source: Source | None = None
+                  ) -> SyncReport:
+    cal = get_calendar(store, name)
+    row = calendar_row(store, name)
+    assert row is not None and cal.id is not None
+    source = source or open_source(store, ring, cal)
+    token = row.sync_token if cal.kind == "caldav" else row.ctag
+    batch = source.fetch(token)
+    if cal.kind == "ics" and not batch.full:  # 304: nothing changed
+        return SyncReport(name, 0, 0, False, token)
+    written, deleted = save_events(
+        store, cal.id, batch.events, batch.deleted, replace_all=batch.full,
+        sync_token=batch.token if cal.kind == "caldav" else None,
+        ctag=batch.token if cal.kind == "ics" else row.ctag)
+    return SyncReport(name, written, deleted, batch.full, batch.token)

@@ -1,0 +1,438 @@
+"""Sender evidence and the phishing/scam flag: what a mail's origin says, beside its words.
+
+Two kinds of evidence, kept apart in the trace:
+
+* Receipt evidence, written by the receiving side: SPF/DKIM/DMARC results from the topmost
+  Authentication-Results (or ARC) header, the server's spam verdict (X-Spam-Flag,
+  X-Spam-Status, X-Rspamd-Action, a $Junk/\\Junk keyword or a Junk folder handed in as a
+  label), and whether the sender's domain is the recipient's own organisation. A sender can
+  forge headers, so these only ever count *against* a mail: a "pass" never earns PUSH, a
+  "fail" or a spam verdict takes PUSH away.
+* Shapes of phishing and scams, several independent ones (docs/policy.md lists them with
+  their weights): a credential/payment request with a link elsewhere; link text naming one
+  domain that points at another; a brand in the display name from an unrelated domain;
+  look-alike and digit-substituted domains; prize/inheritance/wire/gift-card money talk; a
+  free-mail sender posing as an institution; generated local parts; abused TLDs. A mail whose
+  shapes weigh `FLAG_WEIGHT` or more is flagged: it stays visible, never PUSH, never AUTO.
+
+Pure: bytes already parsed into a Message in, an Evidence out. Every pattern is matched in
+one RE2 Set pass over the folded subject and opening.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import re2  # type: ignore[import-untyped]
+
+from mailmoat.core.message import Message
+from mailmoat.core.patterns import matcher as _matcher
+from mailmoat.core.public_domains import is_public_domain
+from mailmoat.core.text import fold
+
+FLAG_WEIGHT = 2  # shapes adding up to this flag a mail
+OPENING_CHARS = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    spf: str = ""  # pass / fail / softfail / neutral / none / ... ; "" when no header
+    dkim: str = ""
+    dmarc: str = ""
+    same_org: bool = False  # From domain is a recipient's own (non-public) domain, auth not failed
+    server_spam: bool = False  # the receiving server's filter called it spam / junk
+    auto_reply: bool = False  # RFC 3834 auto-reply, X-Autoreply, or an out-of-office text
+    phishing: tuple[str, ...] = ()  # the shapes found, each "weight:reason"
+    weight: int = 0
+    unsolicited: tuple[str, ...] = ()  # shapes of unsolicited bulk mail (spam), "weight:reason"
+    spam_weight: int = 0
+
+    @property
+    def auth_failed(self) -> bool:
+        return self.dmarc == "fail" or (self.dmarc in ("", "none") and self.spf == "fail")
+
+    @property
+    def flagged(self) -> bool:
+        return self.weight >= FLAG_WEIGHT
+
+    @property
+    def spam_shaped(self) -> bool:
+        """Unsolicited bulk mail by its shape: never PUSH (the policy), may be silenced."""
+        return self.spam_weight >= FLAG_WEIGHT
+
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(r.partition(":")[2] for r in self.phishing)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "spf": self.spf, "dkim": self.dkim, "dmarc": self.dmarc,
+            "same_org": self.same_org, "server_spam": self.server_spam,
+            "auto_reply": self.auto_reply, "phishing_flag": self.flagged,
+            "phishing_weight": self.weight, "phishing_reasons": list(self.reasons()),
+            "spam_shaped": self.spam_shaped,
+            "spam_reasons": [r.partition(":")[2] for r in self.unsolicited],
+        }
+
+
+# -- receipt evidence -------------------------------------------------------------------
+
+_AUTH = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*([a-z]+)", re.IGNORECASE)
+_SPAM_YES = re.compile(r"^\s*(?:yes|true|spam)\b", re.IGNORECASE)
+_RSPAMD_SPAM = frozenset({"reject", "add header", "rewrite subject", "soft reject"})
+JUNK_LABELS = frozenset({"$junk", "\\junk", "junk", "spam", "[gmail]/spam", "category_spam"})
+JUNK_FOLDERS = frozenset({"junk", "spam", "junk e-mail", "junk email", "bulk mail",
+                          "스팸메일함", "스팸함", "spam mail"})
+
+
+def junk_marks(flags: tuple[str, ...], folder: str | None) -> tuple[str, ...]:
+    """The labels a server's junk verdict becomes: a $Junk/\\Junk keyword, or the folder the
+    message sits in being a Junk folder. For the IMAP sync to hand to the parser."""
+    marks = [f for f in flags if f.casefold() in JUNK_LABELS]
+    if folder:
+        leaf = folder.replace("\\", "/").rstrip("/").rpartition("/")[2]
+        if leaf.rpartition(".")[2].strip().casefold() in JUNK_FOLDERS:
+            marks.append("\\Junk")
+    return tuple(dict.fromkeys(marks))
+
+
+def _auth(results: str) -> tuple[str, str, str]:
+    found: dict[str, str] = {}
+    for method, value in _AUTH.findall(results[:4000]):
+        method, value = method.lower(), value.lower()
+        # Several DKIM signatures: any that passes counts as a pass.
+        if method not in found or (method == "dkim" and value == "pass"):
+            found[method] = value
+    return found.get("spf", ""), found.get("dkim", ""), found.get("dmarc", "")
+
+
+def _server_spam(message: Message) -> bool:
+    for name, value in message.spam_headers:
+        if name == "X-Rspamd-Action":
+            if value.strip().lower() in _RSPAMD_SPAM:
+                return True
+        elif _SPAM_YES.match(value):
+            return True
+    return any(label.casefold() in JUNK_LABELS for label in message.labels)
+
+
+_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "go", "or", "ne", "gov", "edu"})
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def registrable(domain: str) -> str:
+    """The organisation's domain: the last two labels, three under co.uk / co.kr style."""
+    labels = domain.lower().strip(".").split(".")
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2:
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+# -- shapes -------------------------------------------------------------------------------
+
+# Brand names people are phished with -> the registrable-domain names that really send for
+# them. A brand in the display name from any other domain is a shape; so is a brand's name,
+# after undoing digit and letter swaps, inside a domain that is not the brand's.
+BRANDS: dict[str, tuple[str, ...]] = {
+    "paypal": ("paypal",), "apple": ("apple", "icloud"), "apple id": ("apple", "icloud"),
+    "icloud": ("apple", "icloud"),
+    "microsoft": ("microsoft", "office", "outlook", "live", "office365", "microsoftonline",
+                  "sharepointonline", "onmicrosoft", "hotmail"),
+    "office 365": ("microsoft", "office", "office365", "microsoftonline"),
+    "microsoft 365": ("microsoft", "office", "office365", "microsoftonline"),
+    "office365": ("microsoft", "office", "office365"), "outlook": ("microsoft", "outlook"),
+    "onedrive": ("microsoft", "live"), "sharepoint": ("microsoft", "sharepointonline"),
+    "amazon": ("amazon", "amazonses", "amazonaws", "aws"), "netflix": ("netflix",),
+    "google": ("google", "gmail", "youtube", "googlemail"), "gmail": ("google", "gmail"),
+    "google workspace": ("google",), "docusign": ("docusign",), "dhl": ("dhl",),
+    "fedex": ("fedex",), "ups": ("ups",), "usps": ("usps",), "chase": ("chase", "jpmorgan"),
+    "wells fargo": ("wellsfargo", "wf"), "bank of america": ("bankofamerica", "bofa"),
+    "citibank": ("citi", "citibank"), "hsbc": ("hsbc",), "barclays": ("barclays",),
+    "coinbase": ("coinbase",), "binance": ("binance",), "metamask": ("metamask",),
+    "facebook": ("facebook", "facebookmail", "meta"), "instagram": ("instagram", "facebookmail"),
+    "linkedin": ("linkedin",), "dropbox": ("dropbox",), "adobe": ("adobe",),
+    "irs": ("irs",), "western union": ("westernunion",), "moneygram": ("moneygram",),
+    "ebay": ("ebay",), "steam": ("steampowered", "steamcommunity"), "visa": ("visa",),
+    "mastercard": ("mastercard",), "american express": ("americanexpress", "aexp"),
+    "naver": ("naver", "navercorp"), "네이버": ("naver", "navercorp"),
+    "kakao": ("kakao", "kakaocorp", "daum"), "카카오": ("kakao", "kakaocorp", "daum"),
+    "국민은행": ("kbstar", "kbfg", "kbcard"), "신한": ("shinhan",), "우리은행": ("wooribank",),
+    "국세청": ("nts",), "우체국": ("epost", "koreapost"), "검찰": ("spo",),
+}
+# Brands long enough to look for inside domains without matching ordinary words.
+# Matched as a whole label or hyphen part only ("ups-track.com", never "meetups.com").
+_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items() if b.isascii() and " " not in b}
+# Documentation domains (RFC 2606, scrubbed data sets) say nothing about who sent a mail.
+_RESERVED = (".example", ".invalid", ".test", ".localhost", "example.com", "example.org",
+             "example.net")
+_SWAPS = str.maketrans({"0": "o", "1": "i", "l": "i", "3": "e", "4": "a", "5": "s", "7": "t",
+                        "$": "s", "@": "a"})
+
+
+def _skeleton(text: str) -> str:
+    return text.lower().replace("rn", "m").replace("vv", "w").translate(_SWAPS)
+
+
+_BRAND_SKELETONS = {_skeleton(b): b for b in _DOMAIN_BRANDS}
+_BRAND_IN_NAME = re.compile(
+    r"(?<![a-z0-9])(" + "|".join(re.escape(b) for b in sorted(
+        (b for b in BRANDS if b.isascii()), key=len, reverse=True)) + r")(?![a-z])"
+    r"|(" + "|".join(re.escape(b) for b in BRANDS if not b.isascii()) + ")")
+
+ABUSED_TLDS = frozenset({
+    "top", "xyz", "icu", "buzz", "cyou", "cfd", "sbs", "rest", "click", "link", "online",
+    "site", "club", "work", "tk", "ml", "ga", "cf", "gq", "loan", "win", "bid", "date",
+    "racing", "review", "stream", "download", "men", "party", "science", "trade", "accountant",
+    "faith", "cricket", "monster", "quest", "zip", "mov", "country", "kim", "gdn", "pw",
+})
+_URL_HOST = re.compile(rb"(?:https?://|www\.)([a-z0-9][a-z0-9.-]{0,250}[a-z0-9])")
+MAX_HOSTS = 12
+_DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|de|uk|kr|jp|"
+                             r"fr|info|biz|us|app))\b")
+
+# Named shapes matched in one RE2 Set pass. (name, weight, pattern)
+_SHAPES: tuple[tuple[str, int, str], ...] = (
+    ("credential request", 1,
+     r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep)\b.{0,40}"
+     r"\b(?:account|identity|password|login|log-?in|sign-?in|credentials?|billing|payment "
+     r"(?:method|details|information)|card|wallet|mailbox|recovery phrase|details)\b"
+     r"|\b(?:log ?in|sign ?in)\b.{0,30}\b(?:to (?:view|release|restore|cancel|keep|confirm)|"
+     r"with your (?:company )?(?:credentials|account|password))"
+     r"|(?:recovery|seed) phrase|password (?:expir\w+|will expire)|mailbox (?:is )?full"
+     r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
+     r"|(?:card|account) (?:number|details) and"
+     r"|비밀번호|계좌 ?번호|본인 ?인증|인증하기|개인정보 입력"),
+    ("payment or fee request", 1,
+     r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
+     r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
+     r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"),
+    ("prize, inheritance or windfall", 1,
+     r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
+     r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
+     r"compensation (?:fund|unit|payment)|unclaimed|(?:million|billion) (?:dollars|usd|euros?|"
+     r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
+     r"donate .{0,30} (?:to|through) you|foreign partner|business (?:proposal|assistance|"
+     r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
+     r"funds)\b|당첨|상속|환급 ?대상"),
+    ("gift cards or wire", 1,
+     r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
+     r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"),
+    ("secrecy or pressure to act alone", 1,
+     r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
+     r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
+)
+_SHAPE_SET = re2.Set.SearchSet()
+for _name, _w, _pattern in _SHAPES:
+    _SHAPE_SET.Add(_pattern.encode())
+_SHAPE_SET.Compile()
+
+_AUTO_REPLY_SUBJECT = re.compile(
+    r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
+    r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
+    r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
+_AUTO_REPLY_BODY = _matcher(
+    rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
+    rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
+    rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
+    rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
+    rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
+_INSTITUTION_NAME = re.compile(
+    r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
+    r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
+    r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un)\b"
+    r"|국세청|검찰|수사관|은행|환급")
+
+
+_DIGIT_RUN = re.compile(r"\d+")
+_CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}")
+_REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
+_SPLIT_LABELS = re.compile(r"[.-]")
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def _looks_generated(local: str) -> bool:
+    core = local.partition("+")[0]
+    if len(core) < 8:
+        return False
+    digit_runs = len(_DIGIT_RUN.findall(core))
+    digits = sum(map(str.isdigit, core))
+    consonants = _CONSONANT_RUN.search(core) is not None
+    return (digit_runs >= 2 and digits >= 3) or digits >= 5 or consonants
+
+
+def _hosts(message: Message, opening: bytes) -> list[str]:
+    """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
+    found = dict.fromkeys(_URL_HOST.findall(opening))
+    for _, href in message.links:
+        m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+        if m:
+            found[m.group(1)] = None
+    return [h.decode("ascii", "replace") for h in list(found)[:MAX_HOSTS]]
+
+
+def _anchors(message: Message) -> list[tuple[str, str]]:
+    anchors = list(message.links)
+    if "<a" in message.body_text[:OPENING_CHARS].lower():
+        from mailmoat.core.message import html_links  # plain text quoting HTML (eval sets)
+
+        anchors += html_links(message.body_text[:OPENING_CHARS])
+    return anchors
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def _lookalike(domain: str, own: str) -> str | None:
+    """The brand a domain imitates, if any: a brand's skeleton as a whole label or hyphen
+    part of a domain that is not the brand's own."""
+    for part in _SPLIT_LABELS.split(domain):
+        brand = _BRAND_SKELETONS.get(_skeleton(part))
+        if brand and own.partition(".")[0] not in BRANDS[brand]:
+            return brand
+    return None
+
+
+_ADV = re.compile(r"^\s*(?:\[?adv\]?\s*[:\-]|\(?adv\)|\[?ad\]\s*:)", re.IGNORECASE)
+# A per-recipient token spam tools append to subjects: "[c2971]", "... gxlqg", "33161186".
+_SUBJECT_TOKEN = re.compile(
+    r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
+    r"\s[A-Z]{4,12})\s*$")
+_VOWEL = re.compile(r"[aeiouy]")
+_DISCLAIMER = _matcher(
+    rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
+    rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
+    rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
+    rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
+    rb"(?:from this list )?(?:reply|send|click))")
+_MONEY_BAIT = _matcher(
+    rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
+    rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
+    rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
+    rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
+    rb"|\b(?:double|triple) your\b|\bcash bonus\b")
+
+
+def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
+                 generated: bool) -> list[tuple[int, str]]:
+    shapes: list[tuple[int, str]] = []
+    subject = message.subject
+    if _ADV.match(subject):
+        shapes.append((2, "the subject declares an advertisement (ADV)"))
+    token = _SUBJECT_TOKEN.search(subject)
+    if (token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4])) or (
+            token and any(c.isdigit() for c in token.group(0))
+            and any(c.isalpha() for c in token.group(0))):
+        shapes.append((1, "a random tracking token in the subject"))
+    upper, lower = sum(map(str.isupper, subject)), sum(map(str.islower, subject))
+    if upper + lower >= 10 and upper >= 0.7 * (upper + lower):
+        shapes.append((1, "a shouted subject"))
+    if "!!" in subject or "$$" in subject:
+        shapes.append((1, "!! or $$ in the subject"))
+    if generated or (not message.from_name and is_public_domain(message.from_domain)):
+        shapes.append((1, "an anonymous or generated free-mail sender"))
+    parsed = message.raw_size > 0  # read from RFC 822, not built from fields
+    if parsed and not subject.strip():
+        shapes.append((1, "no subject"))
+    if parsed and not message.to and not message.cc:
+        shapes.append((1, "no recipient named"))
+    elif (message.from_addr and set(message.to) <= {message.from_addr}) or any(
+            a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
+        shapes.append((1, "sent to its own address or to undisclosed recipients"))
+    name = message.from_name
+    if sum(map(str.isupper, name)) >= 5 and not any(map(str.islower, name)):
+        shapes.append((1, "a shouted display name"))
+    if (message.message_id and not message.in_reply_to and not message.references
+            and _REPLY_PREFIX.match(subject)):
+        shapes.append((1, "a reply that belongs to no thread"))
+    if footer is None:
+        footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
+    if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
+        shapes.append((1, "an unsolicited-mail disclaimer"))
+    if _MONEY_BAIT.search(opening):
+        shapes.append((1, "money or offer bait"))
+    return shapes
+
+
+def read_evidence(message: Message, opening: bytes | None = None,
+                  footer: bytes | None = None) -> Evidence:
+    """All evidence for one message. `opening` and `footer`: the folded subject + body
+    opening and body footer as UTF-8 bytes, when the caller already has them (the signals
+    read the same text)."""
+    if opening is None:
+        opening = fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}").encode(
+            "utf-8", "surrogatepass")
+    spf, dkim, dmarc = _auth(message.auth_results) if message.auth_results else ("", "", "")
+    domain = message.from_domain
+    own = registrable(domain) if domain else ""
+    failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
+    recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
+    # To and From are the sender's to write; only an authenticated match counts.
+    same_org = bool(own and own in recipients and not is_public_domain(domain)
+                    and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
+    subject = message.subject
+    auto_reply = bool(
+        message.auto_submitted.startswith("auto-replied") or message.autoreply_header
+        or _AUTO_REPLY_SUBJECT.match(subject) or _AUTO_REPLY_BODY.search(opening[:600]))
+
+    shapes: list[tuple[int, str]] = []
+    name = fold(message.from_name)
+    brand_match = _BRAND_IN_NAME.search(name) if name else None
+    brand = (brand_match.group(1) or brand_match.group(2)) if brand_match else None
+    reserved = own.endswith(_RESERVED)
+    if brand and own and not reserved and own.partition(".")[0] not in BRANDS[brand]:
+        shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
+    elif brand and failed:
+        shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
+    elif failed:
+        shapes.append((1, "fails DMARC/SPF"))
+    look = _lookalike(domain, own) if domain else None
+    if look:
+        shapes.append((2, f"look-alike domain of {look}: {domain}"))
+    hits = set(_SHAPE_SET.Match(opening) or ())
+    hosts = _hosts(message, opening)
+    foreign = [h for h in hosts if registrable(h) != own]
+    if 0 in hits:
+        if foreign:
+            shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
+        else:
+            shapes.append((1, "asks for credentials or account details"))
+    for n in (1, 2, 3, 4):
+        if n in hits:
+            shapes.append((_SHAPES[n][1], _SHAPES[n][0]))
+    for text, href in _anchors(message):
+        shown = _DOMAIN_IN_TEXT.search(fold(text))
+        target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+        if shown and target:
+            a, b = registrable(shown.group(1)), registrable(target.group(1).decode())
+            if a != b:
+                shapes.append((2, f"link text names {a} but points at {b}"))
+                break
+    if not look:
+        for host in foreign:
+            imitated = _lookalike(host, registrable(host))
+            if imitated:
+                shapes.append((1, f"links to a look-alike of {imitated}: {registrable(host)}"))
+                break
+    tlds = {h.rpartition(".")[2] for h in [domain, *hosts] if h}
+    abused = sorted(tlds & ABUSED_TLDS)
+    if abused:
+        shapes.append((1, f"abused top-level domain .{abused[0]}"))
+    local = message.from_addr.partition("@")[0]
+    generated = bool(local and _looks_generated(local))
+    if generated:
+        shapes.append((1, f"generated-looking address {local}"))
+    if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
+        shapes.append((1, "free-mail address posing as an institution or role"))
+    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
+    if own and replies and own not in replies and any(is_public_domain(r) for r in replies):
+        shapes.append((1, "replies go to a free-mail address"))
+    weight = sum(w for w, _ in shapes)
+    spam = _spam_shapes(message, opening, footer, generated)
+    # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
+    # below the phishing flag.
+    spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]
+    return Evidence(
+        spf=spf, dkim=dkim, dmarc=dmarc, same_org=same_org,
+        server_spam=_server_spam(message), auto_reply=auto_reply,
+        phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
+        unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
+    )

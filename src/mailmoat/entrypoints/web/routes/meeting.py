@@ -1,0 +1,121 @@
+"""The MEETING lane on the web: what a meeting mail proposes (slot, conflicts, alternatives),
+its two proposals (reply + calendar write) and one approval for both. JSON API under
+/api/meeting, and the form posts the message page uses. Thin over services/meeting*.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel
+
+from mailmoat.act.errors import ActError, InvalidState, NotFound
+from mailmoat.core.receipts import PayloadError
+from mailmoat.entrypoints.web.security.auth import api_user, page_user
+from mailmoat.entrypoints.web.views import MessageId
+from mailmoat.services.meeting import MeetingNotFound, meeting_context
+from mailmoat.services.meeting_proposals import (
+    NotProposable,
+    approve_meeting,
+    proposals_for,
+    propose_meeting,
+)
+from mailmoat.store.people import SessionInfo
+
+
+class Refusal(BaseModel):
+    detail: str
+
+
+class ProposeIn(BaseModel):
+    answer: str = "auto"  # auto | accept | decline
+    calendar: str | None = None
+    invite_sender: bool = False
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    try:
+        yield
+    except (MeetingNotFound, NotFound) as exc:
+        raise HTTPException(404, str(exc)) from exc
+    except (NotProposable, InvalidState) as exc:
+        raise HTTPException(409, str(exc)) from exc
+    except (PayloadError, ActError) as exc:
+        raise HTTPException(400, str(exc)) from exc
+
+
+def meeting_view(request: Request, account: str, message_id: int) -> dict[str, Any]:
+    """The meeting context and its proposals, each with the exact bytes it would run."""
+    store, actions = request.app.state.store, request.app.state.actions
+    ctx = meeting_context(store, message_id, account)
+    proposals = []
+    for p in proposals_for(store, message_id):
+        shown = {k: (actions.show(v) if v is not None else None) for k, v in (
+            ("reply", p.reply_action_id), ("event", p.event_action_id))}
+        pending = [a for a in shown.values() if a and a["status"] == "pending"]
+        proposals.append({**p.as_dict(), **shown, "pending": len(pending)})
+    return {**ctx.as_dict(), "proposals": proposals}
+
+
+def meeting_router() -> APIRouter:
+    router = APIRouter(tags=["meeting"], responses={
+        400: {"model": Refusal, "description": "a payload breaks a rule of the receipts"},
+        401: {"description": "not signed in"},
+        404: {"model": Refusal, "description": "no such message on your account"},
+        409: {"model": Refusal, "description": "nothing to propose (unsure, proposed "
+              "already) or nothing pending to approve"},
+    })
+
+    @router.get("/api/meeting/{message_id}")
+    def show(request: Request, message_id: MessageId,
+             me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
+        with _errors():
+            return meeting_view(request, me.account, message_id)
+
+    @router.post("/api/meeting/{message_id}/propose")
+    def propose(request: Request, message_id: MessageId, body: ProposeIn,
+                me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
+        with _errors():
+            made = propose_meeting(request.app.state.store, request.app.state.actions,
+                                   message_id, account=me.account, proposed_by=me.username,
+                                   source="api", answer=body.answer, calendar=body.calendar,
+                                   invite_sender=body.invite_sender)
+        return made.as_dict()
+
+    @router.post("/api/meeting/{message_id}/approve")
+    def approve(request: Request, message_id: MessageId,
+                me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
+        with _errors():
+            _owned(request, me.account, message_id)
+            done = approve_meeting(request.app.state.store, request.app.state.actions,
+                                   message_id, me.username)
+        return {"approved": [{"id": a["id"], "action": a["action"],
+                              "payload_sha256": a["receipt"]["payload_sha256"]} for a in done]}
+
+    @router.post("/message/{message_id}/meeting/propose", include_in_schema=False)
+    def propose_form(request: Request, message_id: MessageId, answer: str = Form("auto"),
+                     me: SessionInfo = Depends(page_user)) -> Response:
+        with _errors():
+            propose_meeting(request.app.state.store, request.app.state.actions, message_id,
+                            account=me.account, proposed_by=me.username, source="web",
+                            answer=answer)
+        return RedirectResponse(f"/message/{message_id}?done=proposed", 303)
+
+    @router.post("/message/{message_id}/meeting/approve", include_in_schema=False)
+    def approve_form(request: Request, message_id: MessageId,
+                     me: SessionInfo = Depends(page_user)) -> Response:
+        with _errors():
+            _owned(request, me.account, message_id)
+            approve_meeting(request.app.state.store, request.app.state.actions, message_id,
+                            me.username)
+        return RedirectResponse(f"/message/{message_id}?done=approved", 303)
+
+    return router
+
+
+def _owned(request: Request, account: str, message_id: int) -> None:
+    meeting_context(request.app.state.store, message_id, account)  # 404 for another account

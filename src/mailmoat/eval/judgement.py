@@ -1,0 +1,75 @@
+"""The issue-22 measures of judgement with no model: lane acceptance by human label on the
+development set, and the SpamAssassin corpus split by folder.
+
+Pure reporting over `runner.evaluate` results; reads files only where told to.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from mailmoat.core.lanes import HIDDEN_LANES, Lane
+from mailmoat.core.message import Message, parse_message
+from mailmoat.eval.runner import EvalItem, EvalReport
+
+DEV_SET = Path(__file__).resolve().parent / "sets" / "dev-set.json"
+VISIBLE_LABELS = frozenset({"urgent", "needs-response", "personal"})
+SUSPECT_LABELS = frozenset({"scam", "phishing"})
+PROMO_LABELS = frozenset({"promotion"})
+
+
+def _share(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def label_metrics(items: Sequence[EvalItem], report: EvalReport) -> dict[str, Any]:
+    """The issue's table for a set whose items carry a human `category`."""
+    rows = [(i.category, r.predicted, r.correct, r.id)
+            for i, r in zip(items, report.items, strict=True) if i.category]
+    by_label: dict[str, dict[str, Any]] = {}
+    for label in sorted({c for c, *_ in rows}):
+        mine = [r for r in rows if r[0] == label]
+        lanes = Counter(p.value for _, p, _, _ in mine)
+        by_label[label] = {"items": len(mine), "accepted": sum(ok for _, _, ok, _ in mine),
+                           "lanes": dict(sorted(lanes.items()))}
+    urgent = [r for r in rows if r[0] == "urgent"]
+    pushed = [r for r in rows if r[1] is Lane.PUSH]
+    promos = [r for r in rows if r[0] in PROMO_LABELS]
+    visible = [r for r in rows if r[0] in VISIBLE_LABELS]
+    return {
+        "items": len(rows),
+        "lane_accepted": _share(sum(ok for *_, ok, _ in rows), len(rows)),
+        "urgent_push_or_meeting": _share(
+            sum(p in (Lane.PUSH, Lane.MEETING) for _, p, _, _ in urgent), len(urgent)),
+        "push_precision": _share(sum(c == "urgent" for c, *_ in pushed), len(pushed)),
+        "push_total": len(pushed),
+        "suspect_in_push": sum(c in SUSPECT_LABELS for c, *_ in pushed),
+        "suspect_in_push_ids": [i for c, p, _, i in pushed if c in SUSPECT_LABELS],
+        "promotions_silent_or_info": _share(
+            sum(p in (Lane.SILENT, Lane.INFO) for _, p, _, _ in promos), len(promos)),
+        "visible_hidden": _share(sum(p in HIDDEN_LANES for _, p, _, _ in visible), len(visible)),
+        "by_label": by_label,
+    }
+
+
+def corpus_split(root: Path, judge: Callable[[Message, bytes], Lane]) -> dict[str, Any]:
+    """Lane counts per folder of an RFC 822 corpus (the SpamAssassin layout: one folder per
+    kind, one message per file). `judge` gets the parsed message and its raw bytes."""
+    folders: dict[str, Any] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        lanes: Counter[str] = Counter()
+        for path in sorted(folder.iterdir()):
+            if path.is_file():
+                raw = path.read_bytes()
+                lanes[judge(parse_message(raw), raw).value] += 1
+        total = sum(lanes.values())
+        folders[folder.name] = {"total": total, "lanes": dict(sorted(lanes.items())),
+                                "silent_share": _share(lanes["SILENT"], total),
+                                "push": lanes["PUSH"]}
+    spam = [v for k, v in folders.items() if k.startswith("spam")]
+    return {"folders": folders, "spam_in_push": sum(v["push"] for v in spam),
+            "spam_total": sum(v["total"] for v in spam),
+            "easy_ham_1_silent": (folders.get("easy-ham-1") or {}).get("silent_share")}

@@ -1,0 +1,5 @@
+"""`python -m mcp_probe` runs the `mcp-probe` command."""
+
+from .cli import entrypoint
+
+entrypoint()

@@ -1,0 +1,298 @@
+"""Sender evidence and the phishing/scam flag (core/evidence.py), urgency in scope
+(core/signals.py own_words / in_scope), and the claim PH-1: a phishing mail cannot reach
+PUSH or AUTO, whatever its wording, facts or pins."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import re2  # type: ignore[import-untyped]
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mailmoat.core.evidence import junk_marks, read_evidence, registrable
+from mailmoat.core.lanes import Lane
+from mailmoat.core.local_scorer import score_local
+from mailmoat.core.message import parse_message
+from mailmoat.core.patterns import matcher
+from mailmoat.core.policy import Facts
+from mailmoat.core.signals import detect_signals, in_scope, own_words
+from mailmoat.judge.cascade import classify
+
+ME = "Dana Kim <dana@acme-corp.com>"
+
+
+def mail(sender: str, subject: str, body: str, *, to: str = ME, html: str | None = None,
+         **headers: str) -> bytes:
+    lines = [f"From: {sender}", f"To: {to}", f"Subject: {subject}",
+             "Message-ID: <m1@example.org>"]
+    lines += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
+    if html is None:
+        return ("\n".join([*lines, "Content-Type: text/plain; charset=utf-8", "", body])
+                ).encode()
+    return ("\n".join([*lines, "MIME-Version: 1.0",
+                       'Content-Type: multipart/alternative; boundary="b"', "", "--b",
+                       "Content-Type: text/plain", "", body, "--b", "Content-Type: text/html",
+                       "", html, "--b--", ""])).encode()
+
+
+def ev(raw: bytes):  # type: ignore[no-untyped-def]
+    return read_evidence(parse_message(raw))
+
+
+FAIL = "mx.acme-corp.com; spf=fail smtp.mailfrom=paypal.com; dkim=none; dmarc=fail"
+
+
+# -- receipt evidence ------------------------------------------------------------------------
+
+
+def test_authentication_results_are_read_from_the_topmost_header() -> None:
+    # The receiving server prepends its header; one the sender wrote sits below it.
+    raw = (f"Authentication-Results: {FAIL}\n".encode()
+           + mail("PayPal <service@paypal.com>", "Hi", "hello",
+                  Authentication_Results="forged; spf=pass; dkim=pass; dmarc=pass"))
+    e = ev(raw)
+    assert (e.spf, e.dkim, e.dmarc) == ("fail", "none", "fail")
+    assert e.auth_failed
+    # ARC's copy is read when there is no Authentication-Results at all.
+    arc = mail("a <a@b.com>", "Hi", "x", ARC_Authentication_Results="i=1; mx; dmarc=pass")
+    assert ev(arc).dmarc == "pass"
+
+
+@pytest.mark.parametrize(("name", "value", "spam"), [
+    ("X-Spam-Flag", "YES", True), ("X-Spam-Status", "Yes, score=9.1", True),
+    ("X-Spam-Status", "No, score=-1.0", False), ("X-Rspamd-Action", "add header", True),
+    ("X-Rspamd-Action", "no action", False), ("X-Spam", "yes", True),
+])
+def test_the_servers_spam_verdict(name: str, value: str, spam: bool) -> None:
+    raw = mail("a <a@b.com>", "Hi", "x").replace(b"Subject:", f"{name}: {value}\nSubject:"
+                                                  .encode())
+    message = parse_message(raw)
+    assert read_evidence(message).server_spam is spam
+    assert detect_signals(message).spam_verdict is spam
+
+
+def test_junk_keywords_and_folders_become_labels() -> None:
+    assert junk_marks(("\\Seen", "$Junk"), "INBOX") == ("$Junk",)
+    assert junk_marks((), "INBOX/Junk") == ("\\Junk",)
+    assert junk_marks((), "[Gmail].Spam") == ("\\Junk",)
+    assert junk_marks(("\\Seen",), "INBOX") == ()
+    message = parse_message(mail("a <a@b.com>", "Hi", "x"), labels=junk_marks((), "Junk"))
+    assert read_evidence(message).server_spam
+
+
+def test_same_organisation_needs_an_authenticated_match() -> None:
+    plain = mail("Priya <priya@acme-corp.com>", "Hi", "x")
+    assert not ev(plain).same_org  # To and From are the sender's to write
+    signed = mail("Priya <priya@eu.acme-corp.com>", "Hi", "x",
+                  Authentication_Results="mx; spf=pass; dkim=pass; dmarc=pass")
+    assert ev(signed).same_org
+    gmail = mail("Jo <jo@gmail.com>", "Hi", "x", to="me@gmail.com",
+                 Authentication_Results="mx; dmarc=pass")
+    assert not ev(gmail).same_org  # a public domain is not an organisation
+
+
+def test_registrable_domain() -> None:
+    assert registrable("mail.news.example.co.uk") == "example.co.uk"
+    assert registrable("em.dell.com") == "dell.com"
+    assert registrable("naver.com") == "naver.com"
+
+
+# -- the phishing flag: several independent shapes ------------------------------------------
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    ("PayPal <service@paypa1-secure.com>", "hello", "look-alike domain of paypal"),
+    ("Support <help@rnicrosoft-login.com>", "hello", "look-alike domain of microsoft"),
+    ("Netflix <info@billing-center.com>", "hello", "display name claims netflix"),
+    ("KB국민은행 <kb@kb-verify.com>", "hello", "display name claims 국민은행"),
+])
+def test_strong_sender_shapes_flag_on_their_own(sender: str, body: str, reason: str) -> None:
+    e = ev(mail(sender, "Notice", body))
+    assert e.flagged
+    assert any(reason in r for r in e.reasons())
+
+
+def test_a_brand_that_fails_dmarc_is_flagged() -> None:
+    e = ev(mail("Apple <appleid@apple.com>", "Locked", "hello",
+                Authentication_Results=FAIL))
+    assert e.flagged and any("fails DMARC" in r for r in e.reasons())
+    # The same mail passing authentication from the brand's own domain is not.
+    ok = ev(mail("Apple <appleid@apple.com>", "Locked", "hello",
+                 Authentication_Results="mx; spf=pass; dkim=pass; dmarc=pass"))
+    assert not ok.flagged
+
+
+def test_link_text_naming_one_domain_and_pointing_at_another() -> None:
+    html = '<p>Sign in at <a href="https://wf-verify.example.net/x">www.wellsfargo.com</a></p>'
+    e = ev(mail("Bank <notice@bank-notices.com>", "Restricted", "see html", html=html))
+    assert any("link text names wellsfargo.com but points at example.net" in r
+               for r in e.reasons())
+    assert e.flagged
+
+
+def test_credential_request_with_a_link_elsewhere() -> None:
+    body = "Please verify your account within 24 hours: https://secure-check.net/login"
+    e = ev(mail("IT <it@acme-corp.com>", "Mailbox", body))
+    assert e.flagged and any("credential request with a link" in r for r in e.reasons())
+    # The same words linking to the sender's own domain are one shape, not a flag.
+    own = ev(mail("IT <it@acme-corp.com>", "Mailbox",
+                  "Please verify your account: https://sso.acme-corp.com/login"))
+    assert not own.flagged and own.weight == 1
+
+
+def test_weak_shapes_flag_only_together() -> None:
+    one = ev(mail("Lotto <claims@lotto-winners.com>", "Hello", "You have won the jackpot."))
+    assert not one.flagged
+    two = ev(mail("Lotto <claims@lotto-winners.xyz>", "Hello", "You have won the jackpot."))
+    assert two.flagged  # + abused TLD
+    three = ev(mail("Mr. Okoye <okoye.bank@gmail.com>", "Proposal",
+                    "I need a foreign partner; you will receive 40% of USD 12,500,000."))
+    assert three.flagged  # money talk + free mail posing as an institution
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("DHL <noreply@dhl.com>", "Delivered", "Your parcel was delivered today."),
+    ("Google <no-reply@accounts.google.com>", "Security alert",
+     "New sign-in on Mac. If this was you, you don't need to do anything."),
+    ("Priya Raman <priya@acme-corp.com>", "Prod is down",
+     "Checkout returns 500s. Can you join the bridge now? https://meet.google.com/abc"),
+    ("Amazon <store-news@amazon.de>", "Deals", "Top deals, up to 35% off."),
+])
+def test_real_mail_from_real_domains_is_not_flagged(sender: str, subject: str,
+                                                    body: str) -> None:
+    assert not ev(mail(sender, subject, body)).flagged
+
+
+def test_documentation_domains_are_not_judged_by_brand() -> None:
+    # Scrubbed data sets replace domains with *.example: that says nothing about a sender.
+    assert not ev(mail("LinkedIn <messages@domain-1.example>", "News", "x")).flagged
+
+
+# -- urgency in scope --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "nothing urgent, just sharing", "this is not urgent", "no rush at all",
+    "for urgent matters contact my assistant", "if anything is urgent, ping noah",
+    "in case of emergency call the desk", "urgent questions please contact finance",
+    "긴급한 문의는 당직자에게", "급하지 않습니다",
+])
+def test_negated_and_conditional_urgency_is_out_of_scope(text: str) -> None:
+    scoped = in_scope(text.encode())
+    for word in (b"urgent", b"emergency", "긴급".encode(), "급하".encode()):
+        assert word not in scoped or text.startswith("no rush")
+
+
+def test_explicit_urgency_stays_in_scope() -> None:
+    assert in_scope(b"this is urgent, the site is down") == b"this is urgent, the site is down"
+
+
+def test_quotes_signatures_and_footers_are_not_the_senders_words() -> None:
+    body = "Forwarding for context.\n\n> On Mon, Carlos wrote:\n> URGENT: reply now!"
+    assert own_words(body) == "Forwarding for context.\n\n"
+    assert "urgent" not in own_words("Done.\n--\nCarlos\nFor urgent matters call").lower()
+    assert own_words("Thanks\n\nSent from my iPhone") == "Thanks\n\n"
+
+
+def test_quoted_urgency_does_not_push() -> None:
+    raw = mail("Sophie <sophie@acme-corp.com>", "Fwd: quote",
+               "Forwarding for context, nothing needed.\n\n> On Mon, Carlos wrote:\n"
+               "> URGENT: the client needs the quote today! Respond immediately.")
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+
+
+@pytest.mark.parametrize("headers", [
+    {"Auto_Submitted": "auto-replied"}, {"X_Autoreply": "yes"}, {},
+])
+def test_auto_replies_never_push(headers: dict[str, str]) -> None:
+    raw = mail("Rachel <rachel@law.example.com>", "Automatic reply: URGENT filing",
+               "I am out of the office until Monday. For urgent matters call my assistant "
+               "immediately.", **headers)
+    trace = classify(parse_message(raw))
+    assert trace.signals.auto_reply
+    assert trace.decision.lane is not Lane.PUSH
+
+
+def test_a_list_reply_is_a_visible_record_and_a_newsletter_is_not() -> None:
+    reply = mail("Martin <m@pg.example.org>", "Re: [pgsql] vacuum",
+                 "No - long transactions block vacuum. Check pg_stat_activity.",
+                 List_Id="<pgsql-general.lists.postgresql.org>", Precedence="list")
+    trace = classify(parse_message(reply))
+    assert trace.signals.list_discussion and trace.decision.lane is Lane.INFO
+    promo = mail("Shop <news@mail.shop.com>", "50% off sale", "Shop now, limited time deals.",
+                 List_Id="<news.shop.com>", List_Unsubscribe="<https://shop.com/u>")
+    assert classify(parse_message(promo)).decision.lane is Lane.SILENT
+
+
+def test_a_bare_question_mark_is_not_a_direct_ask() -> None:
+    promo = parse_message(mail("HubSpot <team@hubspot.example.com>",
+                               "Are you making these 5 sales mistakes?", "Download the ebook."))
+    assert not detect_signals(promo).personal
+    ask = parse_message(mail("Jake <jake@friends.example.com>", "Saturday",
+                             "Hey, are you up for climbing on Saturday?"))
+    assert detect_signals(ask).personal
+
+
+def test_the_matcher_agrees_with_the_binding() -> None:
+    pattern = r"\b(?:urgent|asap)\b|긴급"
+    ours, theirs = matcher(pattern), re2.compile(pattern)
+    for text in ("urgent", "not urgently", "긴급 공지", "", "asap!", "nothing"):
+        data = text.encode()
+        assert ours.search(data) == (theirs.search(data) is not None)
+
+
+# -- PH-1: a phishing mail cannot reach PUSH or AUTO -------------------------------------------
+
+PHISH = mail("PayPal Security <j.smith@paypa1-secure.com>",
+             "URGENT: Verify your account within 1 hour to prevent suspension",
+             "Action required immediately: your account is suspended. Verify your identity "
+             "now: https://paypa1-secure.com/verify", Authentication_Results=FAIL)
+
+
+def test_ph1_an_urgent_phishing_mail_is_queued_not_pushed() -> None:
+    trace = classify(parse_message(PHISH))
+    assert trace.features.urgency >= 0.7  # it is worded as urgent ...
+    assert trace.decision.lane is Lane.QUEUE  # ... and still not pushed, nor hidden
+    assert trace.decision.branch == "suspect"
+    assert not trace.decision.auto_eligible
+    assert trace.evidence["phishing_flag"] and trace.evidence["phishing_reasons"]
+    assert trace.as_dict()["evidence"]["phishing_reasons"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pin=st.none() | st.sampled_from(list(Lane)), rule=st.none() | st.sampled_from(list(Lane)),
+       replies=st.integers(0, 50), score=st.none() | st.floats(-10, 30))
+def test_ph1_no_facts_make_a_phishing_mail_push_or_auto(pin: Lane | None, rule: Lane | None,
+                                                        replies: int,
+                                                        score: float | None) -> None:
+    facts = Facts(pinned_lane=pin, rule_lane=rule, replies_sent=replies, messages_received=99,
+                  spam_score=score)
+    decision = classify(parse_message(PHISH), facts).decision
+    assert decision.lane is not Lane.PUSH
+    assert not decision.auto_eligible
+
+
+def test_ph1_a_model_saying_urgent_and_trusted_cannot_push_a_flagged_mail() -> None:
+    from mailmoat.core.features import Features
+    from mailmoat.core.local_scorer import Scored
+
+    class Fooled:
+        name = "fooled"
+
+        def score(self, message, signals, facts):  # type: ignore[no-untyped-def]
+            return Scored(Features(confidence=1.0, sender_trust=1.0, reversibility=1.0,
+                                   urgency=1.0), "model says urgent", "llm:fooled")
+
+    trace = classify(parse_message(PHISH), Facts(replies_sent=5), scorers=[Fooled()])
+    assert trace.source == "llm:fooled"
+    assert trace.decision.lane is Lane.QUEUE and not trace.decision.auto_eligible
+
+
+def test_scorer_sees_the_flag_as_low_trust() -> None:
+    message = parse_message(PHISH)
+    signals = detect_signals(message)
+    assert signals.phishing
+    assert score_local(message, signals).features.sender_trust <= 0.1
+    assert dataclasses.replace(signals, phishing=False) != signals

@@ -1,0 +1,107 @@
+"""The development set (issue 22) and its measures: well-formed, every item explained, the
+label metrics computed from real runs, the CLI and the web page show the phishing flag."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from mailmoat.core.lanes import Lane
+from mailmoat.entrypoints.cli.main import app
+from mailmoat.eval.floors import check_floors, load_floors
+from mailmoat.eval.judgement import DEV_SET, corpus_split, label_metrics
+from mailmoat.eval.runner import evaluate, load_items
+from mailmoat.store import Store
+
+runner = CliRunner()
+
+
+def test_the_development_set_is_large_varied_and_explained() -> None:
+    data = json.loads(DEV_SET.read_text(encoding="utf-8"))
+    items = data["items"]
+    assert len(items) >= 200
+    assert len({i["id"] for i in items}) == len(items)
+    kinds = Counter(i["category"] for i in items)
+    assert set(kinds) == {"urgent", "needs-response", "personal", "fyi", "promotion", "scam",
+                          "phishing", "auto-reply", "notification", "list"}
+    assert sum(i["lang"] == "ko" for i in items) >= 20
+    assert all(len(i["note"]) >= 10 for i in items)
+    phishing = [i for i in items if i["category"] == "phishing"]
+    with_auth = [i for i in phishing if "Authentication-Results" in i.get("headers", {})]
+    assert 0 < len(with_auth) < len(phishing)
+
+
+def test_label_metrics_hold_the_committed_floors() -> None:
+    items = load_items(DEV_SET)
+    report = evaluate(DEV_SET.name, items)
+    m = label_metrics(items, report)
+    assert m["items"] == len(items)
+    assert m["suspect_in_push"] == 0 and m["visible_hidden"] == 0.0
+    by_label = m["by_label"]
+    assert sum(row["items"] for row in by_label.values()) == len(items)
+    assert all(c.ok for c in check_floors(report, load_floors()[DEV_SET.name]))
+    flagged = [r for r in report.items if r.phishing]
+    assert flagged and all(r.predicted is Lane.QUEUE for r in flagged)
+
+
+def test_corpus_split_counts_lanes_per_folder(tmp_path: Path) -> None:
+    for folder, n in (("spam-x", 2), ("easy-ham-1", 3)):
+        (tmp_path / folder).mkdir()
+        for k in range(n):
+            (tmp_path / folder / f"{k}.eml").write_bytes(
+                f"From: a{k}@b.example.org\nSubject: s{k}\n\nhello\n".encode())
+    seen: list[bytes] = []
+
+    def judge(message, raw):  # type: ignore[no-untyped-def]
+        seen.append(raw)
+        return Lane.PUSH if message.subject == "s0" else Lane.SILENT
+
+    split = corpus_split(tmp_path, judge)
+    assert split["spam_in_push"] == 1 and split["spam_total"] == 2
+    assert split["easy_ham_1_silent"] == 2 / 3
+    assert len(seen) == 5
+
+
+def test_eval_cli_prints_label_metrics_and_the_flag() -> None:
+    result = runner.invoke(app, ["eval", str(DEV_SET), "--json", "--no-floors"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["labels"]["items"] == len(data["items"])
+    flagged = [i for i in data["items"] if i["phishing_flag"]]
+    assert flagged and all(i["phishing_reasons"] for i in flagged)
+    assert data["phishing_flagged"] == len(flagged)
+
+
+PHISH = (b"From: PayPal <service@paypa1-secure.com>\nTo: ann@example.com\n"
+         b"Subject: URGENT: verify your account now\nMessage-ID: <p1@paypa1-secure.com>\n"
+         b"Authentication-Results: mx.example.com; spf=fail; dmarc=fail\n\n"
+         b"Your account is suspended. Verify your identity now: https://paypa1-secure.com/v\n")
+
+
+def test_classify_json_trace_carries_the_flag_and_its_reasons(tmp_path: Path) -> None:
+    path = tmp_path / "phish.eml"
+    path.write_bytes(PHISH)
+    result = runner.invoke(app, ["classify", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    trace = json.loads(result.output)
+    assert trace["lane"] == "QUEUE" and trace["branch"] == "suspect"
+    assert trace["signals"]["phishing"] is True
+    assert trace["evidence"]["phishing_flag"] is True
+    assert trace["evidence"]["dmarc"] == "fail"
+    assert any("look-alike" in r for r in trace["evidence"]["phishing_reasons"])
+
+
+def test_the_message_page_shows_why_a_mail_is_flagged(client: TestClient,
+                                                      store: Store) -> None:
+    mid = store.ingest(PHISH, "eml").message_id
+    page = client.get(f"/message/{mid}").text
+    assert "Possible phishing or scam" in page
+    assert "look-alike domain of paypal" in page
+    trace = client.get(f"/message/{mid}/trace").text
+    assert "Sender evidence" in trace and "fail" in trace
+    ham = store.ingest(b"From: Bob <bob@example.org>\nSubject: lunch\n\nlunch?\n", "eml")
+    assert "Possible phishing" not in client.get(f"/message/{ham.message_id}").text
