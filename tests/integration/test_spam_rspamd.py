@@ -10,13 +10,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from conftest import IN_CI
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
 from mailmoat.core.policy import THRESHOLDS, Facts
 from mailmoat.judge.cascade import classify
 from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable, parse_reply
 from mailmoat.spam.server import available, private_rspamd
+from tests.conftest import IN_CI
 
 # GTUBE: the standard test string every spam engine scores as spam.
 GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X"
