@@ -71,10 +71,30 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
     monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    for name in (ENV_KEY, "MAILMOAT_REDIS_URL", "MAILMOAT_MULTI_USER",
+    for name in (ENV_KEY, "MAILMOAT_REDIS_URL", "MAILMOAT_BROKER_URL", "MAILMOAT_MULTI_USER",
                  "MAILMOAT_LLM_BASE_URL", "MAILMOAT_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return url
+
+
+RABBITMQ_URL = os.environ.get("MAILMOAT_TEST_RABBITMQ", "amqp://guest:guest@127.0.0.1:5672/%2F")
+
+
+@pytest.fixture
+def rabbitmq_queue() -> Iterator[tuple[str, str]]:
+    """(broker URL, a fresh queue name) on the real RabbitMQ; its queues deleted afterwards."""
+    require_service("RabbitMQ", "127.0.0.1", 5672)
+    import pika
+
+    name = f"mm-test-{uuid.uuid4().hex[:8]}"
+    yield RABBITMQ_URL, name
+    connection = pika.BlockingConnection(pika.URLParameters(RABBITMQ_URL))
+    try:
+        channel = connection.channel()
+        for queue in (name, f"{name}.DQ", f"{name}.XQ"):
+            channel.queue_delete(queue)
+    finally:
+        connection.close()
 
 
 def table_indexes(url: str, table: str) -> set[str]:
