@@ -220,3 +220,54 @@ def test_a_dead_holders_account_is_synced_again_after_its_lease_expires(
     record = table.grants(setup.store, "sync:")
     assert record[0].holder == "killed worker" and len(record) == 2
     assert record[1].released_at is not None
+
+
+@pytest.mark.rabbitmq
+@pytest.mark.postgres
+def test_a_worker_told_to_stop_finishes_the_pass_in_hand(
+        tmp_path: Path, server: MailServer, pg_url: str, rabbitmq_queue: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM during a sync: the worker takes no new job, finishes the pass it holds,
+    releases its lease and exits 0."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from mailmoat.entrypoints import queue as mq
+    from mailmoat.store import leases as table
+
+    broker_url, queue = rabbitmq_queue
+    monkeypatch.delenv(ENV_KEY, raising=False)
+    monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
+    client = server.imap()
+    try:
+        for i in range(400):
+            client.append("INBOX", make_message(i))
+    finally:
+        client.logout()
+    setup = make_setup(tmp_path, server, url=pg_url)
+    env = {**os.environ, "MAILMOAT_BROKER_URL": broker_url, "MAILMOAT_QUEUE_NAME": queue,
+           "MAILMOAT_DATABASE_URL": pg_url, "MAILMOAT_PARSE_WORKERS": "0"}
+    worker = subprocess.Popen([sys.executable, "-m", "mailmoat", "worker", "--workers", "1"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    q = mq.declare(mq.make_broker(broker_url), queue)
+    try:
+        assert worker.stdout is not None and b"mailmoat worker" in worker.stdout.readline()
+        q.sync_account.send("work")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lease = table.read(setup.store, "sync:work")
+            if lease is not None and lease.token is not None:
+                break
+            time.sleep(0.05)
+        assert setup.store.count("work") < 400  # caught mid-pass
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=120) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        q.broker.close()
+    assert setup.store.count("work") == 400
+    record = table.grants(setup.store, "sync:")
+    assert len(record) == 1 and record[0].released_at is not None
