@@ -21,6 +21,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from queue import Empty
+from queue import Queue as Queue_
 from typing import Any
 
 import dramatiq
@@ -37,6 +39,8 @@ ENV_BROKER = "MAILMOAT_BROKER_URL"
 ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
 ENV_BASE_URL = "MAILMOAT_BASE_URL"
 RETRIES = {"max_retries": 8, "min_backoff": 1_000, "max_backoff": 60_000}
+# A first sync of a large mailbox takes long; the lease, not a time limit, guards it.
+SYNC_TIME_LIMIT_MS = 6 * 3600 * 1000
 
 
 class QueueConfigError(ValueError):
@@ -68,9 +72,9 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     "mailmoat"). Workers and the scheduler must use the same name."""
     name = name or os.environ.get(ENV_QUEUE, "mailmoat")
 
-    def actor(fn: Callable[..., Any]) -> Any:
+    def actor(fn: Callable[..., Any], **options: Any) -> Any:
         return dramatiq.actor(fn, broker=broker, queue_name=name,
-                              actor_name=f"{name}.{fn.__name__}", **RETRIES)
+                              actor_name=f"{name}.{fn.__name__}", **RETRIES, **options)
 
     def sync_account(account: str) -> dict[str, Any]:
         try:
@@ -89,7 +93,8 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     def heal() -> int:
         return bodies.heal(bodies.store_for(database_url))
 
-    return Queue(broker, name, actor(sync_account), actor(run_outbox), actor(notify),
+    return Queue(broker, name, actor(sync_account, time_limit=SYNC_TIME_LIMIT_MS),
+                 actor(run_outbox), actor(notify),
                  actor(heal))
 
 
@@ -114,8 +119,12 @@ def run_worker(queue: Queue, threads: int, stop: threading.Event, grace_seconds:
     worker.start()
     pool_thread = None
     if watch > 0:
-        pool = WatchPool(bodies.store_for(None), key_ring(),
-                         lambda account: queue.sync_account.send(account),
+        # One sender thread: the broker opens a connection per sending thread, and there is
+        # a watcher thread per account.
+        woken: Queue_[str] = Queue_()
+        threading.Thread(target=_send_syncs, args=(queue, woken, stop), daemon=True,
+                         name="watch-sender").start()
+        pool = WatchPool(bodies.store_for(None), key_ring(), woken.put,
                          capacity=watch, poll_seconds=poll_seconds)
         pool_thread = threading.Thread(target=pool.run, args=(stop,), daemon=True,
                                        name="watch-pool")
@@ -126,6 +135,19 @@ def run_worker(queue: Queue, threads: int, stop: threading.Event, grace_seconds:
     if pool_thread is not None:
         pool_thread.join(timeout=10)
     worker.stop(timeout=int(grace_seconds * 1000))
+
+
+def _send_syncs(queue: Queue, woken: Queue_[str], stop: threading.Event) -> None:
+    """Queue a sync job for every account a watcher reported, from this one thread."""
+    while not stop.is_set():
+        try:
+            account = woken.get(timeout=1.0)
+        except Empty:
+            continue
+        try:
+            queue.sync_account.send(account)
+        except Exception:  # the broker is away for a moment: the next wake-up or poll retries
+            log.exception("%s: could not queue a sync job", account)
 
 
 @dataclass
