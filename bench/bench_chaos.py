@@ -67,7 +67,7 @@ def amqp_queue() -> Iterator[str]:
 
 
 def chaos(args: argparse.Namespace) -> int:
-    from chaos_support import ChaosSize, assert_sound, run_chaos
+    from chaos_support import ChaosSize, assert_marked, assert_sound, run_chaos
 
     size = ChaosSize(accounts=args.accounts, mails=args.mails, sends=args.sends,
                      kills=args.kills, kill_every=args.kill_every,
@@ -76,6 +76,7 @@ def chaos(args: argparse.Namespace) -> int:
         figures = run_chaos(size, url, AMQP, queue, Path(tmp))
     try:
         assert_sound(figures, size)
+        assert_marked(figures)
     except AssertionError as exc:
         print(f"FAILED: {exc}")
         return 1

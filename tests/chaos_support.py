@@ -29,6 +29,7 @@ from imap_fixtures import make_message
 from mailserver import MailServer, free_port, wait_for_port
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+STUCK_AFTER = 45.0
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,8 @@ def run_chaos(size: ChaosSize, pg_url: str, broker_url: str, queue: str, tmp: Pa
         feeder.join()
         say("kills done; waiting for every mail to be stored and marked, every send done")
         deadline = time.monotonic() + size.settle_timeout
+        last: tuple[int, ...] = ()
+        unchanged_since = time.monotonic()
         while True:
             states = [_server_state(s) for s in servers]
             on_servers = sum(len(ids) for ids, _ in states)
@@ -268,7 +271,14 @@ def run_chaos(size: ChaosSize, pg_url: str, broker_url: str, queue: str, tmp: Pa
                 outbox = Counter(session.scalars(select(OutboxRow.state)))
             settled = (stored == on_servers and unmarked == 0
                        and outbox.get("done", 0) == size.sends)
-            if settled or time.monotonic() > deadline:
+            now_state = (on_servers, stored, unmarked, outbox.get("done", 0))
+            if now_state != last:
+                last, unchanged_since = now_state, time.monotonic()
+            # Everything stored and sent, and nothing changed for STUCK_AFTER seconds (more
+            # than the scheduler's sync period and a lease): what is left unmarked stays so.
+            stuck = (stored == on_servers and outbox.get("done", 0) == size.sends
+                     and time.monotonic() - unchanged_since > STUCK_AFTER)
+            if settled or stuck or time.monotonic() > deadline:
                 break
             time.sleep(2)
         fig.mails_on_servers, fig.mails_stored, fig.mails_unmarked = on_servers, stored, unmarked
@@ -321,11 +331,11 @@ def run_chaos(size: ChaosSize, pg_url: str, broker_url: str, queue: str, tmp: Pa
 
 
 def assert_sound(fig: Figures, size: ChaosSize) -> None:
+    """Every guarantee but the lane marks (assert_marked): see tests/test_jobs_chaos.py."""
     assert fig.kills >= size.kills
     assert fig.kills_during_sync >= 1, fig.lines()  # the leases were really tested
     assert fig.mails_on_servers >= size.accounts * size.mails + size.sends
     assert fig.mails_stored == fig.mails_on_servers, fig.lines()
-    assert fig.mails_unmarked == 0, fig.lines()
     assert fig.mails_laned_twice == 0, fig.lines()
     assert fig.sends_delivered_once == size.sends, fig.lines()
     assert fig.sends_duplicated == 0 and fig.sends_missing == 0, fig.lines()
@@ -334,3 +344,7 @@ def assert_sound(fig: Figures, size: ChaosSize) -> None:
     assert max(fig.resume_seconds, default=0.0) <= 60.0, fig.lines()
     assert fig.web_ok == size.webs, fig.lines()
 
+
+
+def assert_marked(fig: Figures) -> None:
+    assert fig.mails_unmarked == 0, fig.lines()
