@@ -60,8 +60,9 @@ def amqp_queue() -> Iterator[str]:
     connection = pika.BlockingConnection(pika.URLParameters(AMQP))
     try:
         channel = connection.channel()
-        for queue in (name, f"{name}.DQ", f"{name}.XQ"):
-            channel.queue_delete(queue)
+        for queue in (name, f"{name}-resume"):
+            for suffix in ("", ".DQ", ".XQ"):
+                channel.queue_delete(queue + suffix)
     finally:
         connection.close()
 

@@ -91,8 +91,9 @@ def rabbitmq_queue() -> Iterator[tuple[str, str]]:
     connection = pika.BlockingConnection(pika.URLParameters(RABBITMQ_URL))
     try:
         channel = connection.channel()
-        for queue in (name, f"{name}.DQ", f"{name}.XQ"):
-            channel.queue_delete(queue)
+        for queue in (name, f"{name}-resume"):
+            for suffix in ("", ".DQ", ".XQ"):
+                channel.queue_delete(queue + suffix)
     finally:
         connection.close()
 

@@ -42,7 +42,7 @@ class _Queue:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
-        for name in ("sync_account", "run_outbox", "notify", "heal"):
+        for name in ("sync_account", "resume", "run_outbox", "notify", "heal"):
             setattr(self, name, _Actor(self.sent, name))
 
 
@@ -74,7 +74,7 @@ def test_one_scheduler_acts_and_a_second_takes_over_when_it_stops(
     time.sleep(2.0)  # the first released its lease on the way out
     stop2.set()
     t2.join()
-    assert ("sync_account", ("work",)) in second.sent
+    assert ("sync_account", ("work", False)) in second.sent  # a poll: never asks a holder
 
 
 def test_watch_pools_share_the_accounts_and_take_over_a_stopped_pool(

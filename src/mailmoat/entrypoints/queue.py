@@ -43,6 +43,10 @@ RETRIES = {"max_retries": 8, "min_backoff": 1_000, "max_backoff": 60_000}
 SYNC_TIME_LIMIT_MS = 6 * 3600 * 1000
 
 
+def resume_queue(name: str) -> str:
+    return f"{name}-resume"
+
+
 class QueueConfigError(ValueError):
     """The broker is not configured or not reachable; says what to set."""
 
@@ -60,7 +64,8 @@ def make_broker(url: str | None = None) -> RabbitmqBroker:
 class Queue:
     broker: RabbitmqBroker
     name: str
-    sync_account: Any  # dramatiq Actor: sync_account(account)
+    sync_account: Any  # dramatiq Actor: sync_account(account, ask=True)
+    resume: Any  # dramatiq Actor on the resume queue: resume(account), an abandoned sync
     run_outbox: Any  # dramatiq Actor: run_outbox()
     notify: Any  # dramatiq Actor: notify(account, base_url)
     heal: Any  # dramatiq Actor: heal()
@@ -76,9 +81,9 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
         return dramatiq.actor(fn, broker=broker, queue_name=name,
                               actor_name=f"{name}.{fn.__name__}", **RETRIES, **options)
 
-    def sync_account(account: str) -> dict[str, Any]:
+    def sync_account(account: str, ask: bool = True) -> dict[str, Any]:
         try:
-            result = bodies.sync_account(bodies.store_for(database_url), account)
+            result = bodies.sync_account(bodies.store_for(database_url), account, ask=ask)
         except LeaseLost:
             log.warning("%s: the sync lease ran out under this pass; retrying", account)
             raise
@@ -93,9 +98,19 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     def heal() -> int:
         return bodies.heal(bodies.store_for(database_url))
 
-    return Queue(broker, name, actor(sync_account, time_limit=SYNC_TIME_LIMIT_MS),
-                 actor(run_outbox), actor(notify),
-                 actor(heal))
+    def resume(account: str) -> dict[str, Any]:
+        return sync_account(account, ask=False)
+
+    # The resume queue has its own consumer in every worker, and its messages go first
+    # among those a worker has fetched (dramatiq: lower priority number first): an account
+    # whose holder died does not wait behind the queue of routine syncs.
+    resume_actor = dramatiq.actor(resume, broker=broker, queue_name=resume_queue(name),
+                                  actor_name=f"{name}.resume", priority=0,
+                                  time_limit=SYNC_TIME_LIMIT_MS, **RETRIES)
+    return Queue(broker, name, actor(sync_account, time_limit=SYNC_TIME_LIMIT_MS,
+                                     priority=10),
+                 resume_actor, actor(run_outbox, priority=10), actor(notify, priority=20),
+                 actor(heal, priority=20))
 
 
 def stop_on_signals() -> threading.Event:
@@ -115,7 +130,8 @@ def run_worker(queue: Queue, threads: int, stop: threading.Event, grace_seconds:
     from mailmoat.services.bootstrap import key_ring
     from mailmoat.services.watchers import WatchPool
 
-    worker = dramatiq.Worker(queue.broker, queues={queue.name}, worker_threads=threads)
+    worker = dramatiq.Worker(queue.broker, queues={queue.name, resume_queue(queue.name)},
+                             worker_threads=threads)
     worker.start()
     pool_thread = None
     if watch > 0:
@@ -170,12 +186,12 @@ def scheduler_tick(queue: Queue, jobs: list[str], base_url: str) -> dict[str, in
     if "sync" in jobs:
         names = bodies.account_names(store)
         for name in names:
-            queue.sync_account.send(name)
+            queue.sync_account.send(name, False)  # a poll: satisfied by a pass running now
         sent["sync"] = len(names)
     if "sweep" in jobs:
         names = bodies.abandoned_syncs(store)
         for name in names:
-            queue.sync_account.send(name)
+            queue.resume.send(name)
         sent["sweep"] = len(names)
     if "outbox" in jobs:
         queue.run_outbox.send()

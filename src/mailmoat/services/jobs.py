@@ -17,7 +17,7 @@ from typing import Any
 from mailmoat.accounts.registry import get_account, list_accounts
 from mailmoat.core.leases import sync_lease
 from mailmoat.services.bootstrap import key_ring, model_scorers, open_configured_store
-from mailmoat.services.leases import LeaseLost, abandoned, hold_or_ask, holder_name
+from mailmoat.services.leases import LeaseLost, abandoned, hold_or_ask, holder_name, try_hold
 from mailmoat.services.outbox import worker_for
 from mailmoat.services.sync_pass import SyncPass
 from mailmoat.store.messages import Store
@@ -53,11 +53,18 @@ class SyncResult:
                 "corrections": self.corrections}
 
 
-def sync_account(store: Store, account: str, holder: str | None = None) -> SyncResult:
+def sync_account(store: Store, account: str, holder: str | None = None,
+                 ask: bool = True) -> SyncResult:
     """Sync `account` under its lease: sync, notify, AUTO sweep, outbox (the same pass as
     `mailmoat sync`), once more for every pass asked for meanwhile. Raises LeaseLost when
-    the lease ran out under it (the pass stops at its next progress checkpoint)."""
-    held = hold_or_ask(store, sync_lease(account), holder or holder_name("sync"))
+    the lease ran out under it (the pass stops at its next progress checkpoint).
+
+    `ask`: when the lease is live, ask its holder for one more pass (mail arrived: IDLE,
+    a queued job). A periodic poll passes False: a pass running now satisfies it, and asking
+    would keep the holder (and its worker thread) on this account for good."""
+    name = sync_lease(account)
+    who = holder or holder_name("sync")
+    held = hold_or_ask(store, name, who) if ask else try_hold(store, name, who)
     if held is None:
         return SyncResult(account, busy=True)
     passes = created = fetched = corrections = 0
