@@ -81,17 +81,38 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh embedded deployment for the `mailmoat` command: its own SQLite file and key
-    file, and none of this machine's mailmoat settings (Redis, multi-user, a model)."""
+    file, and none of this machine's mailmoat settings (a broker, multi-user, a model)."""
     from mailmoat.accounts.secrets import ENV_KEY, ENV_KEY_FILE
 
     url = f"sqlite:///{tmp_path / 'mailmoat.db'}"
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
     monkeypatch.setenv(ENV_KEY_FILE, str(tmp_path / "secret.key"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    for name in (ENV_KEY, "MAILMOAT_REDIS_URL", "MAILMOAT_MULTI_USER",
+    for name in (ENV_KEY, "MAILMOAT_BROKER_URL", "MAILMOAT_MULTI_USER",
                  "MAILMOAT_LLM_BASE_URL", "MAILMOAT_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return url
+
+
+RABBITMQ_URL = os.environ.get("MAILMOAT_TEST_RABBITMQ", "amqp://guest:guest@127.0.0.1:5672/%2F")
+
+
+@pytest.fixture
+def rabbitmq_queue() -> Iterator[tuple[str, str]]:
+    """(broker URL, a fresh queue name) on the real RabbitMQ; its queues deleted afterwards."""
+    require_service("RabbitMQ", "127.0.0.1", 5672)
+    import pika
+
+    name = f"mm-test-{uuid.uuid4().hex[:8]}"
+    yield RABBITMQ_URL, name
+    connection = pika.BlockingConnection(pika.URLParameters(RABBITMQ_URL))
+    try:
+        channel = connection.channel()
+        for queue in (name, f"{name}-resume"):
+            for suffix in ("", ".DQ", ".XQ"):
+                channel.queue_delete(queue + suffix)
+    finally:
+        connection.close()
 
 
 def table_indexes(url: str, table: str) -> set[str]:

@@ -230,7 +230,7 @@ def test_the_outbox_runs_as_a_queue_job(
     r = rig(url)
     _account(r, server, monkeypatch, server_files_sent=False)
     _approve(r, 2)
-    huey = make_huey(f"act-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
+    huey = make_huey(f"act-{tmp_path.name}", sqlite_path=tmp_path / "q.db")
     run_outbox = register(huey).run_outbox
     consumer = start_workers(huey, workers=1)
     try:
@@ -257,7 +257,7 @@ def test_up_and_the_worker_drain_the_outbox_without_being_asked(
     r = rig(url)
     _approve(r, 2)
     _account(r, server, monkeypatch, server_files_sent=False)
-    huey = make_huey(f"up-{tmp_path.name}", redis_url="", sqlite_path=tmp_path / "q.db")
+    huey = make_huey(f"up-{tmp_path.name}", sqlite_path=tmp_path / "q.db")
     jobs = register(huey)
     periodic = [t.__name__ for t in huey._registry._periodic_tasks]
     assert any(name.endswith("outbox_tick") for name in periodic), periodic

@@ -42,8 +42,9 @@ EXECUTOR_ENTRY_POINTS = {
     "entrypoints/worker.py": "the executor process: `python -m mailmoat.entrypoints.worker`",
     "services/sync_pass.py": "every sync pass drains the outbox after the AUTO sweep",
     "entrypoints/cli/actions.py": "`mailmoat actions run` (calls the worker)",
-    "entrypoints/jobs.py": "the `run_outbox` task on the huey queue (builds the worker's "
-    "executor), at start and every minute",
+    "services/jobs.py": "the `run_outbox` job body (builds the worker's executor) that the "
+    "huey task (entrypoints/jobs.py: at start and every minute) and the Dramatiq actor "
+    "(entrypoints/queue.py: queued by `mailmoat scheduler`) run",
     "eval/agentdojo_bridge.py": "the AgentDojo eval: runs what a person approved in the replay "
     "(SMTP test server in tests, an in-memory transport in `mailmoat report`)",
 }

@@ -5,6 +5,7 @@ facts rules fewshot relabel   sender facts, rule and pin keys, few-shot choice, 
 receipts hashing outbox actions recipients address_guard   approvals bound to exact bytes
 untrusted text words addresses public_domains   email text as data
 autonomy lane_actions mailbox_sync lanes trace records   modes, server actions, sync state
+leases schedule   who may take a lease and when; which periodic jobs are due
 
 May import: nothing from mailmoat outside core/ (checked by import-linter).
 """

@@ -1,47 +1,35 @@
-"""Background jobs on huey: SQLite storage in the embedded default, Redis when configured.
+"""Background jobs in the embedded default: huey on a SQLite file, worker threads inside
+`mailmoat up`. One process, no broker. Past one machine the same job bodies run on Dramatiq
+with RabbitMQ instead (entrypoints/queue.py; docs/deploy.md says why).
 
-A sync job is one pass over one account (services/sync_pass.py: fetch, classify, store, lane
-actions, notify, AUTO sweep, outbox); the outbox job drains approved sends, at start and every
-minute in `mailmoat up` and `mailmoat worker`. Jobs for
-different accounts run on as many workers as there are; a per-account lock keeps two
-workers off the same mailbox (the database would keep them correct anyway: messages are
-unique per content hash and locations per UID, so the lock only saves work). A job that
-finds the lock taken runs again shortly after, so mail that arrived during the other pass
-is fetched.
+The bodies live in services/jobs.py: a sync job syncs one account under its lease in the
+database (services/leases.py), so two workers never sync one account at once and a job
+that finds the lease live asks its holder for one more pass instead of waiting; the outbox
+job drains approved sends, at start and every minute. Every minute the sweep queues the
+accounts whose holder died mid-pass (their lease expired without a release).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from huey import Huey, RedisHuey, SqliteHuey, crontab
+from huey import Huey, SqliteHuey, crontab
 from huey.consumer import Consumer
-from huey.exceptions import RetryTask, TaskLockedException
 from platformdirs import user_data_dir
 
-from mailmoat.accounts.registry import get_account
-from mailmoat.services.bootstrap import key_ring, open_configured_store
-from mailmoat.services.outbox import build_worker
-from mailmoat.services.sync_pass import SyncPass
+from mailmoat.services import jobs as bodies
 
 log = logging.getLogger(__name__)
 
-ENV_REDIS = "MAILMOAT_REDIS_URL"
 ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
-LOCKED_RETRY_SECONDS = 1.0  # a sync job that finds its account locked runs again this soon
 
 
-def make_huey(name: str | None = None, redis_url: str | None = None,
-              sqlite_path: Path | None = None) -> Huey:
+def make_huey(name: str | None = None, sqlite_path: Path | None = None) -> Huey:
     name = name or os.environ.get(ENV_QUEUE, "mailmoat")
-    redis_url = redis_url if redis_url is not None else os.environ.get(ENV_REDIS)
-    if redis_url:
-        return RedisHuey(name, url=redis_url)
     if sqlite_path is None:
         data = Path(user_data_dir("mailmoat", appauthor=False))
         data.mkdir(parents=True, exist_ok=True)
@@ -50,6 +38,7 @@ def make_huey(name: str | None = None, redis_url: str | None = None,
 
 
 OUTBOX_EVERY = crontab()  # every minute: approvals made between syncs still leave promptly
+SWEEP_EVERY = crontab()  # every minute: accounts whose sync holder died are queued again
 
 
 @dataclass(frozen=True)
@@ -57,55 +46,38 @@ class Jobs:
     huey: Huey
     sync_account: Any  # huey TaskWrapper: sync_account(account_name, database_url) -> dict
     run_outbox: Any  # huey TaskWrapper: run_outbox(database_url) -> ["<outbox id> <state>"]
+    sweep: Any  # huey TaskWrapper: sweep(database_url) -> [account queued again]
 
 
-_stores: dict[str, Any] = {}
-_stores_lock = threading.Lock()
-
-
-def _store(url: str | None) -> Any:
-    """One store per database per worker process: opening migrates, and Alembic's
-    migration context is process-global, so it must not run in several threads at once."""
-    with _stores_lock:
-        key = url or ""
-        if key not in _stores:
-            _stores[key] = open_configured_store(url)
-        return _stores[key]
-
-
-def register(huey: Huey) -> Jobs:
-    """Declare mailmoat's tasks on `huey` (one set per queue, so tests can run both): the
-    sync pass per account, and the outbox (also every minute, for consumers started with
-    periodic tasks on: `mailmoat up`, `mailmoat worker`)."""
+def register(huey: Huey, database_url: str | None = None) -> Jobs:
+    """Declare mailmoat's tasks on `huey`: the sync pass per account under its lease, the
+    outbox (also every minute), and the sweep for abandoned leases (every minute)."""
 
     @huey.task(retries=2, retry_delay=5)
     def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
-        try:
-            with huey.lock_task(account_lock(account)):
-                store = _store(database_url)
-                # Sync, notify, AUTO sweep, outbox: the same pass as `mailmoat sync`.
-                report = SyncPass.on(store, key_ring()).run(get_account(store, account))
-                return {"account": account, "worker_pid": os.getpid(), "created": report.created,
-                        "fetched": report.fetched, "corrections": report.corrections}
-        except TaskLockedException:
-            # Another worker is syncing this account right now. It may have searched for
-            # new mail already, and this job was queued because more arrived (the IDLE
-            # watcher wakes during that pass): run once the lock is free, never drop it.
-            raise RetryTask(delay=LOCKED_RETRY_SECONDS) from None
+        result = bodies.sync_account(bodies.store_for(database_url), account)
+        return {**result.as_dict(), "worker_pid": os.getpid()}
 
     @huey.task()
     def run_outbox(database_url: str | None = None) -> list[str]:
-        """Drain the outbox once and apply approved reversible actions. Several workers may
-        run it at once; the row claims keep them apart, so it needs no queue lock: the
-        exactly-once guarantee lives in the database, not in the queue."""
-        running = build_worker(database_url, f"huey-{id(huey):x}")
-        return [f"{o.outbox_id} {o.state}" for o in running.run_pass()]
+        return bodies.run_outbox(bodies.store_for(database_url), f"huey-{os.getpid()}")
+
+    @huey.task()
+    def sweep(database_url: str | None = None) -> list[str]:
+        names = bodies.abandoned_syncs(bodies.store_for(database_url))
+        for name in names:
+            sync_account(name, database_url)
+        return names
 
     @huey.periodic_task(OUTBOX_EVERY)
     def outbox_tick() -> None:
-        run_outbox.call_local()
+        run_outbox.call_local(database_url)
 
-    return Jobs(huey, sync_account, run_outbox)
+    @huey.periodic_task(SWEEP_EVERY)
+    def sweep_tick() -> None:
+        sweep.call_local(database_url)
+
+    return Jobs(huey, sync_account, run_outbox, sweep)
 
 
 class EmbeddedConsumer(Consumer):
@@ -116,26 +88,12 @@ class EmbeddedConsumer(Consumer):
         return None
 
 
-def account_lock(account: str) -> str:
-    """The huey lock a sync job holds while it syncs `account`."""
-    return f"sync:{account}"
-
-
-def stale_lock_options(accounts: list[str]) -> dict[str, Any]:
-    """Consumer options that clear the accounts' locks at start. A worker killed during a
-    pass leaves its lock behind, and every later job for that account would wait on it
-    for good. Clearing a lock another live worker holds costs at most one pass done
-    twice (the store keeps that correct)."""
-    return {"flush_locks": True, "extra_locks": ",".join(account_lock(a) for a in accounts)}
-
-
-def start_workers(huey: Huey, workers: int = 2, accounts: list[str] | None = None,
-                  outbox: Any = None) -> EmbeddedConsumer:
+def start_workers(huey: Huey, workers: int = 2, outbox: Any = None) -> EmbeddedConsumer:
     """Worker threads in this process. With `outbox` (Jobs.run_outbox) the outbox is drained
-    at start and every minute after (periodic tasks on), as `mailmoat up` runs it."""
+    at start and every minute after (periodic tasks on), as `mailmoat up` runs it. No lock
+    is cleared at start: leases expire on their own, and a live one is never broken."""
     consumer = EmbeddedConsumer(huey, workers=workers, worker_type="thread",
-                                periodic=outbox is not None, check_worker_health=False,
-                                **stale_lock_options(accounts or []))
+                                periodic=outbox is not None, check_worker_health=False)
     consumer.start()
     if outbox is not None:
         outbox()

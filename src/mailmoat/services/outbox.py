@@ -144,9 +144,25 @@ def build_worker(database_url: str | None, worker: str,
     return worker_for(store, ring, worker, lease_seconds)
 
 
+ENV_OUTBOX_LEASE = "MAILMOAT_OUTBOX_LEASE"
+
+
+def outbox_lease() -> float:
+    """Seconds an outbox claim lasts for the background jobs (MAILMOAT_OUTBOX_LEASE, default
+    DEFAULT_LEASE_SECONDS): how long a send claimed by a killed worker waits. Keep it above
+    the SMTP/IMAP timeouts."""
+    raw = os.environ.get(ENV_OUTBOX_LEASE, "")
+    try:
+        return float(raw) if raw else DEFAULT_LEASE_SECONDS
+    except ValueError:
+        raise WorkerConfigError(f"{ENV_OUTBOX_LEASE} must be a number of seconds") from None
+
+
 def worker_for(store: Store, ring: KeyRing, worker: str,
-               lease_seconds: float = DEFAULT_LEASE_SECONDS) -> Worker:
-    """The executor and the reversible-action applier on a store already open."""
+               lease_seconds: float | None = None) -> Worker:
+    """The executor and the reversible-action applier on a store already open (claims last
+    `lease_seconds`, default outbox_lease())."""
+    lease_seconds = outbox_lease() if lease_seconds is None else lease_seconds
     executor = Executor(store.engine, transports(store, ring), worker=worker,
                         lease_seconds=lease_seconds, crash_hook=crash_hook_from_env(),
                         calendars=calendar_writers(store, ring))

@@ -5,6 +5,7 @@ tables/       one module per area, one registration (Alembic's env.py reads it)
 messages      messages and their decisions: save with a Decider's traces, read, list
 mailbox_state live-mailbox state: folders, locations, server actions pending
 people        people, sessions, settings, sender preferences, notifications, push
+leases        leases shared by workers (compare-and-set) and the record of every grant
 id_sets       chunked id queries
 
 May import: core/ only. It persists and never decides: the lane of a new message comes from

@@ -338,8 +338,7 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
     store, ring = _store(), _ring()
     jobs = register(make_huey())
     accounts = list_accounts(store)
-    consumer = start_workers(jobs.huey, workers, [a.name for a in accounts],
-                             outbox=jobs.run_outbox)
+    consumer = start_workers(jobs.huey, workers, outbox=jobs.run_outbox)
     stop = threading.Event()
 
     def watcher(a: AccountSettings) -> None:
@@ -364,16 +363,36 @@ def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
 
 def worker_command(
     workers: int = typer.Option(2, help="worker threads in this process"),
+    watch: int = typer.Option(0, help="with a broker: also watch up to this many accounts "
+                                      "with IDLE (one connection each), sharded by leases"),
+    poll: float = typer.Option(300.0, help="seconds between polls where IDLE is missing"),
+    grace: float = typer.Option(120.0, help="on SIGTERM: seconds to finish the jobs in hand"),
 ) -> None:
-    """Run background job workers until stopped. Point several machines' workers at one
-    Redis (MAILMOAT_REDIS_URL) and one database to share the load."""
-    from mailmoat.entrypoints.jobs import make_huey, register, stale_lock_options
+    """Run background job workers until stopped. With MAILMOAT_BROKER_URL (RabbitMQ) any
+    number of workers on any machines share one queue and one database; without it, huey
+    on the local SQLite queue file (the embedded default)."""
+    import os
+
+    from mailmoat.entrypoints import queue as mq
+
+    if os.environ.get(mq.ENV_BROKER):
+        try:
+            q = mq.declare(mq.make_broker())
+        except mq.QueueConfigError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        stop = mq.stop_on_signals()
+        mq.run_worker(q, workers, stop, grace, watch=watch, poll_seconds=poll,
+                      on_ready=lambda: console.print(
+                          f"mailmoat worker: {workers} thread(s) on queue {q.name} "
+                          f"(RabbitMQ), watching up to {watch} account(s)"))
+        console.print("mailmoat worker: stopped")
+        return
+    from mailmoat.entrypoints.jobs import make_huey, register
 
     jobs = register(make_huey())
-    accounts = [a.name for a in list_accounts(_store())]
     console.print(f"mailmoat worker: {workers} thread(s) on queue {jobs.huey.name}")
-    consumer = jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=True,
-                                         **stale_lock_options(accounts))
+    consumer = jobs.huey.create_consumer(workers=workers, worker_type="thread", periodic=True)
     jobs.run_outbox()  # approvals made while no worker ran leave now, then every minute
     consumer.run()
 

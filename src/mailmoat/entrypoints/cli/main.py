@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from mailmoat.entrypoints.cli import mail as cli_mail
 from mailmoat.entrypoints.cli import mcp as mcp_cli
 from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.entrypoints.cli import notify as notify_cli
+from mailmoat.entrypoints.cli import scheduler as scheduler_cli
 from mailmoat.entrypoints.cli import users as users_cli
 from mailmoat.judge.cascade import classify as classify_message
 from mailmoat.store.messages import Store
@@ -29,6 +31,7 @@ from mailmoat.store.messages import Store
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
 calendar_cli.register(app)  # calendar, meeting
+scheduler_cli.register(app)  # scheduler
 console = common.console
 app.add_typer(learn_cli.app, name="rules")
 app.command("correct")(learn_cli.correct)
@@ -340,12 +343,16 @@ def up(
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")
-    judge_commands.start_heal_thread(store)
+    if not os.environ.get("MAILMOAT_BROKER_URL"):  # else the scheduler queues the heal
+        judge_commands.start_heal_thread(store)
     counts = store.lane_counts()
     console.print("lanes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     token = setup_link(store, host, port)
     console.print(f"[bold]mailmoat is up:[/bold] http://{host}:{port}/")
-    stop_sync = cli_mail.start_background_sync() if _accounts_configured() else None
+    # With a broker the web process is stateless: workers and the scheduler do the rest.
+    stop_sync = (cli_mail.start_background_sync()
+                 if _accounts_configured() and not os.environ.get("MAILMOAT_BROKER_URL")
+                 else None)
     try:
         app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
         mount_mcp(app_, store, host)  # MCP for registered agents at /mcp (docs/mcp.md)

@@ -108,11 +108,14 @@ def list_users() -> None:
 
 def setup_link(store: Store, host: str, port: int) -> str | None:
     """With no user yet: a one-time token for /setup, printed once on the console."""
+    from mailmoat.entrypoints.web.app import SETUP_TOKEN_SECRET
     from mailmoat.store.people import WebStore
 
-    if WebStore(store).user_count() > 0:
+    web = WebStore(store)
+    if web.user_count() > 0:
         return None
-    token = secrets.token_urlsafe(24)
+    # In the database, not in this process: every web process accepts the same link.
+    token = web.secret(SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print("[bold]No user yet.[/bold] Choose your password here (one-time link): "
                   f"http://{shown}:{port}/setup?token={token}")

@@ -33,6 +33,9 @@ from mailmoat.store.people import WebStore
 HERE = Path(__file__).parent
 
 
+SETUP_TOKEN_SECRET = "setup-token"  # the one-time /setup link's token, shared by web processes
+
+
 def create_app(
     store: Store,
     *,
@@ -41,7 +44,9 @@ def create_app(
     setup_token: str | None = None,
     base_url: str = "http://127.0.0.1:8025",
 ) -> FastAPI:
-    """`setup_token`: while no user exists, /setup?token=… creates the first one."""
+    """`setup_token`: while no user exists, /setup?token=… creates the first one. Without
+    one, the token stored in the database (the one `mailmoat up` prints), so every web
+    process behind a proxy accepts the same link."""
     from mailmoat.entrypoints.web.routes import api, pages
     from mailmoat.entrypoints.web.routes.rules import rules_router
 
@@ -61,7 +66,8 @@ def create_app(
     app.state.actions = service
     app.state.approvals = approvals or ActApprovals(service)
     app.state.triage = triage or ActTriage(service)
-    app.state.setup_token = setup_token or secrets.token_urlsafe(24)
+    app.state.setup_token = setup_token or app.state.web.secret(
+        SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
     app.state.base_url = base_url
     # First run makes the keys (link signing, VAPID pair); later runs read them back.
     link_key(app.state.web)

@@ -6,6 +6,7 @@ Alembic's env.py (store/migrations/env.py) both see the tables through it and no
     messages   messages, their current decision, the append-only decision ledger (and Base)
     accounts   live mailboxes: accounts, folder state, message locations, lane actions
     act        proposed actions, approvals, the outbox, the audit trail
+    jobs       leases shared by workers and the record of every grant
     judge      judge state: usage, budget, model health
     learn      corrections, learned rules, pins, few-shot examples
     web        people, sessions, settings, sender preferences, notifications, push
@@ -15,9 +16,9 @@ Alembic's env.py (store/migrations/env.py) both see the tables through it and no
 May import: sqlalchemy and core/ only.
 """
 
-from mailmoat.store.tables import accounts, act, calendar, judge, learn, mcp, messages, web
+from mailmoat.store.tables import accounts, act, calendar, jobs, judge, learn, mcp, messages, web
 from mailmoat.store.tables.messages import Base
 
 __all__ = [
-    "Base", "accounts", "act", "calendar", "judge", "learn", "mcp", "messages", "web",
+    "Base", "accounts", "act", "calendar", "jobs", "judge", "learn", "mcp", "messages", "web",
 ]
