@@ -151,10 +151,10 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def scale(args: argparse.Namespace) -> int:
+    from tests.support.accounts_keys import use_fresh_key
     from tests.support.chaos_support import _bulk_load
     from tests.support.mailserver import MailServer
 
-    from tests.support.accounts_keys import use_fresh_key
     from mailmoat.entrypoints import queue as mq
 
     use_fresh_key()
@@ -189,9 +189,8 @@ def scale(args: argparse.Namespace) -> int:
 
 
 def idle(args: argparse.Namespace) -> int:
-    from tests.support.mailserver import MailServer
-
     from tests.support.accounts_keys import use_fresh_key
+    from tests.support.mailserver import MailServer
 
     use_fresh_key()
     per_server = 50  # accounts per mail-devel process (each account logs in separately)

@@ -23,11 +23,6 @@ def test_sigkilled_workers_lose_nothing_and_duplicate_nothing(
     broker_url, queue = rabbitmq_queue
     figures = run_chaos(size, pg_url, broker_url, queue, tmp_path)
     assert_sound(figures, size)
-    if figures.mails_unmarked:
-        # Issue 20's known gap, fixed on branch fixes16 (the next pass repairs it): a worker
-        # killed between the commit that records a mail's location and the one that plans
-        # its lane action leaves that mail without its keyword. Once that fix is merged this
-        # branch is dead code; until then a kill landing in that window is reported here.
-        pytest.xfail(f"{figures.mails_unmarked} mails left without their lane keyword "
-                     "(needs the fixes16 repair)")
+    # A worker killed between the commit that records a mail's location and the one that
+    # plans its lane action is repaired by the next pass (SYNC-2): every mail ends marked.
     assert_marked(figures)

@@ -1,6 +1,6 @@
 """Jobs: leases (one row per name) and the append-only record of every grant.
 
-Revision ID: 0014_jobs_leases
+Revision ID: 0017_jobs_leases
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_jobs_leases"
-down_revision = "0013_one_head"
+revision = "0017_jobs_leases"
+down_revision = "0016_calendar"
 branch_labels = None
 depends_on = None
 
