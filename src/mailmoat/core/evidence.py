@@ -263,7 +263,9 @@ def _looks_generated(local: str) -> bool:
 
 def _hosts(message: Message, opening: bytes) -> list[str]:
     """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
-    found = dict.fromkeys(_URL_HOST.findall(opening))
+    # The pattern starts with "http" or "www.": a text with neither has no host to find.
+    found = dict.fromkeys(_URL_HOST.findall(opening)) if (
+        b"http" in opening or b"www." in opening) else {}
     for _, href in message.links:
         m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
         if m:

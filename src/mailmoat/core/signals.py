@@ -6,6 +6,7 @@ The policy combines them with the scorer's features; the local scorer also reads
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -158,7 +159,11 @@ _OUT_OF_SCOPE = _Matcher(
 def own_words(body: str) -> str:
     """The part of a body its sender wrote for this mail: up to the first quoted reply,
     forwarded original, signature or confidentiality footer."""
-    head = body[:OPENING_CHARS]
+    return _own_head(body[:OPENING_CHARS])
+
+
+@functools.lru_cache(maxsize=16)  # pure; the signals and the local scorer ask for the same mail
+def _own_head(head: str) -> str:
     cut = _QUOTE_START.search(head)
     return head[: cut.start()] if cut else head
 
