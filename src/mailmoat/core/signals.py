@@ -35,6 +35,7 @@ class Signals:
     list_discussion: bool = False  # a person writing on a mailing list: a visible record
     same_org: bool = False  # the sender's domain is the recipient's own organisation
     unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
+    cold_unsolicited: bool = False  # one such shape, answering no thread: no PUSH from a stranger
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -245,6 +246,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         list_discussion=list_discussion,
         same_org=evidence.same_org,
         unsolicited=evidence.spam_shaped,
+        cold_unsolicited=evidence.cold_unsolicited,
     )
     return signals, evidence
 
