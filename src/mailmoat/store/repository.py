@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +39,9 @@ class Incoming:
     origin: str
     folder: str | None = None
     labels: tuple[str, ...] = ()
+    # The local spam engine's score for these bytes (spam/rspamd.py), when the caller asked
+    # it: handed to the policy as `Facts.spam_score`. The store never asks the engine.
+    spam_score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +150,12 @@ class Store:
             facts = load_sender_facts(
                 session, account, [m.from_addr for _, m in todo.values()], now)
             traces: dict[str, dict[str, Any]] = {}
-            for digest, (_item, message) in todo.items():
+            for digest, (item, message) in todo.items():
                 sender = facts.get(message.from_addr)
-                trace = classify(message, sender.to_policy() if sender else Facts(), self.scorers,
+                known_facts = sender.to_policy() if sender else Facts()
+                if item.spam_score is not None:
+                    known_facts = replace(known_facts, spam_score=item.spam_score)
+                trace = classify(message, known_facts, self.scorers,
                                  account=account, perception=perceived.get(digest))
                 traces[digest] = trace.as_dict()
             # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
