@@ -28,13 +28,13 @@ from mailmoat.calendar.registry import CalendarSettings, add_calendar
 from mailmoat.calendar.sync import sync_calendar
 from mailmoat.core.receipts import Receipt, verify
 from mailmoat.mail.runner import sync_once
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.meeting_proposals import (
     NotProposable,
     approve_meeting,
     propose_meeting,
 )
 from mailmoat.services.outbox import calendar_writers
-from mailmoat.store import open_store
 from mailmoat.store.tables.messages import MessageRow
 from tests.support import act_support
 from tests.support.act_support import (

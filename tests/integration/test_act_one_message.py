@@ -29,7 +29,7 @@ from tests.support.mailserver import MailServer
 
 server = act_support.server  # a fixture of tests/support/act_support.py
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "spamassassin"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "spamassassin"
 PAYROLL = incoming(sender="HR <hr@lawfirm.example>", subject="CONFIDENTIAL payroll",
                    body="Salaries for 2027 attached.", message_id="<q3@lawfirm.example>")
 COPYCAT = incoming(sender="Deals <win@spam.example>", subject="You won a prize",

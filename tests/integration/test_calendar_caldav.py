@@ -30,7 +30,7 @@ from mailmoat.calendar.registry import (
 )
 from mailmoat.calendar.sync import sync_calendar
 from mailmoat.entrypoints.cli.main import app
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.calendar_store import events_between
 from mailmoat.store.tables.calendar import CalendarEventRow, CalendarRow
 from tests.support.radicale_server import PASSWORD, USER, Radicale

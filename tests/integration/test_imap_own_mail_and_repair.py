@@ -23,7 +23,7 @@ from mailmoat.core.lanes import Lane
 from mailmoat.core.local_scorer import score_local
 from mailmoat.learn.service import Learning
 from mailmoat.mail.runner import sync_once
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.mailbox_state import SyncBook
 from mailmoat.store.tables.accounts import LocationRow
 from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow

@@ -22,7 +22,8 @@ from mailmoat.eval.agentdojo_calls import ATTACKER
 from mailmoat.eval.agentdojo_mcp import McpAgent, McpPort
 from mailmoat.mcp.clients import AgentClients
 from mailmoat.services.agents import mount_mcp
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.tables.act import ActionRow, AuditRow, OutboxRow
 from tests.support.act_support import delivered, transport
 from tests.support.mailserver import MailServer

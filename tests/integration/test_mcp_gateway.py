@@ -32,7 +32,8 @@ from mailmoat.eval.agentdojo_mcp import McpAgent, ToolRefused
 from mailmoat.mcp.clients import AgentClients, token_sha256
 from mailmoat.mcp.server import TOOL_NAMES
 from mailmoat.services.agents import mount_mcp
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.tables.act import ActionRow, AuditRow
 from mailmoat.store.tables.mcp import AgentRow
 from tests.support.mcp_support import http_agent, stdio_agent

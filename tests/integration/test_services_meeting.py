@@ -16,8 +16,8 @@ from mailmoat.calendar.registry import CalendarSettings, add_calendar
 from mailmoat.core.meeting import check_meeting, read_text
 from mailmoat.core.slots import Busy, Calendar, FreeBusy, Slot, WorkingHours
 from mailmoat.entrypoints.cli.main import app
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.meeting import meeting_context
-from mailmoat.store import open_store
 from mailmoat.store.calendar_store import StoredEvent, save_events
 
 BER = ZoneInfo("Europe/Berlin")

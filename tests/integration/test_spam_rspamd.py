@@ -115,3 +115,26 @@ def test_the_engine_is_configured_by_url() -> None:
     assert RspamdClient.from_env({}) is None
     client = RspamdClient.from_env({"MAILMOAT_RSPAMD_URL": "http://127.0.0.1:11333/"})
     assert client is not None and client.url == "http://127.0.0.1:11333"
+
+
+def test_ingest_asks_the_configured_engine_and_keeps_going_without_it(
+        rspamd: RspamdClient, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Import and sync store mail through the same decider: with the engine configured its
+    score is a fact in every stored trace; with the engine down the batch is still decided."""
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.services.ingest import CascadeDecider
+    from mailmoat.store.messages import Incoming
+
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    store.decider = CascadeDecider(rspamd)
+    spam, ham = store.ingest_many([Incoming(SPAM, "eml"), Incoming(HAM, "eml")], "local")
+    assert (spam.lane, ham.lane) == ("QUEUE", "PUSH")
+    stored = store.get_message(spam.message_id)
+    assert stored is not None
+    assert stored["trace"]["external"]["spam_score"] >= THRESHOLDS.spam_engine_no_push
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    store.decider = CascadeDecider(RspamdClient(f"http://127.0.0.1:{port}", timeout=1.0))
+    (again,) = store.ingest_many([Incoming(SPAM + b"\n", "eml")], "local")
+    assert again.lane  # decided without the engine

@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.mailserver import free_port, wait_for_port
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def _up(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from tests.support.imap_fixtures import make_message
 from tests.support.mailserver import MailServer, free_port, wait_for_port
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 STUCK_AFTER = 45.0
 
 

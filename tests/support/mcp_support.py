@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mailmoat.eval.agentdojo_mcp import McpAgent, http_connect, stdio_connect
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def stdio_agent(url: str, accounts: list[str], agent: str | None = None) -> McpAgent:

@@ -296,3 +296,48 @@ def test_scorer_sees_the_flag_as_low_trust() -> None:
     assert signals.phishing
     assert score_local(message, signals).features.sender_trust <= 0.1
     assert dataclasses.replace(signals, phishing=False) != signals
+
+
+# -- cold contacts (issue 22: spam written as a person) --------------------------------------
+
+COLD = ("Pat Lee <pat@orbit-ventures.com>", "Urgent: please call me today",
+        "Dear Friend,\nI need your help urgently. Please call me today.\nPat")
+
+
+def test_one_bulk_shape_in_a_cold_mail_keeps_a_stranger_out_of_push() -> None:
+    e = ev(mail(*COLD))
+    assert e.unsolicited and not e.spam_shaped and e.cold_unsolicited
+    assert "a greeting that names no one" in e.as_dict()["spam_reasons"]
+    trace = classify(parse_message(mail(*COLD)))
+    assert trace.decision.lane is Lane.QUEUE  # visible, never hidden
+    assert trace.signals.cold_unsolicited and trace.evidence["cold_unsolicited"]
+    # History the mail cannot author lifts it: someone the user has written to pushes.
+    assert classify(parse_message(mail(*COLD)), Facts(replies_sent=2)).decision.lane is Lane.PUSH
+
+
+def test_the_same_words_answering_a_thread_or_naming_the_reader_still_push() -> None:
+    threaded = mail(*COLD, In_Reply_To="<earlier@acme-corp.com>")
+    assert not ev(threaded).cold_unsolicited
+    assert classify(parse_message(threaded)).decision.lane is Lane.PUSH
+    named = mail(COLD[0], COLD[1], COLD[2].replace("Dear Friend", "Dear Dana"))
+    assert not ev(named).unsolicited
+    assert classify(parse_message(named)).decision.lane is Lane.PUSH
+
+
+def test_replies_to_another_domain_is_a_shape_but_not_on_a_list() -> None:
+    raw = mail("Pat <pat@orbit-ventures.com>", "Hello", "See you.",
+               Reply_To="deals@other-example-shop.com")
+    assert "replies go to another domain" in ev(raw).as_dict()["spam_reasons"]
+    listed = mail("Pat <pat@orbit-ventures.com>", "Hello", "See you.",
+                  Reply_To="team@lists.other-example.org", List_Id="<team.lists.other-example.org>")
+    assert "replies go to another domain" not in ev(listed).as_dict()["spam_reasons"]
+    same = mail("Pat <pat@orbit-ventures.com>", "Hello", "x", Reply_To="p@mail.orbit-ventures.com")
+    assert not ev(same).unsolicited
+
+
+def test_a_mail_built_from_fields_with_no_recipients_is_not_sent_to_itself() -> None:
+    from mailmoat.core.message import Message
+
+    e = read_evidence(Message(from_addr="kelly@bigcustomer.com", from_name="Kelly",
+                              subject="Production is down", body_text="Need help now."))
+    assert not any("its own address" in r for r in e.as_dict()["spam_reasons"])  # type: ignore[union-attr]

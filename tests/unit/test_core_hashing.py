@@ -140,7 +140,7 @@ def test_input_hash_is_the_canonical_hash_of_the_scorer_input() -> None:
     # input_hash canonicalises once (core/hashing.py); it must equal the general path.
     from mailmoat.core.hashing import sha256_hex
 
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "spamassassin"
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "spamassassin"
     raws = [p.read_bytes() for p in sorted(corpus.rglob("*"))[::40] if p.is_file()]
     raws.append("From: Zoë <zoe@e\u0301xample.org>\nTo: a@b.org\nSubject: Cafe\u0301 "
                 "\ud55c\uae00\n\nbody with <a href=\"https://x.org\">x.org</a>\n"

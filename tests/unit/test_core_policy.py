@@ -121,7 +121,8 @@ def test_suspect_beats_rule_and_push() -> None:
 
 
 @pytest.mark.parametrize("signals", [Signals(phishing=True), Signals(spam_verdict=True),
-                                     Signals(unsolicited=True), Signals(auto_reply=True)])
+                                     Signals(unsolicited=True), Signals(auto_reply=True),
+                                     Signals(cold_unsolicited=True)])
 def test_a_pin_to_push_does_not_push_what_may_not_interrupt(signals: Signals) -> None:
     # A spoofed pinned sender, a server spam verdict, a spam-shaped or auto-replied mail.
     d = decide(URGENT, signals, Facts(pinned_lane=Lane.PUSH))
@@ -129,10 +130,12 @@ def test_a_pin_to_push_does_not_push_what_may_not_interrupt(signals: Signals) ->
 
 
 def test_push_needs_a_sender_nothing_speaks_against() -> None:
-    for s in (Signals(spam_verdict=True), Signals(unsolicited=True), Signals(auto_reply=True)):
+    for s in (Signals(spam_verdict=True), Signals(unsolicited=True), Signals(auto_reply=True),
+              Signals(cold_unsolicited=True)):
         assert decide(URGENT, s).lane == Lane.QUEUE
     # History the model cannot author: someone the user wrote to is not a bulk stranger.
     assert decide(URGENT, Signals(unsolicited=True), REPLIED).lane == Lane.PUSH
+    assert decide(URGENT, Signals(cold_unsolicited=True), REPLIED).lane == Lane.PUSH
     assert decide(URGENT, Signals(phishing=True), REPLIED).lane == Lane.QUEUE
     at = THRESHOLDS.spam_engine_no_push
     assert decide(URGENT, NONE, Facts(spam_score=at)).lane == Lane.QUEUE
@@ -456,7 +459,8 @@ def test_a_learned_rule_never_yields_silent(f: Features, s: Signals, fa: Facts,
         assert (d.lane, d.branch) == (Lane.QUEUE, "suspect")
     elif rule in {Lane.PUSH, Lane.QUEUE, Lane.MEETING}:
         pushed_anyway = rule is Lane.PUSH and (
-            s.spam_verdict or (s.unsolicited and fa.replies_sent == 0) or s.auto_reply
+            s.spam_verdict or s.auto_reply
+            or ((s.unsolicited or s.cold_unsolicited) and fa.replies_sent == 0)
             or (fa.spam_score is not None and fa.spam_score >= THRESHOLDS.spam_engine_no_push))
         assert (d.lane, d.branch) == (Lane.QUEUE if pushed_anyway else rule, "rule")
     else:
@@ -493,14 +497,15 @@ def test_push_only_for_a_sender_nothing_speaks_against(f: Features, s: Signals,
                                                       fa: Facts) -> None:
     if decide(f, s, fa).lane is Lane.PUSH:
         assert not (s.phishing or s.spam_verdict or s.auto_reply)
-        assert not s.unsolicited or fa.replies_sent >= 1
+        assert not (s.unsolicited or s.cold_unsolicited) or fa.replies_sent >= 1
         assert fa.spam_score is None or fa.spam_score < THRESHOLDS.spam_engine_no_push
 
 
 def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple[Lane, str, bool]:
     """The table in docs/policy.md, read from describe_policy(t) rather than from `t`."""
     snap = describe_policy(t)["thresholds"]
-    no_push = (s.phishing or s.spam_verdict or (s.unsolicited and fa.replies_sent == 0)
+    no_push = (s.phishing or s.spam_verdict
+               or ((s.unsolicited or s.cold_unsolicited) and fa.replies_sent == 0)
                or s.auto_reply
                or (fa.spam_score is not None and fa.spam_score >= snap["spam_engine_no_push"]))
     if fa.pinned_lane is not None:

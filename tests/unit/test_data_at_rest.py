@@ -17,7 +17,7 @@ from sqlalchemy import insert, select, text
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.keys import LINK_KEY, VAPID_KEY, link_key, vapid
-from mailmoat.store import open_store
+from mailmoat.services.bootstrap import open_store
 from mailmoat.store.db import default_url
 from mailmoat.store.people import NoSealer, WebStore, is_sealed
 from mailmoat.store.tables.web import AccountSettingsRow, SecretRow

@@ -17,7 +17,7 @@ import pytest
 import typer.main
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"MAILMOAT_[A-Z0-9_]*[A-Z0-9]")
 
 

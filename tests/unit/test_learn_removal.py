@@ -19,7 +19,8 @@ from mailmoat.entrypoints.cli.main import app
 from mailmoat.learn.model import Labelled, LinearModel, _bucket, featurize
 from mailmoat.learn.scorer import MIN_CORRECTIONS, LearnedScorer
 from mailmoat.learn.service import Learning
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from tests.integration.test_learn_default import DEPLOY, default_store, deploy, trace
 from tests.support.learn_mail import QUESTION, eml
 

@@ -456,7 +456,7 @@ def test_expectations_judge_status_and_shape():
 def test_mcp_probe_imports_nothing_from_mailmoat_and_its_core_is_pure():
     import ast
 
-    package = Path(__file__).resolve().parents[1] / "src" / "mcp_probe"
+    package = Path(__file__).resolve().parents[2] / "src" / "mcp_probe"
     pure = {"catalog", "config", "redact", "report", "retry", "review", "samples", "sidecar",
             "workflow"}
     shell = {"client", "runner", "init", "cli", "__main__"}

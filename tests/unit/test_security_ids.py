@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9-]*) \|")
 
 

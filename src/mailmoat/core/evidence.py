@@ -48,6 +48,7 @@ class Evidence:
     weight: int = 0
     unsolicited: tuple[str, ...] = ()  # shapes of unsolicited bulk mail (spam), "weight:reason"
     spam_weight: int = 0
+    threaded: bool = False  # the mail answers a thread (In-Reply-To or References)
 
     @property
     def auth_failed(self) -> bool:
@@ -62,6 +63,13 @@ class Evidence:
         """Unsolicited bulk mail by its shape: never PUSH (the policy), may be silenced."""
         return self.spam_weight >= FLAG_WEIGHT
 
+    @property
+    def cold_unsolicited(self) -> bool:
+        """One unsolicited shape in a mail that answers no thread: a cold contact that looks
+        like bulk mail. Not enough to silence it; enough that a stranger's urgent wording
+        does not interrupt (the policy asks for no history with the sender)."""
+        return self.spam_weight >= 1 and not self.threaded
+
     def reasons(self) -> tuple[str, ...]:
         return tuple(r.partition(":")[2] for r in self.phishing)
 
@@ -71,7 +79,7 @@ class Evidence:
             "same_org": self.same_org, "server_spam": self.server_spam,
             "auto_reply": self.auto_reply, "phishing_flag": self.flagged,
             "phishing_weight": self.weight, "phishing_reasons": list(self.reasons()),
-            "spam_shaped": self.spam_shaped,
+            "spam_shaped": self.spam_shaped, "cold_unsolicited": self.cold_unsolicited,
             "spam_reasons": [r.partition(":")[2] for r in self.unsolicited],
         }
 
@@ -263,7 +271,9 @@ def _looks_generated(local: str) -> bool:
 
 def _hosts(message: Message, opening: bytes) -> list[str]:
     """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
-    found = dict.fromkeys(_URL_HOST.findall(opening))
+    # The pattern starts with "http" or "www.": a text with neither has no host to find.
+    found = dict.fromkeys(_URL_HOST.findall(opening)) if (
+        b"http" in opening or b"www." in opening) else {}
     for _, href in message.links:
         m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
         if m:
@@ -310,6 +320,12 @@ _MONEY_BAIT = _matcher(
     rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
     rb"|\b(?:double|triple) your\b|\bcash bonus\b")
 
+# A greeting that names no one: written to everyone on a list of addresses.
+_IMPERSONAL_GREETING = _matcher(
+    rb"(?:^|\n)\s*(?:dear (?:sir|madam|sir/madam|sir or madam|friends?|customer|user|member|"
+    rb"beneficiary|account (?:holder|owner)|valued \w+|recipient|webmaster|owner)|hi there|"
+    rb"hello there|greetings)\b")
+
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
                  generated: bool) -> list[tuple[int, str]]:
@@ -334,7 +350,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         shapes.append((1, "no subject"))
     if parsed and not message.to and not message.cc:
         shapes.append((1, "no recipient named"))
-    elif (message.from_addr and set(message.to) <= {message.from_addr}) or any(
+    elif (message.to and message.from_addr and set(message.to) <= {message.from_addr}) or any(
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
@@ -347,6 +363,8 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
     if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
         shapes.append((1, "an unsolicited-mail disclaimer"))
+    if _IMPERSONAL_GREETING.search(opening[:400]):
+        shapes.append((1, "a greeting that names no one"))
     if _MONEY_BAIT.search(opening):
         shapes.append((1, "money or offer bait"))
     return shapes
@@ -423,10 +441,15 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
         shapes.append((1, "free-mail address posing as an institution or role"))
     replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
-    if own and replies and own not in replies and any(is_public_domain(r) for r in replies):
+    elsewhere = bool(own and replies and own not in replies)
+    free_replies = elsewhere and any(is_public_domain(r) for r in replies)
+    if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
     spam = _spam_shapes(message, opening, footer, generated)
+    if elsewhere and not free_replies and not message.list_id:
+        # A list sets Reply-To to itself; a person's replies go to their own domain.
+        spam.append((1, "replies go to another domain"))
     # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
     # below the phishing flag.
     spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]
@@ -435,4 +458,5 @@ def read_evidence(message: Message, opening: bytes | None = None,
         server_spam=_server_spam(message), auto_reply=auto_reply,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
         unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
+        threaded=bool(message.in_reply_to or message.references),
     )

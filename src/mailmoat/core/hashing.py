@@ -113,10 +113,15 @@ def _nfc_flat(value: Any) -> Any:
 def input_hash(message: Message) -> str:
     """`sha256_hex(scorer_input(message))`, canonicalised once: the scorer input holds only
     strings, booleans, an integer and lists of them (no floats, no nested objects), so
-    its strings are NFC-normalised in one pass and orjson writes the canonical bytes
-    directly (tests/test_core_hashing.py holds the two equal on the corpus)."""
-    data = {key: _nfc_flat(value) for key, value in scorer_input(message).items()}
-    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    orjson writes the canonical bytes directly; when those bytes are all ASCII every string
+    is already its NFC form, otherwise the strings are NFC-normalised in one pass and
+    written again (tests/test_core_hashing.py holds the two equal on the corpus)."""
+    data = scorer_input(message)
+    raw = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    if not raw.isascii():  # ASCII strings are their own NFC form: most mail needs no pass
+        data = {key: _nfc_flat(value) for key, value in data.items()}
+        raw = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(raw).hexdigest()
 
 
 def is_stale(message: Message, stored_hash: str) -> bool:

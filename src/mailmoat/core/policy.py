@@ -8,8 +8,8 @@ Branch order (first match wins) and why:
   4. unsure    low confidence degrades to visibility: QUEUE, never a hidden lane.
   5. push      urgent and confident enough to interrupt, from a sender nothing speaks
                against: no server spam verdict, no local spam engine verdict, not shaped
-               like unsolicited bulk mail from someone the user never wrote to, not an
-               automatic reply.
+               like unsolicited bulk mail from someone the user never wrote to (two shapes,
+               or one in a mail that answers no thread), not an automatic reply.
   6. silent    clear noise: untrusted, calm, and cheap to undo.
   7. meeting   scheduling mail, unless it is also marketing (webinar blasts).
   8. info      a calm record: transactional, a person on a mailing list, an auto-reply.
@@ -122,7 +122,8 @@ def _no_push(s: Signals, facts: Facts, t: Thresholds) -> bool:
     """Evidence that this sender must not interrupt, whatever the wording says."""
     engine = facts.spam_score is not None and facts.spam_score >= t.spam_engine_no_push
     # Someone the user has written to is not an unsolicited stranger (history, not content).
-    stranger_bulk = s.unsolicited and facts.replies_sent == 0
+    # One bulk shape is enough when the mail also answers no thread (a cold contact).
+    stranger_bulk = (s.unsolicited or s.cold_unsolicited) and facts.replies_sent == 0
     return s.phishing or s.spam_verdict or stranger_bulk or s.auto_reply or engine
 
 

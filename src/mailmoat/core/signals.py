@@ -6,6 +6,7 @@ The policy combines them with the scorer's features; the local scorer also reads
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ class Signals:
     list_discussion: bool = False  # a person writing on a mailing list: a visible record
     same_org: bool = False  # the sender's domain is the recipient's own organisation
     unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
+    cold_unsolicited: bool = False  # one such shape, answering no thread: no PUSH from a stranger
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -158,7 +160,11 @@ _OUT_OF_SCOPE = _Matcher(
 def own_words(body: str) -> str:
     """The part of a body its sender wrote for this mail: up to the first quoted reply,
     forwarded original, signature or confidentiality footer."""
-    head = body[:OPENING_CHARS]
+    return _own_head(body[:OPENING_CHARS])
+
+
+@functools.lru_cache(maxsize=16)  # pure; the signals and the local scorer ask for the same mail
+def _own_head(head: str) -> str:
     cut = _QUOTE_START.search(head)
     return head[: cut.start()] if cut else head
 
@@ -240,6 +246,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         list_discussion=list_discussion,
         same_org=evidence.same_org,
         unsolicited=evidence.spam_shaped,
+        cold_unsolicited=evidence.cold_unsolicited,
     )
     return signals, evidence
 

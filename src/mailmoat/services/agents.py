@@ -16,7 +16,8 @@ from mailmoat.mcp.clients import (
     local_principal,
 )
 from mailmoat.mcp.gateway import Gateway, Refused
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 
 MCP_PATH = "/mcp"
 __all__ = ["DEFAULT_DAILY_PROPOSALS", "DEFAULT_RATE_PER_MINUTE", "ClientError", "agent_clients",

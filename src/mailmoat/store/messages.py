@@ -36,8 +36,11 @@ class Decider(Protocol):
 
     def decide(self, session: Session, account: str,
                todo: Sequence[tuple[Message, Any]], scorers: Sequence[Any],
-               now: datetime) -> list[dict[str, Any]]:
-        """One trace (`Trace.as_dict()`) per (message, perception or None)."""
+               now: datetime, spam_scores: Sequence[float | None] = (),
+               raws: Sequence[bytes] = ()) -> list[dict[str, Any]]:
+        """One trace (`Trace.as_dict()`) per (message, perception or None); `spam_scores`,
+        when given, holds a spam engine score the caller already has per message (None: not
+        asked), and `raws` the exact bytes, for a decider that asks the engine itself."""
         ...
 
     def after_save(self, session: Session, account: str,
@@ -59,6 +62,9 @@ class Incoming:
     # The account's own addresses: mail From one of them outside the inbox is the user's
     # own (core.facts.is_own_mail), stored but not judged.
     own_addresses: frozenset[str] = frozenset()
+    # The local spam engine's score for these bytes (spam/rspamd.py), when the caller asked
+    # it: handed to the policy as `Facts.spam_score`. The store never asks the engine.
+    spam_score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +182,8 @@ class Store:
             judged = [d for d in todo if d not in own]
             decided = self._decider().decide(
                 session, account, [(todo[d][1], perceived.get(d)) for d in judged],
-                self.scorers, now)
+                self.scorers, now, [todo[d][0].spam_score for d in judged],
+                [todo[d][0].raw for d in judged])
             traces: dict[str, dict[str, Any]] = dict(zip(judged, decided, strict=True))
             # Core bulk inserts on the tables (the ORM's bulk path costs more per row than
             # the insert itself), one statement per table. The new ids come back in no

@@ -1,0 +1,103 @@
+"""The judgement's speed work changes no answer (issue 22).
+
+The fast paths (ASCII fold, ASCII input hash, the sender's own words computed once) are held
+to the straightforward forms kept here: each function on every text of the SpamAssassin
+corpus, the development set and the Klorn sets, and the whole judgement (lane, branch,
+features, signals, evidence, input hash) with the reference forms patched in against the
+code as it runs."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import mailmoat.core.evidence as evidence_mod
+import mailmoat.core.local_scorer as scorer_mod
+import mailmoat.core.signals as signals_mod
+import mailmoat.judge.cascade as cascade_mod
+from mailmoat.core.hashing import input_hash, scorer_input
+from mailmoat.core.message import Message, parse_message
+from mailmoat.core.text import fold, strip_invisible
+from mailmoat.eval.judgement import DEV_SET
+from mailmoat.eval.runner import load_items
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+CORPUS = SHARED / "corpora" / "spamassassin"
+KLORN = SHARED / "eval" / "klorn"
+
+
+def reference_fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
+
+
+def reference_own_words(body: str) -> str:
+    head = body[: signals_mod.OPENING_CHARS]
+    cut = signals_mod._QUOTE_START.search(head)
+    return head[: cut.start()] if cut else head
+
+
+def _nfc(value: Any) -> Any:
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc(v) for v in value]
+    return value
+
+
+def reference_input_hash(message: Message) -> str:
+    data = {k: _nfc(v) for k, v in scorer_input(message).items()}
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def messages() -> list[Message]:
+    if not CORPUS.is_dir():
+        pytest.skip("the SpamAssassin corpus is not in ../shared")
+    found = [parse_message(p.read_bytes()) for p in sorted(CORPUS.rglob("*")) if p.is_file()]
+    for path in [DEV_SET, *sorted(KLORN.glob("*.json"))]:
+        found += [item.message for item in load_items(path)]
+    return found
+
+
+def _answers(messages: list[Message]) -> list[tuple[Any, ...]]:
+    out = []
+    for m in messages:
+        t = cascade_mod.classify(m)
+        out.append((t.decision.lane, t.decision.branch, t.decision.reason,
+                    t.decision.auto_eligible, t.features.as_dict(), t.signals.as_dict(),
+                    t.scorer_reason, t.evidence, t.input_hash))
+    return out
+
+
+def test_each_fast_path_equals_its_reference(messages: list[Message]) -> None:
+    assert len(messages) > 6000
+    texts = [t for m in messages for t in (m.subject, m.from_name, m.body_text[:1500],
+                                            m.body_text[-1500:])]
+    texts += ["Ｕｒｇｅｎｔ", "İstanbul ẞ ﬁ", "pay\u200bpal", "Straße", "긴급 확인"]
+    assert [fold(t) for t in texts] == [reference_fold(t) for t in texts]
+    assert any(not t.isascii() for t in texts)  # both branches of the fast path are read
+    bodies = [m.body_text for m in messages]
+    assert [signals_mod.own_words(b) for b in bodies] == [reference_own_words(b) for b in bodies]
+    assert [input_hash(m) for m in messages] == [reference_input_hash(m) for m in messages]
+
+
+def test_the_whole_judgement_is_unchanged_by_the_fast_paths(
+        messages: list[Message], monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _answers(messages)
+    for module in (signals_mod, evidence_mod, scorer_mod):
+        monkeypatch.setattr(module, "fold", reference_fold)
+    monkeypatch.setattr(signals_mod, "own_words", reference_own_words)
+    monkeypatch.setattr(scorer_mod, "own_words", reference_own_words)
+    monkeypatch.setattr(cascade_mod, "input_hash", reference_input_hash)
+    reference = _answers(messages)
+    assert len(fast) == len(reference)
+    differ = [i for i, (a, b) in enumerate(zip(fast, reference, strict=True)) if a != b]
+    assert not differ, f"{len(differ)} answers changed, first {fast[differ[0]]}"
+    # The comparison can see a change: a judgement with a different fold differs.
+    monkeypatch.setattr(signals_mod, "fold", lambda text: reference_fold(text).upper())
+    assert _answers(messages[:200]) != reference[:200]
