@@ -212,7 +212,7 @@ def _worker(url: str, crash_at: str | None, once: bool) -> int:
     env = {k: v for k, v in os.environ.items() if k != "MAILMOAT_CRASH_AT"}
     if crash_at:
         env["MAILMOAT_CRASH_AT"] = crash_at
-    args = [sys.executable, "-m", "mailmoat.services.outbox", "--database-url", url, "--lease",
+    args = [sys.executable, "-m", "mailmoat.entrypoints.worker", "--database-url", url, "--lease",
             str(LEASE)] + (["--once"] if once else [])
     done = subprocess.run(args, env=env, capture_output=True, timeout=120)
     if done.returncode not in (0, -signal.SIGKILL):
