@@ -10,9 +10,9 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
+from mailmoat.core.ids import ascii_id
 from mailmoat.web.approvals import Outcome, PendingAction, TriageItem
 from mailmoat.web.draft_diff import draft_diff, edits_from_audit
-from mailmoat.web.views import MAX_ID
 
 
 def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
@@ -53,10 +53,11 @@ class ActApprovals:
         self.service = service
 
     def _owned(self, account: str, action_id: str) -> dict[str, Any] | None:
-        if not action_id.isdigit() or not 0 < int(action_id) <= MAX_ID:
+        number = ascii_id(action_id)
+        if number is None:
             return None
         try:
-            view = self.service.show(int(action_id))
+            view = self.service.show(number)
         except NotFound:
             return None
         return view if view["account"] == account else None
@@ -81,7 +82,7 @@ class ActApprovals:
         if view is None:
             return Outcome(False, "no such pending action")
         try:
-            self.service.approve(int(action_id), actor, expected_sha256=expected_sha256)
+            self.service.approve(int(view["id"]), actor, expected_sha256=expected_sha256)
         except ActError as exc:
             return Outcome(False, str(exc))
         if is_floor(str(view["action"])):
@@ -89,10 +90,11 @@ class ActApprovals:
         return Outcome(True, "approved: the worker applies it on the mail server")
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> Outcome:
-        if self._owned(account, action_id) is None:
+        view = self._owned(account, action_id)
+        if view is None:
             return Outcome(False, "no such pending action")
         try:
-            self.service.reject(int(action_id), actor, reason)
+            self.service.reject(int(view["id"]), actor, reason)
         except ActError as exc:
             return Outcome(False, str(exc))
         return Outcome(True, "rejected")

@@ -24,6 +24,7 @@ from mailmoat.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.web.approvals import Approvals, Triage
 from mailmoat.web.auth import LoginRequired, csrf_guard
 from mailmoat.web.csp import CSP
+from mailmoat.web.guard import RequestGuard, configured_extra_hosts, trusted_hosts
 from mailmoat.web.routes_actions import actions_router
 from mailmoat.web.routes_judge import judge_router
 from mailmoat.web.routes_learn import learn_router
@@ -38,8 +39,11 @@ def create_app(
     triage: Triage | None = None,
     setup_token: str | None = None,
     base_url: str = "http://127.0.0.1:8025",
+    allowed_hosts: tuple[str, ...] | None = None,
 ) -> FastAPI:
-    """`setup_token`: while no user exists, /setup?token=… creates the first one."""
+    """`setup_token`: while no user exists, /setup?token=… creates the first one.
+    `allowed_hosts`: names besides the base URL's host that the server answers to (default:
+    the comma-separated MAILMOAT_ALLOWED_HOSTS); any other Host header is refused."""
     from mailmoat.web import api, pages
     from mailmoat.web.pages_rules import rules_router
 
@@ -99,6 +103,10 @@ def create_app(
         if not request.url.path.startswith("/static/"):
             response.headers["Cache-Control"] = "no-store"
         return response
+
+    # Added last, so it runs first: Host, sign-in and body size before anything reads the body.
+    extra = configured_extra_hosts() if allowed_hosts is None else list(allowed_hosts)
+    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra), web=app.state.web)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

@@ -51,6 +51,7 @@ from mailmoat.web.lane_settings import (
     lane_rows_from_form,
     save_lane_actions,
 )
+from mailmoat.web.notices import notice_code, notice_text
 from mailmoat.web.settings_forms import (
     FormError,
     check_daily_cap,
@@ -69,14 +70,17 @@ User = Depends(page_user)
 def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200,
            headers: dict[str, str] | None = None) -> HTMLResponse:
     me = session_of(request)
-    ctx = {"me": me, "csrf": me.csrf_token if me else "", "flash": request.query_params.get(
-        "done", ""), **ctx}
+    ctx = {"me": me, "csrf": me.csrf_token if me else "",
+           "flash": notice_text(request.query_params.get("done", "")), **ctx}
     return templates.TemplateResponse(request, name, ctx, status_code=status, headers=headers)
 
 
 def back(to: str, done: str = "") -> RedirectResponse:
+    """Redirect to `to`, with a notice code (web/notices.py) to show there."""
     if done:
-        to += ("&" if "?" in to else "?") + "done=" + done.replace(" ", "+")
+        if not notice_text(done):
+            raise ValueError(f"{done!r} is not a notice code")  # a bug, not a user error
+        to += ("&" if "?" in to else "?") + "done=" + done
     return RedirectResponse(to, 303)
 
 
@@ -220,20 +224,20 @@ def trace_page(request: Request, message_id: MessageId, me: SessionInfo = User) 
 def move_form(request: Request, message_id: MessageId, lane: str = Form(...),
               me: SessionInfo = User) -> Response:
     result = move(request, me, message_id, parse_lane(lane))
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/pin")
 def pin_form(request: Request, message_id: MessageId, lane: str = Form(...),
              me: SessionInfo = User) -> Response:
     result = pin(request, me, message_id, parse_lane(lane))
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/undo")
 def undo_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
     result = undo(request, me, message_id)
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/images")
@@ -241,7 +245,7 @@ def images_form(request: Request, message_id: MessageId, allow: bool = Form(...)
                 me: SessionInfo = User) -> Response:
     set_images(request, me, message_id, allow)
     return back(f"/message/{message_id}?view=html",
-                "images allowed for this sender" if allow else "images blocked for this sender")
+                "images_allowed" if allow else "images_blocked")
 
 
 @router.get("/corrections", response_class=HTMLResponse)
@@ -327,8 +331,8 @@ def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
 
 
 @router.get("/settings", response_class=HTMLResponse)
-def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> HTMLResponse:
-    return render(request, "settings.html", {**_settings_ctx(request, me), "error": error[:300]})
+def settings_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
+    return render(request, "settings.html", _settings_ctx(request, me))
 
 
 def _settings_refused(request: Request, me: SessionInfo, error: str,
@@ -342,7 +346,7 @@ def _settings_refused(request: Request, me: SessionInfo, error: str,
 def account_form(request: Request, account: str = Form(...), me: SessionInfo = User) -> Response:
     if not web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), account):
         raise HTTPException(404, "no such account")
-    return back("/settings", "account switched")
+    return back("/settings", "account_switched")
 
 
 @router.post("/settings/mode", response_class=HTMLResponse)
@@ -358,7 +362,7 @@ def mode_form(request: Request, mode: str = Form(...),
     except FormError as exc:
         return _settings_refused(request, me, str(exc), {
             "guidelines": guidelines or "", "daily_cap": daily_cap or ""})
-    return back("/settings", f"mode {set_mode(request, me, mode, text, cap)} saved")
+    return back("/settings", notice_code("mode_saved", set_mode(request, me, mode, text, cap)))
 
 
 @router.post("/settings/lanes", response_class=HTMLResponse)
@@ -368,7 +372,7 @@ async def lanes_form(request: Request, me: SessionInfo = User) -> Response:
         save_lane_actions(request, me.account, parse_lane_actions(form))
     except FormError as exc:
         return _settings_refused(request, me, str(exc), {"lane_rows": lane_rows_from_form(form)})
-    return back("/settings", "lane actions saved")
+    return back("/settings", "lane_actions_saved")
 
 
 @router.post("/settings/notify")
@@ -399,10 +403,11 @@ def notify_form(
         # Nothing is saved: the page shows why, the earlier settings stay.
         message = "; ".join(e["msg"] for e in exc.errors()) if isinstance(
             exc, ValidationError) else str(exc)
-        return RedirectResponse(f"/settings?error={message[:300]}", 303)
+        # Shown on the page itself (no redirect): a URL must never carry the warning's text.
+        return _settings_refused(request, me, message[:300], {})
     store.save_settings(me.account, settings.model_copy(update={"notify": notify}).model_dump(
         mode="json"))
-    return back("/settings", "notifications saved")
+    return back("/settings", "notifications_saved")
 
 
 @router.get("/status", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from mailmoat.learn.service import LearningError, pin_dict
 from mailmoat.store.web_store import SessionInfo
 from mailmoat.web.actions import learning
 from mailmoat.web.auth import page_user, web
+from mailmoat.web.notices import notice_code
 from mailmoat.web.pages import back, render
 
 rules_router = APIRouter(include_in_schema=False)
@@ -59,24 +60,24 @@ def pin_form(request: Request, key: str = Form(..., max_length=500),
         pinned = learning(request, me).pin(key, lane, me.username, note)
     except LearningError as exc:
         return _refused(request, me, str(exc), new_key=key, new_lane=lane)
-    return back("/rules", f"pinned {pinned.key.value} to {pinned.lane.value}")
+    return back("/rules", notice_code("rule_pinned", pinned.lane.value))
 
 
 @rules_router.post("/rules/unpin", response_class=HTMLResponse)
 def unpin_form(request: Request, key: str = Form(..., max_length=500),
                me: SessionInfo = User) -> Response:
     try:
-        gone = learning(request, me).unpin(key, me.username)
+        learning(request, me).unpin(key, me.username)
     except LearningError as exc:
         return _refused(request, me, str(exc))
-    return back("/rules", f"unpinned {gone.key.value}")
+    return back("/rules", "unpinned")
 
 
 @rules_router.post("/rules/remove", response_class=HTMLResponse)
 def remove_form(request: Request, key: str = Form(..., max_length=500),
                 me: SessionInfo = User) -> Response:
     try:
-        gone = learning(request, me).remove_rule(key, me.username)
+        learning(request, me).remove_rule(key, me.username)
     except LearningError as exc:
         return _refused(request, me, str(exc))
-    return back("/rules", f"removed the learned rule for {gone.key.value}")
+    return back("/rules", "rule_removed")

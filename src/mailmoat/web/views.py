@@ -7,10 +7,12 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path
+from pydantic import BeforeValidator
 from sqlalchemy import func, select
 
 from mailmoat.act.snoozes import snoozed
 from mailmoat.config import ConfigError, load_llm_config
+from mailmoat.core.ids import MAX_ID, ascii_int
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
 from mailmoat.judge.setup import model_scorers
@@ -32,10 +34,18 @@ LANE_BLURB = {
 }
 FRONT_PAGE_ROWS = {Lane.PUSH: 20, Lane.MEETING: 20, Lane.QUEUE: 30}
 PAGE_SIZE = 50
-# Ids fit the database's integer column; anything larger is a 422, not a driver overflow.
-# Ids are bounded so a huge number is a clean 422, not a database overflow.
-MAX_ID = 2_147_483_647
-MessageId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+def _ascii_digits(value: object) -> object:
+    # pydantic alone reads " 12", "+12", "1_2" and "12.0" as 12; an id is ASCII digits only.
+    if isinstance(value, str) and ascii_int(value, 0, 10**10) is None:
+        raise ValueError("an id is written in ASCII digits only")
+    return value
+
+
+# Ids fit the database's integer column; anything larger, or not plain ASCII digits, is a
+# clean 422, not a driver overflow.
+MessageId = Annotated[int, Path(ge=1, le=MAX_ID), BeforeValidator(_ascii_digits)]
 ActionId = MessageId
 
 
