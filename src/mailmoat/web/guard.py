@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio.to_thread
-from fastapi import HTTPException
 from starlette.datastructures import Headers
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from starlette.responses import JSONResponse, PlainTextResponse
 
 from mailmoat.core.ids import ascii_int
@@ -120,7 +120,9 @@ class RequestGuard:
             if size > limit:
                 await _too_large(limit)(scope, receive, send)
                 return
-        await self.app(scope, _counted(receive, limit), send)
+        # Starlette's limiter counts a streamed body and answers 413 as soon as it passes the
+        # limit; FastAPI knows its signal and does not turn it into a 400.
+        await RequestBodyLimitMiddleware(self.app, limit)(scope, receive, send)
 
     async def _signed_in(self, scope: Scope, headers: Headers) -> bool:
         token = _cookie(headers.get("cookie", ""), SESSION_COOKIE)
@@ -143,18 +145,3 @@ def _cookie(header: str, name: str) -> str:
 
 def _too_large(limit: int) -> JSONResponse:
     return JSONResponse({"detail": f"request body over {limit // KB} KB"}, 413)
-
-
-def _counted(receive: Receive, limit: int) -> Receive:
-    seen = 0
-
-    async def counting() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise HTTPException(413, f"request body over {limit // KB} KB")
-        return message
-
-    return counting

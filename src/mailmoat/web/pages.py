@@ -19,7 +19,7 @@ from mailmoat.core.lanes import Lane
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.notify.settings import AccountSettings, NotifyIn, WindowIn, mask_url
 from mailmoat.notify.signing import BadLink, verify_link
-from mailmoat.store.web_store import SessionInfo, UserExists
+from mailmoat.store.web_store import SessionInfo
 from mailmoat.web import views
 from mailmoat.web.actions import (
     apply_link,
@@ -37,7 +37,6 @@ from mailmoat.web.auth import (
     PasswordTooWeak,
     attempt_login,
     hash_password,
-    login_wait,
     page_user,
     secure_cookies,
     session_of,
@@ -111,13 +110,14 @@ def login_submit(
     password: str = Form(..., max_length=1000),
     next: str = Form("/"),
 ) -> Response:
-    wait = login_wait(request, username)
+    attempt = attempt_login(request, username, password)
+    wait = attempt.wait
     if wait > 0:
         return render(request, "login.html", {
             "login_csrf": request.cookies.get(LOGIN_CSRF_COOKIE, ""), "next": _safe_next(next),
             "error": f"Too many failed sign-ins. Try again in {int(wait) + 1} seconds."},
             status=429, headers={"Retry-After": str(int(wait) + 1)})
-    user = attempt_login(request, username, password)
+    user = attempt.user
     if user is None:
         return render(request, "login.html", {
             "login_csrf": request.cookies.get(LOGIN_CSRF_COOKIE, ""), "next": _safe_next(next),
@@ -167,13 +167,16 @@ def setup_submit(
     if not _setup_ok(request, token):
         raise HTTPException(404, "setup is done or the link is wrong")
     error = "The two passwords differ." if password != password2 else ""
+    user = None
     if not error:
         try:
-            user = web(request).create_user(username.strip(), hash_password(password),
-                                            default_accounts(request.app.state.store))
-        except (PasswordTooWeak, UserExists) as exc:
+            user = web(request).create_first_user(username.strip(), hash_password(password),
+                                                  default_accounts(request.app.state.store))
+        except PasswordTooWeak as exc:
             error = str(exc)
-    if error:
+        if user is None and not error:  # another request made the first user meanwhile
+            raise HTTPException(404, "setup is done or the link is wrong")
+    if error or user is None:
         return render(request, "setup.html", {"token": token, "error": error}, status=400)
     session, _csrf = web(request).create_session(user)
     response = RedirectResponse("/", 303)
