@@ -20,7 +20,12 @@ from email.utils import parsedate_to_datetime
 from mailmoat.core.addresses import address_pairs, single_address
 from mailmoat.core.text import html_to_text, normalize_space, snippet
 
-MAX_HEADER_CHARS = 4_000  # per header value
+MAX_HEADER_CHARS = 4_000  # per header value, decoded
+MAX_RAW_HEADER_CHARS = 16_000  # per header value as the parser stores it, before decoding
+# The MIME headers the stdlib reads parameters from (`_parseparam` is quadratic in the number
+# of ";"): capped harder, and before the stdlib ever sees them.
+MAX_MIME_HEADER_CHARS = 2_000
+_MIME_HEADERS = frozenset({"content-type", "content-disposition", "content-transfer-encoding"})
 MAX_PART_BYTES = 512 * 1024  # decoded bytes read from any one part
 MAX_PARTS = 64  # MIME parts visited
 MAX_DEPTH = 8  # nested multipart / message/rfc822 levels
@@ -40,10 +45,24 @@ class _RawHeaderPolicy(email.policy.EmailPolicy):
     malformed headers spam is full of.
     """
 
+    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
+        """Every header of every part, as the parser reads it: capped here, so no later
+        read (the stdlib's parameter parsing, our own) ever meets a megabyte of header.
+        A value of exactly the cap's length is reported as capped (`_capped_headers`)."""
+        name, value = super().header_source_parse(sourcelines)
+        return name, value[:header_cap(name)]
+
     def header_fetch_parse(self, name: str, value: str) -> str:  # type: ignore[override]
         if isinstance(value, str) and _has_surrogates(value):
             value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
-        return str(value).replace("\r", "").replace("\n", "")
+        # A header set after parsing never went through header_source_parse.
+        return str(value)[:header_cap(name)].replace("\r", "").replace("\n", "")
+
+
+def header_cap(name: str) -> int:
+    """How much of a header's value the parser keeps."""
+    return MAX_MIME_HEADER_CHARS if name.strip().lower() in _MIME_HEADERS else (
+        MAX_RAW_HEADER_CHARS)
 
 
 def _has_surrogates(text: str) -> bool:
@@ -316,6 +335,15 @@ def _filename(part: StdMessage) -> str:
         return ""
 
 
+def _note_capped(part: StdMessage, acc: _Collector) -> None:
+    for name, value in part.raw_items():
+        cap = header_cap(name)
+        if len(value) >= cap:
+            note = f"header {name[:40]} capped at {cap} chars"
+            if note not in acc.truncations:
+                acc.truncations.append(note)
+
+
 def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
     if acc.parts_seen >= MAX_PARTS:
         if f"stopped after {MAX_PARTS} MIME parts" not in acc.truncations:
@@ -325,6 +353,7 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         acc.truncations.append(f"nesting deeper than {MAX_DEPTH} ignored")
         return
     acc.parts_seen += 1
+    _note_capped(part, acc)
     try:
         ctype = part.get_content_type()
     except Exception:
@@ -376,6 +405,18 @@ def _bulk_headers(headers: dict[str, str]) -> tuple[str, ...]:
 
 def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     """Parse RFC 822 bytes into a Message. Never raises on malformed input."""
+    return _parse(raw, labels)[0]
+
+
+def parse_message_with_html(raw: bytes,
+                            labels: tuple[str, ...] = ()) -> tuple[Message, tuple[str, ...]]:
+    """The Message and its decoded text/html parts (capped), from one parse: a view that
+    shows both never parses the bytes twice."""
+    message, html = _parse(raw, labels)
+    return message, tuple(h for h in html if h.strip())
+
+
+def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
     notes: list[str] = []
     truncations: list[str] = []
     raw_size = len(raw)
@@ -392,7 +433,8 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         try:
             msg = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(raw)
         except Exception as exc2:  # pragma: no cover - header parsing does not recurse
-            return Message(raw_size=raw_size, defects=(f"unparseable: {type(exc2).__name__}",))
+            return Message(raw_size=raw_size,
+                           defects=(f"unparseable: {type(exc2).__name__}",)), []
     else:
         try:
             _walk(msg, acc, 0)
@@ -417,7 +459,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     body = body.strip()
 
     calendar = tuple(_strip_surrogates(c)[:MAX_BODY_CHARS] for c in acc.calendar[:4])
-    return Message(
+    message = Message(
         from_name=from_name,
         from_addr=from_addr,
         to=_addresses(msg, "To", notes),
@@ -443,6 +485,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),
     )
+    return message, acc.html
 
 
 def message_from_fields(
@@ -473,4 +516,5 @@ def message_from_fields(
     )
 
 
-__all__ = ["Attachment", "Message", "message_from_fields", "parse_message"]
+__all__ = ["Attachment", "Message", "message_from_fields", "parse_message",
+           "parse_message_with_html"]

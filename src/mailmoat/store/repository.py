@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from mailmoat.core.facts import is_sent
 from mailmoat.core.hashing import is_stale
-from mailmoat.core.message import Message, parse_message
+from mailmoat.core.message import Message, parse_message, parse_message_with_html
 from mailmoat.core.policy import Facts
 from mailmoat.core.trace import Trace
 from mailmoat.judge.cascade import Perception, Scorer, classify
@@ -300,17 +300,20 @@ class Store:
                 for r in rows
             ]
 
-    def get_message(self, message_id: int, account: str = "local") -> dict[str, Any] | None:
+    def get_message(self, message_id: int, account: str = "local",
+                    with_html: bool = False) -> dict[str, Any] | None:
         """One message with its trace. The stored input hash is re-checked against the
-        stored bytes on every read: a mismatch is reported as stale, never trusted."""
+        stored bytes on every read: a mismatch is reported as stale, never trusted.
+        `with_html`: also its decoded text/html parts (`html_parts`), from the same parse."""
         with self.sessions() as session:
             row = session.get(MessageRow, message_id)
             if row is None or row.account != account:
                 return None
             decision = session.get(DecisionRow, message_id)
-            message: Message = parse_message(row.raw, labels=tuple(row.labels or ()))
+            message, html = parse_message_with_html(row.raw, labels=tuple(row.labels or ()))
             trace = decision.trace if decision else {}
-            return {
+            extra = {"html_parts": list(html)} if with_html else {}
+            return extra | {
                 "id": row.id,
                 "account": row.account,
                 "origin": row.origin,

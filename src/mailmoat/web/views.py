@@ -21,7 +21,7 @@ from mailmoat.learn.service import Learning
 from mailmoat.store.act_models import ActionRow, OutboxRow
 from mailmoat.store.repository import Store
 from mailmoat.store.web_store import WebStore
-from mailmoat.web.sanitize import html_parts, sanitize_html
+from mailmoat.web.sanitize import sanitize_html
 
 # Display order: what may interrupt first, the hidden lanes last and out of the way.
 LANE_ORDER: tuple[Lane, ...] = (Lane.PUSH, Lane.MEETING, Lane.QUEUE, Lane.INFO, Lane.SILENT)
@@ -90,12 +90,12 @@ def firewall(store: Store, account: str) -> list[dict[str, Any]]:
 def message(store: Store, web: WebStore, account: str, message_id: int,
             want_html: bool = False) -> dict[str, Any]:
     """One message for display. 404 (never 403) for another account's id: no probing."""
-    item = store.get_message(message_id, account=account)
+    # One parse for the fields, the stale check and the HTML parts.
+    item = store.get_message(message_id, account=account, with_html=True)
     if item is None:
         raise HTTPException(404, "no such message")
     prefs = web.sender_prefs(account, item["from_addr"])
-    raw = web.raw_message(message_id, account)
-    parts = html_parts(raw) if raw else []
+    parts = item.pop("html_parts")
     safe = sanitize_html("\n<hr>\n".join(parts), prefs.allow_images) if parts else None
     pinned = None
     if "@" in item["from_addr"]:  # pins are learn/'s (sender facts), not a web preference
