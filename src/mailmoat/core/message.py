@@ -32,6 +32,15 @@ MAX_DEPTH = 8  # nested multipart / message/rfc822 levels
 MAX_BODY_CHARS = 64 * 1024  # plain-text body kept
 SNIPPET_CHARS = 200
 MAX_RAW_BYTES = 25 * 1024 * 1024  # bytes of the raw message looked at
+# A big message is mostly attachment bytes nobody reads (only their size is kept), and the
+# stdlib parser holds several copies of whatever it is given. So above ELIDE_ABOVE bytes,
+# each stretch between MIME boundary lines keeps its first KEEP_REGION bytes (KEEP_SMALL once
+# KEEP_TOTAL bytes are kept), and the rest is replaced by a marker line carrying its length,
+# which the walk adds back into the attachment's size.
+ELIDE_ABOVE = 2 * 1024 * 1024
+KEEP_REGION = 768 * 1024  # > MAX_PART_BYTES once base64-encoded: text parts read as before
+KEEP_TOTAL = 4 * 1024 * 1024
+KEEP_SMALL = 16 * 1024
 
 
 
@@ -170,6 +179,54 @@ def _drop_unread_headers(raw: bytes) -> bytes:
     return head[:start] + _UNREAD_FIELD.sub(b"", head[start:]) + raw[end:]
 
 
+# The marker: "~~" + the elided byte count in the characters "!".."*" (digits 0-9) + "~~",
+# none of which is in the base64 alphabet, so a base64 decoder skips the line.
+_MARK = re.compile(rb"~~([!-*]{1,12})~~\r?\n?")
+
+
+def _marker(count: int) -> bytes:
+    return b"~~" + bytes(0x21 + int(d) for d in str(count)) + b"~~\n"
+
+
+def _marked(payload: bytes) -> int:
+    return sum(int("".join(chr(c - 0x21 + 0x30) for c in m.group(1)))
+               for m in _MARK.finditer(payload))
+
+
+def elide_large_parts(raw: bytes) -> tuple[bytes, int]:
+    """`raw` with the tails of long stretches between boundary lines replaced by markers,
+    and the number of bytes elided; `raw` itself when it is not above ELIDE_ABOVE."""
+    if len(raw) <= ELIDE_ABOVE:
+        return raw, 0
+    out: list[bytes] = []
+    at = start = kept = elided = 0
+    while start < len(raw):
+        boundary = raw.find(b"\n--", start)
+        end = len(raw) if boundary < 0 else boundary + 1  # the boundary line is kept
+        keep = KEEP_REGION if kept < KEEP_TOTAL else KEEP_SMALL
+        # A part's header block is never cut (the stdlib caps each header as it reads it);
+        # the budget is for what follows it.
+        blank = [i + len(sep) for sep in (b"\n\n", b"\n\r\n")
+                 if (i := raw.find(sep, start, end)) >= 0]
+        keep += min(blank) - start if blank else 0
+        if end - start > keep:
+            cut = raw.rfind(b"\n", start, start + keep) + 1 or start + keep
+            out += [raw[at:cut], _marker(end - cut)]
+            kept += cut - start
+            elided += end - cut
+            at = end
+        else:
+            kept += end - start
+        if boundary < 0:
+            break
+        line_end = raw.find(b"\n", boundary + 1)
+        start = len(raw) if line_end < 0 else line_end + 1
+    if not out:
+        return raw, 0
+    out.append(raw[at:])
+    return b"".join(out), elided
+
+
 class _Collector:
     """Mutable scratch space while walking the MIME tree; frozen into a Message at the end."""
 
@@ -306,6 +363,8 @@ def _decoded_payload(part: StdMessage, acc: _Collector, cap: bool = True) -> byt
         return b""
     if not isinstance(payload, bytes):
         return b""
+    if b"~~" in payload and _MARK.search(payload):  # an elided tail (not in base64's output)
+        payload = _MARK.sub(b"", payload)
     if cap and len(payload) > MAX_PART_BYTES:
         acc.truncations.append(f"part {part.get_content_type()} capped at {MAX_PART_BYTES} bytes")
         payload = payload[:MAX_PART_BYTES]
@@ -333,6 +392,21 @@ def _filename(part: StdMessage) -> str:
         return normalize_space(_strip_surrogates(name))[:255]
     except Exception:
         return ""
+
+
+def _elided_size(part: StdMessage) -> int:
+    """Decoded bytes a marker stands for in this part (base64: 3 bytes per 4, less the line
+    breaks, which are about 1 in 77), 0 when nothing was elided."""
+    try:
+        encoded = part.get_payload(decode=False)
+    except Exception:
+        return 0
+    if not isinstance(encoded, str) or "~~" not in encoded:
+        return 0
+    count = _marked(encoded.encode("ascii", "replace"))
+    if (part.get("content-transfer-encoding") or "").strip().lower() == "base64":
+        return count * 76 // 77 * 3 // 4
+    return count
 
 
 def _note_capped(part: StdMessage, acc: _Collector) -> None:
@@ -386,7 +460,8 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
     if disposition == "attachment" or (filename and not is_text):
         # Only the size is kept, so nothing is capped: the size is the real decoded size.
         payload = _decoded_payload(part, acc, cap=False)
-        acc.attachments.append(Attachment(filename or "(unnamed)", ctype, len(payload)))
+        acc.attachments.append(Attachment(filename or "(unnamed)", ctype,
+                                          len(payload) + _elided_size(part)))
         return
     if ctype == "text/plain":
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
@@ -396,7 +471,8 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
     else:
         payload = _decoded_payload(part, acc, cap=False)
-        acc.attachments.append(Attachment(filename or "(inline)", ctype, len(payload)))
+        acc.attachments.append(Attachment(filename or "(inline)", ctype,
+                                          len(payload) + _elided_size(part)))
 
 
 def _bulk_headers(headers: dict[str, str]) -> tuple[str, ...]:
@@ -420,7 +496,10 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
     notes: list[str] = []
     truncations: list[str] = []
     raw_size = len(raw)
-    if raw_size > MAX_RAW_BYTES:
+    raw, elided = elide_large_parts(raw)
+    if elided:
+        truncations.append(f"{elided} bytes of large parts not read (sizes estimated)")
+    if len(raw) > MAX_RAW_BYTES:
         truncations.append(f"raw message capped at {MAX_RAW_BYTES} bytes")
         raw = raw[:MAX_RAW_BYTES]
     acc = _Collector()

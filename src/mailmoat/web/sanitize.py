@@ -8,15 +8,14 @@ a second time, so a sanitizer miss still cannot fetch anything.
 
 from __future__ import annotations
 
-import email
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import nh3
 
-# The parser's hardened MIME walk (caps, defect handling) finds the text/html parts.
-from mailmoat.core.message import _POLICY, MAX_RAW_BYTES, _Collector, _walk
+# The parser's hardened MIME walk (caps, elision, defect handling) finds the text/html parts.
+from mailmoat.core.message import parse_message_with_html
 
 TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
 ATTRIBUTES = {tag: set(attrs) - {"cite"} for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
@@ -35,13 +34,7 @@ class SafeHtml:
 
 def html_parts(raw: bytes) -> list[str]:
     """The text/html parts of a message, decoded; [] when there are none or it will not parse."""
-    acc = _Collector()
-    try:
-        msg = email.message_from_bytes(raw[:MAX_RAW_BYTES], policy=_POLICY)
-        _walk(msg, acc, 0)
-    except Exception:  # a tree the parser cannot walk shows as plain text only
-        return []
-    return [h for h in acc.html if h.strip()]
+    return list(parse_message_with_html(raw)[1])
 
 
 def _is_remote(url: str) -> bool:
