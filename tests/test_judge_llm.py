@@ -590,3 +590,52 @@ def test_a_wrong_base_url_is_the_provider_s_fault_not_the_models(llm: LLMServer,
         typo = judge.config.provider("typo")
         assert judge.state.cooling(model_key(typo, model), clock.now) is None
     assert judge.state.cooling(provider_key(judge.config.provider("typo")), clock.now) is not None
+
+
+def test_a_model_that_keeps_breaking_the_contract_is_cooled_down(llm: LLMServer,
+                                                                  engine: Engine) -> None:
+    llm.respond_with(lambda _request: content("Sure! Here is my answer: PUSH"))
+    clock = Clock()
+    judge = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    streak = judge.config.bad_output_streak
+    for n in range(streak + 3):
+        assert classify(email(n), scorers=[judge]).source == "local:degraded"
+    assert len(llm.chat_requests()) == 2 * streak  # then no more wasted calls
+    held = judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now)
+    assert held is not None and held.reason == "bad_output"
+    assert [a.failure for a in judge.attempts] == ["cooldown"]
+    clock.advance(judge.config.bad_output_cooldown_s + 1)
+    llm.respond_with(lambda _request: ok())
+    assert classify(email(99), scorers=[judge]).source == "llm:m1"  # it gets another chance
+
+
+def test_one_bad_answer_among_good_ones_cools_nothing(llm: LLMServer, engine: Engine) -> None:
+    clock = Clock()
+    judge = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    for n in range(6):
+        if n % 2:
+            llm.enqueue(content("nope"), content("still nope"))
+        classify(email(n), scorers=[judge])
+    assert judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now) is None
+
+
+def test_backoff_and_verdicts_belong_to_the_endpoint_not_the_name(llm: LLMServer,
+                                                                   engine: Engine) -> None:
+    from mailserver import free_port
+
+    clock = Clock()
+    wrong = make_judge(engine, provider(llm, "p", "m1",
+                                        base_url=f"http://127.0.0.1:{free_port()}/v1"),
+                       clock=clock)
+    assert classify(email(1), scorers=[wrong]).source == "local:degraded"
+    assert wrong.state.cooling(provider_key(wrong.config.provider("p")), clock.now)
+    # The operator corrects the base URL: same provider name, a new endpoint, no old hold.
+    fixed = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    assert classify(email(1), scorers=[fixed]).source == "llm:m1"
+    assert classify(email(1), scorers=[fixed]).source == "llm:m1"
+    assert len(llm.chat_requests()) == 1  # the second answer came from the cache
+    # The same model name at another endpoint is another model: its own verdict.
+    other = make_judge(engine, provider(llm, "p", "m1", base_url=llm.base_url.replace(
+        "127.0.0.1", "localhost")), clock=clock)
+    assert classify(email(1), scorers=[other]).source == "llm:m1"
+    assert len(llm.chat_requests()) == 2

@@ -476,15 +476,15 @@ class WebStore:
         with self.sessions() as s:
             rows = s.execute(
                 select(MessageRow.id, MessageRow.from_addr, MessageRow.from_name,
-                       MessageRow.subject, MessageRow.created_at, MessageRow.seen,
-                       DecisionRow.lane)
+                       MessageRow.subject, MessageRow.created_at, MessageRow.date,
+                       MessageRow.seen, DecisionRow.lane)
                 .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
                 .where(MessageRow.account == account, MessageRow.created_at > since,
                        DecisionRow.lane.in_(["PUSH", "MEETING"]))
                 .order_by(MessageRow.id))
             return [{"id": r.id, "from_addr": r.from_addr, "from_name": r.from_name,
-                     "subject": r.subject, "created_at": _aware(r.created_at), "seen": r.seen,
-                     "lane": r.lane} for r in rows]
+                     "subject": r.subject, "created_at": _aware(r.created_at), "date": r.date,
+                     "seen": r.seen, "lane": r.lane} for r in rows]
 
     def message_summary(self, message_id: int, account: str) -> dict[str, Any] | None:
         with self.sessions() as s:
