@@ -250,3 +250,19 @@ def test_a_big_message_is_stored_byte_for_byte(store_url: str) -> None:
     shown = store.get_message(result.message_id)
     assert shown is not None and not shown["stale"] and shown["body_text"] == "Stored whole."
     assert store.get_message(small.message_id) is not None
+
+
+def test_an_rfc2231_mix_the_stdlib_cannot_decode_does_not_hide_the_body() -> None:
+    """`name*=` beside `name*0*=` makes the stdlib raise inside its parser (found by
+    bench/fuzz.py), which lost the whole MIME tree: a way to hide a body from the scorer."""
+    ok = (b"From: a@b.example\r\nSubject: p\r\nMIME-Version: 1.0\r\n"
+          b"Content-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n"
+          b"Content-Type: text/plain\r\n\r\nwire the money today\r\n--zz\r\n"
+          b"Content-Type: application/pdf\r\n"
+          b"Content-Disposition: attachment; filename*=UTF-8''%e2%82%ac.txt\r\n\r\n"
+          b"ZZ\r\n--zz--\r\n")
+    assert parse_message(ok).attachments[0].filename == "€.txt"  # RFC 2231 still decoded
+    bad = ok.replace(b"boundary=zz\r\n",
+                     b"boundary=zz; filename*=UTF-8''%e2%82%ac.txt; filename*0*=UTF-8''a\r\n")
+    message = parse_message(bad)
+    assert message.body_text == "wire the money today" and not message.defects

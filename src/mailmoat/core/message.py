@@ -9,8 +9,10 @@ fired are listed in `Message.truncations`.
 from __future__ import annotations
 
 import email
+import email.message
 import email.parser
 import email.policy
+import email.utils
 import re
 from dataclasses import dataclass, field
 from email.header import decode_header
@@ -59,7 +61,10 @@ class _RawHeaderPolicy(email.policy.EmailPolicy):
         read (the stdlib's parameter parsing, our own) ever meets a megabyte of header.
         A value of exactly the cap's length is reported as capped (`_capped_headers`)."""
         name, value = super().header_source_parse(sourcelines)
-        return name, value[:header_cap(name)]
+        value = value[:header_cap(name)]
+        if "*" in value and name.strip().lower() in _MIME_HEADERS:
+            value = _readable_params(value)
+        return name, value
 
     def header_fetch_parse(self, name: str, value: str) -> str:  # type: ignore[override]
         if isinstance(value, str) and _has_surrogates(value):
@@ -72,6 +77,24 @@ def header_cap(name: str) -> int:
     """How much of a header's value the parser keeps."""
     return MAX_MIME_HEADER_CHARS if name.strip().lower() in _MIME_HEADERS else (
         MAX_RAW_HEADER_CHARS)
+
+
+_STAR_PARAM = re.compile(r";\s*[^;=\s]+\*[^;]*")
+
+
+def _readable_params(value: str) -> str:
+    """The stdlib raises on some mixes of RFC 2231 parameters (`name*=` beside `name*0*=`),
+    and where it raises is inside the parser, which then loses the whole MIME tree (and the
+    body with it). Such a header keeps its plain parameters only."""
+    try:
+        pairs = []
+        for piece in email.message._parseparam(value):  # type: ignore[attr-defined]
+            key, sep, val = piece.partition("=")
+            pairs.append((key.strip().lower(), val.strip()) if sep else (piece.strip(), ""))
+        email.utils.decode_params(pairs)
+    except Exception:
+        return _STAR_PARAM.sub("", value)
+    return value
 
 
 def _has_surrogates(text: str) -> bool:
