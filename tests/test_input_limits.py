@@ -188,6 +188,11 @@ def test_import_never_opens_a_pipe_and_skips_what_is_not_mail(tmp_path: Path) ->
         list(iter_messages(folder / "pipe.eml"))
     [alone] = list(iter_messages(folder / "ls.eml"))
     assert getattr(alone, "skipped", False)
+    shown = CliRunner().invoke(app, ["import", str(folder)], env={
+        "MAILMOAT_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"})
+    assert shown.exit_code == 0 and "skipped 6" in shown.output
+    flat = " ".join(shown.output.split())  # the console wraps long paths
+    assert "pipe.eml: not a regular file (a named pipe)" in flat  # each with its reason
 
 
 def test_the_sniffer_keeps_real_mail(tmp_path: Path) -> None:
