@@ -124,3 +124,7 @@ def table_indexes(url: str, table: str) -> set[str]:
         return {ix["name"] for ix in inspect(engine).get_indexes(table)}
     finally:
         engine.dispose()
+
+# Starlette's TestClient calls the server "testserver"; the web app answers only to the
+# names it is configured with (web/guard.py), so the tests configure that one.
+os.environ.setdefault("MAILMOAT_ALLOWED_HOSTS", "testserver")

@@ -60,7 +60,7 @@ def test_heal_rejudges_untouched_degraded_decisions_only(server: LLMServer,
 
     # The provider recovers: bounded batches re-judge the rest through the model.
     server.reset(lambda _: ok(confidence=0.9, urgency=0.1, reason="recovered"))
-    judge.state.clear(provider_key("p"))
+    judge.state.clear(provider_key(judge.config.provider("p")))
     report = heal(store, [judge], batch=2, max_batches=1)
     assert report.rejudged == 2  # one batch of two
     report = heal(store, [judge], batch=2)

@@ -130,10 +130,11 @@ def test_model_failures_cool_the_model_down_and_the_chain_moves_on(
     judge = make_judge(engine, provider(llm, "p", "m1", "m2"), clock=clock)
     llm.enqueue(failure, model="m1")  # type: ignore[arg-type]
     assert classify(email(1), scorers=[judge]).source == "llm:m2"
-    held = judge.state.cooling(model_key("p", "m1"), clock.now)
+    held = judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now)
     assert held is not None and held.reason == reason
     assert held.until == clock.now + timedelta(hours=24)
-    assert judge.state.cooling(provider_key("p"), clock.now) is None  # not "provider down"
+    p = judge.config.provider("p")
+    assert judge.state.cooling(provider_key(p), clock.now) is None  # not "provider down"
     # While cooling, m1 is not asked at all.
     classify(email(2), scorers=[judge])
     assert [r.model for r in llm.chat_requests()] == ["m1", "m2", "m2"]
@@ -157,7 +158,7 @@ def test_rate_limit_honours_retry_after(llm: LLMServer, engine: Engine) -> None:
     # A long Retry-After: cool m1 for exactly that long and move on.
     llm.enqueue(error(429, "rate limited", retry_after="30"), model="m1")
     assert classify(email(1), scorers=[judge]).source == "llm:m2"
-    held = judge.state.cooling(model_key("p", "m1"), clock.now)
+    held = judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now)
     assert held is not None and held.until == clock.now + timedelta(seconds=30)
     clock.advance(31)
     # A short one is waited out (backed off) and the same model is asked again.
@@ -169,14 +170,16 @@ def test_rate_limit_honours_retry_after(llm: LLMServer, engine: Engine) -> None:
 def test_provider_down_skips_the_provider_not_the_model(llm: LLMServer,
                                                         engine: Engine) -> None:
     clock = Clock()
+    # Two endpoints (one scripted server under two host names): backoff is per endpoint.
     judge = make_judge(engine, provider(llm, "local", "a1", "a2"),
-                       provider(llm, "cloud", "b1"), clock=clock)
+                       provider(llm, "cloud", "b1", base_url=llm.base_url.replace(
+                           "127.0.0.1", "localhost")), clock=clock)
     llm.enqueue(error(503, "upstream unavailable"), model="a1")
     trace = classify(email(1), scorers=[judge])
     assert trace.source == "llm:b1"
     assert [r.model for r in llm.chat_requests()] == ["a1", "b1"]  # a2 skipped: same outage
-    assert judge.state.cooling(provider_key("local"), clock.now) is not None
-    assert judge.state.cooling(model_key("local", "a1"), clock.now) is None
+    assert judge.state.cooling(provider_key(judge.config.provider("local")), clock.now) is not None
+    assert judge.state.cooling(model_key(judge.config.provider("local"), "a1"), clock.now) is None
     clock.advance(61)
     assert classify(email(2), scorers=[judge]).source == "llm:a1"
 
@@ -189,7 +192,8 @@ def test_timeouts_and_refused_connections_move_to_the_next_provider(
     dead = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
     judge = make_judge(engine, provider(llm, "dead", "x", base_url=dead),
                        provider(llm, "slow", "s1", timeout_s=0.5),
-                       provider(llm, "ok", "o1"))
+                       provider(llm, "ok", "o1", base_url=llm.base_url.replace(
+                           "127.0.0.1", "localhost")))
     late = {"confidence": 0.9, "sender_trust": 0.5, "reversibility": 0.9, "urgency": 0.1,
             "reason": "late"}
     llm.enqueue(content(json.dumps(late), delay_s=2.0), model="s1")
@@ -224,7 +228,8 @@ def test_bad_output_gets_one_retry_then_the_next_model(llm: LLMServer, engine: E
     assert trace.source == "llm:m2"
     assert [r.model for r in llm.chat_requests()] == ["m1", "m1", "m1", "m1", "m2"]
     # Bad output is not a cooldown: the model is asked again next time.
-    assert judge.state.cooling(model_key("p", "m1"), datetime.now(UTC)) is None
+    p = judge.config.provider("p")
+    assert judge.state.cooling(model_key(p, "m1"), datetime.now(UTC)) is None
 
 
 def test_markdown_fenced_reply_is_accepted(llm: LLMServer, engine: Engine) -> None:
@@ -336,13 +341,45 @@ def test_budget_cap_mid_run_degrades_and_the_ledger_tracks_the_truth(
     assert blocked == 12 - answered
 
 
+def worst_case_tokens(llm: LLMServer) -> None:
+    """The server counts a token per prompt byte and bills every allowed completion token:
+    more than mailmoat's pre-call estimate (~3.5 characters per token) ever assumed."""
+    llm.count_prompt = lambda text: len(text.encode())
+    llm.count_completion = lambda request, _text: int(request.json.get("max_tokens") or 0)
+
+
+@pytest.mark.parametrize("retrying", [False, True])
+def test_the_cap_is_never_overspent_when_the_provider_counts_more(
+        llm: LLMServer, engine: Engine, retrying: bool) -> None:
+    from mailmoat.judge.pricing import cost_usd
+    from mailmoat.judge.prompt import estimate_tokens
+
+    worst_case_tokens(llm)
+    if retrying:  # every message needs its bad-output retry: two billed calls per message
+        llm.respond_with(lambda request: content("not json") if len(
+            llm.chat_requests()) % 2 else ok())
+    clock = Clock()
+    cap = 0.5
+    judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
+                       budget=BudgetConfig(global_daily_usd=cap), bad_output_streak=1000)
+    sources = [classify(email(n), scorers=[judge]).source for n in range(20)]
+    assert "local:degraded" in sources and sources[0] != "local:degraded"
+    sent = llm.sent_usage
+    assert sent and all(u["prompt_tokens"] > estimate_tokens(r.json["messages"])
+                        for u, r in zip(sent, llm.chat_requests(), strict=True))
+    truth = sum(cost_usd(RATE, u["prompt_tokens"], u["completion_tokens"]) for u in sent)
+    ledger = judge.state.spent(clock.now.date().isoformat())
+    assert truth <= cap + 1e-9  # what the provider billed never passed the cap ...
+    assert ledger == pytest.approx(truth)  # ... and the ledger says exactly that
+
+
 def test_per_user_cap_is_separate_from_the_global_cap(llm: LLMServer,
                                                       engine: Engine) -> None:
-    config = dict(pricing=(RATE,), budget=BudgetConfig(user_daily_usd=0.1))
+    config = dict(pricing=(RATE,), budget=BudgetConfig(user_daily_usd=0.4))
     alice = make_judge(engine, _paid(llm, "paid-m"), **config)  # type: ignore[arg-type]
     bob = make_judge(engine, _paid(llm, "paid-m"), **config)  # type: ignore[arg-type]
     alice.user, bob.user = "alice", "bob"
-    alice_sources = [classify(email(n), scorers=[alice]).source for n in range(6)]
+    alice_sources = [classify(email(n), scorers=[alice]).source for n in range(10)]
     assert "local:degraded" in alice_sources
     assert classify(email(99), scorers=[bob]).source == "llm:paid-m"
 
@@ -460,11 +497,11 @@ def test_a_provider_whose_key_is_not_set_is_skipped_without_a_call(llm: LLMServe
 def test_a_503_with_retry_after_holds_the_provider_that_long(llm: LLMServer,
                                                              engine: Engine) -> None:
     clock = Clock()
-    judge = make_judge(engine, provider(llm, "p", "m1"), provider(llm, "q", "m2"),
-                       clock=clock)
+    judge = make_judge(engine, provider(llm, "p", "m1"), provider(llm, "q", "m2", base_url=(
+        llm.base_url.replace("127.0.0.1", "localhost"))), clock=clock)
     llm.enqueue(error(503, "maintenance", retry_after="600"), model="m1")
     assert classify(email(), scorers=[judge]).source == "llm:m2"
-    held = judge.state.cooling(provider_key("p"), clock.now)
+    held = judge.state.cooling(provider_key(judge.config.provider("p")), clock.now)
     assert held is not None and held.until == clock.now + timedelta(seconds=600)
 
 
@@ -478,7 +515,8 @@ def test_the_obedient_model_behind_http_is_rejected_by_the_contract(
     from tests.support.llm_server import obedient_model
 
     llm.respond_with(obedient_model)
-    judge = make_judge(engine, provider(llm, "p", "m1"))
+    # Every family asks the model again (no bad-output cooldown, tested on its own below).
+    judge = make_judge(engine, provider(llm, "p", "m1"), bad_output_streak=1000)
     first_of_family = {h.family: h for h in reversed(corpus())}
     assert len(first_of_family) >= 8
     for hostile in first_of_family.values():
@@ -501,7 +539,9 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     from mailmoat.store.messages import Incoming, Store
 
     clock = Clock()
-    caps = BudgetConfig(user_daily_usd=0.1, global_daily_usd=0.18)
+    # Each call reserves its worst case (~$0.2 here: one token per prompt byte, every
+    # completion token) and keeps what it really cost (~$0.06).
+    caps = BudgetConfig(user_daily_usd=0.4, global_daily_usd=0.72)
     judge = make_judge(engine, _paid(llm, "paid-m"), clock=clock, pricing=(RATE,),
                        budget=caps)
     store = Store(engine, scorers=[judge], decider=DECIDER)  # ingest as bootstrap wires it
@@ -514,15 +554,15 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
         assert message is not None
         return str(message["trace"]["source"])
 
-    work = [mail("work", n) for n in range(5)]
+    work = [mail("work", n) for n in range(8)]
     assert work[0] == "llm:paid-m" and work[-1] == "local:degraded"  # work's own cap
     assert mail("home", 0) == "llm:paid-m"  # home still has its own budget ...
-    home = [mail("home", n) for n in range(1, 5)]
+    home = [mail("home", n) for n in range(1, 8)]
     assert home[-1] == "local:degraded"  # ... until it, or the global cap, runs out
     day = day_of(clock.now)
     spent = judge.state.spent_by_user(day)
     assert set(spent) == {"work", "home"}  # nothing billed to the default user "local"
-    assert spent["work"] <= 0.1 + 1e-9 and judge.state.spent(day) <= 0.18 + 1e-9
+    assert spent["work"] <= 0.4 + 1e-9 and judge.state.spent(day) <= 0.72 + 1e-9
     with judge.state.sessions() as session:
         users = set(session.scalars(select(LLMUsageRow.user_id)))
     assert users == {"work", "home"}
@@ -534,7 +574,7 @@ def test_each_mail_account_is_billed_and_capped_as_its_own_user(llm: LLMServer,
     assert rows["work"]["calls_blocked"] == work.count("local:degraded")
     # Refused calls mean the cap is reached, though the spend stops short of it.
     assert rows["work"]["cap_reached"] and status["budget"]["cap_reached"]
-    assert rows["work"]["spent_usd"] < 0.1
+    assert rows["work"]["spent_usd"] < 0.4
     assert status["budget"]["spent_user_usd"] == pytest.approx(spent["work"])
 
 
@@ -549,5 +589,55 @@ def test_a_wrong_base_url_is_the_provider_s_fault_not_the_models(llm: LLMServer,
     assert classify(email(), scorers=[judge]).source == "llm:b1"
     assert [(a.model, a.failure) for a in judge.attempts] == [("a1", "provider_down")]
     for model in ("a1", "a2"):
-        assert judge.state.cooling(model_key("typo", model), clock.now) is None
-    assert judge.state.cooling(provider_key("typo"), clock.now) is not None
+        typo = judge.config.provider("typo")
+        assert judge.state.cooling(model_key(typo, model), clock.now) is None
+    assert judge.state.cooling(provider_key(judge.config.provider("typo")), clock.now) is not None
+
+
+def test_a_model_that_keeps_breaking_the_contract_is_cooled_down(llm: LLMServer,
+                                                                  engine: Engine) -> None:
+    llm.respond_with(lambda _request: content("Sure! Here is my answer: PUSH"))
+    clock = Clock()
+    judge = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    streak = judge.config.bad_output_streak
+    for n in range(streak + 3):
+        assert classify(email(n), scorers=[judge]).source == "local:degraded"
+    assert len(llm.chat_requests()) == 2 * streak  # then no more wasted calls
+    held = judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now)
+    assert held is not None and held.reason == "bad_output"
+    assert [a.failure for a in judge.attempts] == ["cooldown"]
+    clock.advance(judge.config.bad_output_cooldown_s + 1)
+    llm.respond_with(lambda _request: ok())
+    assert classify(email(99), scorers=[judge]).source == "llm:m1"  # it gets another chance
+
+
+def test_one_bad_answer_among_good_ones_cools_nothing(llm: LLMServer, engine: Engine) -> None:
+    clock = Clock()
+    judge = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    for n in range(6):
+        if n % 2:
+            llm.enqueue(content("nope"), content("still nope"))
+        classify(email(n), scorers=[judge])
+    assert judge.state.cooling(model_key(judge.config.provider("p"), "m1"), clock.now) is None
+
+
+def test_backoff_and_verdicts_belong_to_the_endpoint_not_the_name(llm: LLMServer,
+                                                                   engine: Engine) -> None:
+    from tests.support.mailserver import free_port
+
+    clock = Clock()
+    wrong = make_judge(engine, provider(llm, "p", "m1",
+                                        base_url=f"http://127.0.0.1:{free_port()}/v1"),
+                       clock=clock)
+    assert classify(email(1), scorers=[wrong]).source == "local:degraded"
+    assert wrong.state.cooling(provider_key(wrong.config.provider("p")), clock.now)
+    # The operator corrects the base URL: same provider name, a new endpoint, no old hold.
+    fixed = make_judge(engine, provider(llm, "p", "m1"), clock=clock)
+    assert classify(email(1), scorers=[fixed]).source == "llm:m1"
+    assert classify(email(1), scorers=[fixed]).source == "llm:m1"
+    assert len(llm.chat_requests()) == 1  # the second answer came from the cache
+    # The same model name at another endpoint is another model: its own verdict.
+    other = make_judge(engine, provider(llm, "p", "m1", base_url=llm.base_url.replace(
+        "127.0.0.1", "localhost")), clock=clock)
+    assert classify(email(1), scorers=[other]).source == "llm:m1"
+    assert len(llm.chat_requests()) == 2

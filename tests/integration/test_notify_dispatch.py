@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
 from mailmoat.accounts.secrets import load_key_ring
-from mailmoat.demo import import_demo
+from mailmoat.demo import demo_messages
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.keys import vapid
@@ -70,6 +70,18 @@ def store(tmp_path: Path) -> Store:
     store = open_store(f"sqlite:///{tmp_path / 'notify.db'}")
     make_user(store, "ann", ["local"])
     return store
+
+
+def import_demo(store: Store) -> None:
+    """The demo mailbox as if it had just arrived: its Date headers say today. (Its own
+    dates are days old, and old mail never notifies: notify/rules.py arrival_time.)"""
+    from email.utils import format_datetime
+
+    from mailmoat.store.messages import Incoming
+
+    today = format_datetime(datetime.now(UTC)).encode()
+    store.ingest_many([Incoming(re.sub(rb"(?m)^Date: [^\r\n]*", b"Date: " + today, raw),
+                                "demo", folder="INBOX") for raw in demo_messages()])
 
 
 def configure(web: WebStore, url: str, **notify: Any) -> None:

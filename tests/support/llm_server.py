@@ -128,6 +128,11 @@ class LLMServer:
         self.sent_usage: list[dict[str, Any]] = []  # the usage numbers every reply carried
         # model -> (USD per Mtok in, out): replies then carry usage.cost, as OpenRouter's do.
         self.catalogue: dict[str, tuple[float, float]] = {}
+        # How replies count tokens: about 4 characters per token by default. A budget test
+        # sets a heavier count (one token per byte, every allowed completion token), so the
+        # server reports MORE than mailmoat's own estimate, as real tokenizers often do.
+        self.count_prompt: Callable[[str], int] = _tokens
+        self.count_completion: Callable[[Recorded, str], int] = lambda _r, text: _tokens(text)
         self._queue: deque[Reply] = deque()
         self._by_model: dict[str, deque[Reply]] = {}
         self._lock = threading.Lock()
@@ -151,6 +156,8 @@ class LLMServer:
             self._queue.clear()
             self._by_model.clear()
             self.catalogue.clear()
+            self.count_prompt = _tokens
+            self.count_completion = lambda _r, text: _tokens(text)
             self.handler = handler
 
     def respond_with(self, handler: Callable[[Recorded], Reply]) -> None:
@@ -209,7 +216,8 @@ class LLMServer:
                          "message": {"role": "assistant", "content": reply.content}}],
         }
         if reply.usage:
-            prompt, completion = _tokens(request.prompt_text), _tokens(text)
+            prompt = self.count_prompt(request.prompt_text)
+            completion = self.count_completion(request, text)
             body["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
                              "total_tokens": prompt + completion}
             if reply.cost is not None:

@@ -9,8 +9,10 @@ fired are listed in `Message.truncations`.
 from __future__ import annotations
 
 import email
+import email.message
 import email.parser
 import email.policy
+import email.utils
 import re
 from dataclasses import dataclass, field
 from email.header import decode_header
@@ -20,13 +22,27 @@ from email.utils import parsedate_to_datetime
 from mailmoat.core.addresses import address_pairs, single_address
 from mailmoat.core.text import html_to_text, normalize_space, snippet
 
-MAX_HEADER_CHARS = 4_000  # per header value
+MAX_HEADER_CHARS = 4_000  # per header value, decoded
+MAX_RAW_HEADER_CHARS = 16_000  # per header value as the parser stores it, before decoding
+# The MIME headers the stdlib reads parameters from (`_parseparam` is quadratic in the number
+# of ";"): capped harder, and before the stdlib ever sees them.
+MAX_MIME_HEADER_CHARS = 2_000
+_MIME_HEADERS = frozenset({"content-type", "content-disposition", "content-transfer-encoding"})
 MAX_PART_BYTES = 512 * 1024  # decoded bytes read from any one part
 MAX_PARTS = 64  # MIME parts visited
 MAX_DEPTH = 8  # nested multipart / message/rfc822 levels
 MAX_BODY_CHARS = 64 * 1024  # plain-text body kept
 SNIPPET_CHARS = 200
 MAX_RAW_BYTES = 25 * 1024 * 1024  # bytes of the raw message looked at
+# A big message is mostly attachment bytes nobody reads (only their size is kept), and the
+# stdlib parser holds several copies of whatever it is given. So above ELIDE_ABOVE bytes,
+# each stretch between MIME boundary lines keeps its first KEEP_REGION bytes (KEEP_SMALL once
+# KEEP_TOTAL bytes are kept), and the rest is replaced by a marker line carrying its length,
+# which the walk adds back into the attachment's size.
+ELIDE_ABOVE = 2 * 1024 * 1024
+KEEP_REGION = 768 * 1024  # > MAX_PART_BYTES once base64-encoded: text parts read as before
+KEEP_TOTAL = 4 * 1024 * 1024
+KEEP_SMALL = 16 * 1024
 
 
 
@@ -40,10 +56,45 @@ class _RawHeaderPolicy(email.policy.EmailPolicy):
     malformed headers spam is full of.
     """
 
+    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
+        """Every header of every part, as the parser reads it: capped here, so no later
+        read (the stdlib's parameter parsing, our own) ever meets a megabyte of header.
+        A value of exactly the cap's length is reported as capped (`_capped_headers`)."""
+        name, value = super().header_source_parse(sourcelines)
+        value = value[:header_cap(name)]
+        if "*" in value and name.strip().lower() in _MIME_HEADERS:
+            value = _readable_params(value)
+        return name, value
+
     def header_fetch_parse(self, name: str, value: str) -> str:
         if isinstance(value, str) and _has_surrogates(value):
             value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
-        return str(value).replace("\r", "").replace("\n", "")
+        # A header set after parsing never went through header_source_parse.
+        return str(value)[:header_cap(name)].replace("\r", "").replace("\n", "")
+
+
+def header_cap(name: str) -> int:
+    """How much of a header's value the parser keeps."""
+    return MAX_MIME_HEADER_CHARS if name.strip().lower() in _MIME_HEADERS else (
+        MAX_RAW_HEADER_CHARS)
+
+
+_STAR_PARAM = re.compile(r";\s*[^;=\s]+\*[^;]*")
+
+
+def _readable_params(value: str) -> str:
+    """The stdlib raises on some mixes of RFC 2231 parameters (`name*=` beside `name*0*=`),
+    and where it raises is inside the parser, which then loses the whole MIME tree (and the
+    body with it). Such a header keeps its plain parameters only."""
+    try:
+        pairs = []
+        for piece in email.message._parseparam(value):  # type: ignore[attr-defined]
+            key, sep, val = piece.partition("=")
+            pairs.append((key.strip().lower(), val.strip()) if sep else (piece.strip(), ""))
+        email.utils.decode_params(pairs)
+    except Exception:
+        return _STAR_PARAM.sub("", value)
+    return value
 
 
 def _has_surrogates(text: str) -> bool:
@@ -178,6 +229,54 @@ def _drop_unread_headers(raw: bytes) -> bytes:
     if b"\r" in head.replace(b"\r\n", b"") or not _PLAIN_HEAD.fullmatch(head, start):
         return raw
     return head[:start] + _UNREAD_FIELD.sub(b"", head[start:]) + raw[end:]
+
+
+# The marker: "~~" + the elided byte count in the characters "!".."*" (digits 0-9) + "~~",
+# none of which is in the base64 alphabet, so a base64 decoder skips the line.
+_MARK = re.compile(rb"~~([!-*]{1,12})~~\r?\n?")
+
+
+def _marker(count: int) -> bytes:
+    return b"~~" + bytes(0x21 + int(d) for d in str(count)) + b"~~\n"
+
+
+def _marked(payload: bytes) -> int:
+    return sum(int("".join(chr(c - 0x21 + 0x30) for c in m.group(1)))
+               for m in _MARK.finditer(payload))
+
+
+def elide_large_parts(raw: bytes) -> tuple[bytes, int]:
+    """`raw` with the tails of long stretches between boundary lines replaced by markers,
+    and the number of bytes elided; `raw` itself when it is not above ELIDE_ABOVE."""
+    if len(raw) <= ELIDE_ABOVE:
+        return raw, 0
+    out: list[bytes] = []
+    at = start = kept = elided = 0
+    while start < len(raw):
+        boundary = raw.find(b"\n--", start)
+        end = len(raw) if boundary < 0 else boundary + 1  # the boundary line is kept
+        keep = KEEP_REGION if kept < KEEP_TOTAL else KEEP_SMALL
+        # A part's header block is never cut (the stdlib caps each header as it reads it);
+        # the budget is for what follows it.
+        blank = [i + len(sep) for sep in (b"\n\n", b"\n\r\n")
+                 if (i := raw.find(sep, start, end)) >= 0]
+        keep += min(blank) - start if blank else 0
+        if end - start > keep:
+            cut = raw.rfind(b"\n", start, start + keep) + 1 or start + keep
+            out += [raw[at:cut], _marker(end - cut)]
+            kept += cut - start
+            elided += end - cut
+            at = end
+        else:
+            kept += end - start
+        if boundary < 0:
+            break
+        line_end = raw.find(b"\n", boundary + 1)
+        start = len(raw) if line_end < 0 else line_end + 1
+    if not out:
+        return raw, 0
+    out.append(raw[at:])
+    return b"".join(out), elided
 
 
 class _Collector:
@@ -316,6 +415,8 @@ def _decoded_payload(part: StdMessage, acc: _Collector, cap: bool = True) -> byt
         return b""
     if not isinstance(payload, bytes):
         return b""
+    if b"~~" in payload and _MARK.search(payload):  # an elided tail (not in base64's output)
+        payload = _MARK.sub(b"", payload)
     if cap and len(payload) > MAX_PART_BYTES:
         acc.truncations.append(f"part {part.get_content_type()} capped at {MAX_PART_BYTES} bytes")
         payload = payload[:MAX_PART_BYTES]
@@ -345,6 +446,30 @@ def _filename(part: StdMessage) -> str:
         return ""
 
 
+def _elided_size(part: StdMessage) -> int:
+    """Decoded bytes a marker stands for in this part (base64: 3 bytes per 4, less the line
+    breaks, which are about 1 in 77), 0 when nothing was elided."""
+    try:
+        encoded = part.get_payload(decode=False)
+    except Exception:
+        return 0
+    if not isinstance(encoded, str) or "~~" not in encoded:
+        return 0
+    count = _marked(encoded.encode("ascii", "replace"))
+    if (part.get("content-transfer-encoding") or "").strip().lower() == "base64":
+        return count * 76 // 77 * 3 // 4
+    return count
+
+
+def _note_capped(part: StdMessage, acc: _Collector) -> None:
+    for name, value in part.raw_items():
+        cap = header_cap(name)
+        if len(value) >= cap:
+            note = f"header {name[:40]} capped at {cap} chars"
+            if note not in acc.truncations:
+                acc.truncations.append(note)
+
+
 def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
     if acc.parts_seen >= MAX_PARTS:
         if f"stopped after {MAX_PARTS} MIME parts" not in acc.truncations:
@@ -354,6 +479,7 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         acc.truncations.append(f"nesting deeper than {MAX_DEPTH} ignored")
         return
     acc.parts_seen += 1
+    _note_capped(part, acc)
     try:
         ctype = part.get_content_type()
     except Exception:
@@ -386,7 +512,8 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
     if disposition == "attachment" or (filename and not is_text):
         # Only the size is kept, so nothing is capped: the size is the real decoded size.
         payload = _decoded_payload(part, acc, cap=False)
-        acc.attachments.append(Attachment(filename or "(unnamed)", ctype, len(payload)))
+        acc.attachments.append(Attachment(filename or "(unnamed)", ctype,
+                                          len(payload) + _elided_size(part)))
         return
     if ctype == "text/plain":
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
@@ -396,7 +523,8 @@ def _walk(part: StdMessage, acc: _Collector, depth: int) -> None:
         acc.plain.append(_decode_text(_decoded_payload(part, acc), part, acc))
     else:
         payload = _decoded_payload(part, acc, cap=False)
-        acc.attachments.append(Attachment(filename or "(inline)", ctype, len(payload)))
+        acc.attachments.append(Attachment(filename or "(inline)", ctype,
+                                          len(payload) + _elided_size(part)))
 
 
 def _bulk_headers(headers: dict[str, str]) -> tuple[str, ...]:
@@ -405,10 +533,25 @@ def _bulk_headers(headers: dict[str, str]) -> tuple[str, ...]:
 
 def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     """Parse RFC 822 bytes into a Message. Never raises on malformed input."""
+    return _parse(raw, labels)[0]
+
+
+def parse_message_with_html(raw: bytes,
+                            labels: tuple[str, ...] = ()) -> tuple[Message, tuple[str, ...]]:
+    """The Message and its decoded text/html parts (capped), from one parse: a view that
+    shows both never parses the bytes twice."""
+    message, html = _parse(raw, labels)
+    return message, tuple(h for h in html if h.strip())
+
+
+def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
     notes: list[str] = []
     truncations: list[str] = []
     raw_size = len(raw)
-    if raw_size > MAX_RAW_BYTES:
+    raw, elided = elide_large_parts(raw)
+    if elided:
+        truncations.append(f"{elided} bytes of large parts not read (sizes estimated)")
+    if len(raw) > MAX_RAW_BYTES:
         truncations.append(f"raw message capped at {MAX_RAW_BYTES} bytes")
         raw = raw[:MAX_RAW_BYTES]
     acc = _Collector()
@@ -421,7 +564,8 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         try:
             msg = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(raw)
         except Exception as exc2:  # pragma: no cover - header parsing does not recurse
-            return Message(raw_size=raw_size, defects=(f"unparseable: {type(exc2).__name__}",))
+            return Message(raw_size=raw_size,
+                           defects=(f"unparseable: {type(exc2).__name__}",)), []
     else:
         try:
             _walk(msg, acc, 0)
@@ -446,7 +590,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
     body = body.strip()
 
     calendar = tuple(_strip_surrogates(c)[:MAX_BODY_CHARS] for c in acc.calendar[:4])
-    return Message(
+    message = Message(
         from_name=from_name,
         from_addr=from_addr,
         to=_addresses(headers, "To", notes),
@@ -478,6 +622,7 @@ def parse_message(raw: bytes, labels: tuple[str, ...] = ()) -> Message:
         defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),
     )
+    return message, acc.html
 
 
 def message_from_fields(
@@ -508,4 +653,5 @@ def message_from_fields(
     )
 
 
-__all__ = ["Attachment", "Message", "message_from_fields", "parse_message"]
+__all__ = ["Attachment", "Message", "message_from_fields", "parse_message",
+           "parse_message_with_html"]

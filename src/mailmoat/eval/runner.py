@@ -154,9 +154,17 @@ def _lane(value: Any, where: str) -> Lane:
 
 
 def load_items(path: Path, use_context: bool = True) -> list[EvalItem]:
+    if not path.is_file():  # a directory, or a pipe that would block the read
+        raise EvalSetError(f"{path} is not an eval set: not a regular file")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise EvalSetError(f"{path} is not an eval set: not UTF-8 text (a binary file?)"
+                           ) from exc
+    except json.JSONDecodeError as exc:
+        raise EvalSetError(f"{path} is not an eval set: not JSON ({exc.msg}, line "
+                           f"{exc.lineno})") from exc
+    except (OSError, ValueError) as exc:
         raise EvalSetError(f"cannot read {path}: {exc}") from exc
     raw_items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(raw_items, list):

@@ -93,6 +93,11 @@ class LLMConfig:
     provider_backoff_s: float = 60.0  # a provider that is down is not retried before this
     rate_limit_default_s: float = 60.0  # 429 without a usable Retry-After
     max_inline_wait_s: float = 2.0  # a Retry-After this short is waited out, then retried
+    # A model whose answers broke the contract for this many messages in a row (each one
+    # asked twice) is cooled down for bad_output_cooldown_s, instead of costing two calls
+    # per message forever.
+    bad_output_streak: int = 3
+    bad_output_cooldown_s: float = 1800.0
     body_chars: int = 600
     max_completion_tokens: int = 120
     budget: BudgetConfig = field(default_factory=BudgetConfig)

@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 import openai
@@ -33,8 +33,13 @@ from mailmoat.judge.config import LLMConfig, ProviderConfig, RateRow
 from mailmoat.judge.contract import CONTRACT_SCHEMA, ContractViolation, parse_reply
 from mailmoat.judge.failures import MODEL_COOLDOWN, Classified, Failure, classify_status
 from mailmoat.judge.pricing import cost_usd, rate_for
-from mailmoat.judge.prompt import PROMPT_VERSION, build_messages, estimate_tokens
-from mailmoat.judge.state import JudgeState, Usage, model_key, provider_key
+from mailmoat.judge.prompt import (
+    PROMPT_VERSION,
+    build_messages,
+    estimate_tokens,
+    prompt_token_bound,
+)
+from mailmoat.judge.state import JudgeState, Usage, endpoint, model_key, provider_key
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -48,9 +53,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def cache_key(model: str, chat: Sequence[Mapping[str, str]], max_tokens: int) -> str:
-    return sha256_hex({"v": PROMPT_VERSION, "model": model, "chat": list(chat),
-                       "max_tokens": max_tokens})
+def cache_key(model: str, chat: Sequence[Mapping[str, str]], max_tokens: int,
+              server: str = "") -> str:
+    """A verdict belongs to the model *at that endpoint*: the same model name behind another
+    base URL (another provider, a local build) is another model."""
+    return sha256_hex({"v": PROMPT_VERSION, "model": model, "endpoint": server,
+                       "chat": list(chat), "max_tokens": max_tokens})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +91,17 @@ SCORES: ReplyContract[Features] = ReplyContract(
     dump=lambda features, reason: {"features": features.as_dict(), "reason": reason},
     load=_load_scores,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One call's result: an answer or a failure, whether to call again, what it cost."""
+
+    outcome: Judged[Any] | Attempt | None
+    retry: str = ""  # "": done; "again": bad output, one more try; "wait": a short 429
+    wait_s: float = 0.0
+    classified: Classified | None = None
+    cost: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +172,7 @@ class LLMJudge:
         """Try every provider's chain in order; None when nothing answered."""
         for provider in self.config.providers:
             now = self.now()
-            held = self.state.cooling(provider_key(provider.name), now)
+            held = self.state.cooling(provider_key(provider), now)
             if held is not None:
                 self.attempts.append(Attempt(provider.name, "*", "provider_backoff"))
                 continue
@@ -162,7 +181,7 @@ class LLMJudge:
                 self.attempts.append(Attempt(provider.name, "*", MISSING_KEY))
                 continue
             for model in provider.models:
-                if self.state.cooling(model_key(provider.name, model), now) is not None:
+                if self.state.cooling(model_key(provider, model), now) is not None:
                     self.attempts.append(Attempt(provider.name, model, "cooldown"))
                     continue
                 result = self.try_model(provider, model, chat, contract)
@@ -182,8 +201,8 @@ class LLMJudge:
             return first
         provider = self.config.provider(esc.provider)
         now = self.now()
-        if (self.state.cooling(provider_key(provider.name), now) is not None
-                or self.state.cooling(model_key(provider.name, esc.model), now) is not None):
+        if (self.state.cooling(provider_key(provider), now) is not None
+                or self.state.cooling(model_key(provider, esc.model), now) is not None):
             return first
         result = self.try_model(provider, esc.model, chat)
         return result if isinstance(result, Judged) else first
@@ -195,7 +214,7 @@ class LLMJudge:
         contract: ReplyContract[Any] = SCORES,
     ) -> Judged[Any] | Attempt:
         max_tokens = contract.max_tokens or self.config.max_completion_tokens
-        key = cache_key(model, chat, max_tokens)
+        key = cache_key(model, chat, max_tokens, endpoint(provider))
         hit = self.state.cached(key)
         if hit is not None:
             try:
@@ -206,115 +225,144 @@ class LLMJudge:
             except (KeyError, TypeError, ValueError):
                 log.warning("ignoring a malformed cache entry for %s", model)
         rate = rate_for(model, provider.is_local, self.config.pricing).rate
-        estimate = cost_usd(rate, estimate_tokens(chat), max_tokens)
-        started = self.now()
-        call_id = ""
-        if estimate > 0:
-            caps = self.config.budget
-            call_id = self.state.reserve(self.user, estimate, started, caps.global_daily_usd,
-                                         caps.user_daily_usd) or ""
-            if not call_id:
-                self._record(provider, model, BUDGET, 0, 0, False, 0.0, None, 0)
-                return Attempt(provider.name, model, BUDGET, "daily cap reached")
-        spent = 0.0
-        try:
-            outcome, spent = self._call_with_retries(provider, model, chat, rate, key,
-                                                     contract, max_tokens)
-        finally:
-            if call_id:
-                self.state.true_up(self.user, call_id, estimate, spent, started, self.now())
+        # The most one call can cost: every prompt token at most one byte of the prompt
+        # (plus the template's framing), every completion token allowed.
+        bound = cost_usd(rate, prompt_token_bound(chat), max_tokens)
+        outcome = self._call_with_retries(provider, model, chat, rate, key, contract,
+                                          max_tokens, bound)
+        if isinstance(outcome, Attempt) and outcome.failure == Failure.BAD_OUTPUT:
+            self._cool_if_always_bad(provider, model)
         return outcome
+
+    def _cool_if_always_bad(self, provider: ProviderConfig, model: str) -> None:
+        """A model that broke the contract for the last `bad_output_streak` messages (two
+        calls each) rests for `bad_output_cooldown_s`; one odd answer costs nothing more."""
+        calls = 2 * self.config.bad_output_streak
+        now = self.now()
+        streak = self.state.failing_streak(provider.name, model, Failure.BAD_OUTPUT,
+                                           now - timedelta(hours=1), calls)
+        if streak >= calls:
+            self.state.cool(model_key(provider, model), self.config.bad_output_cooldown_s,
+                            Failure.BAD_OUTPUT, now)
+
+    def _book(self, bound: float) -> tuple[str, datetime] | None:
+        """Reserve `bound` before a call; None when it could cross a cap (the call must not
+        be made). A free call books nothing ("")."""
+        started = self.now()
+        if bound <= 0:
+            return "", started
+        caps = self.config.budget
+        call_id = self.state.reserve(self.user, bound, started, caps.global_daily_usd,
+                                     caps.user_daily_usd)
+        return None if call_id is None else (call_id, started)
 
     def _call_with_retries(
         self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
-        rate: RateRow, key: str, contract: ReplyContract[Any], max_tokens: int,
-    ) -> tuple[Judged[Any] | Attempt, float]:
-        spent = 0.0
+        rate: RateRow, key: str, contract: ReplyContract[Any], max_tokens: int, bound: float,
+    ) -> Judged[Any] | Attempt:
+        """Every call (a retry included) is booked on its own before it is made and trued up
+        to what the provider reported after, so no call starts that could cross a cap."""
         bad_output_left, waits_left = 1, 1
         while True:
-            t0 = time.monotonic()
+            booking = self._book(bound)
+            if booking is None:
+                self._record(provider, model, BUDGET, 0, 0, False, 0.0, None, 0)
+                return Attempt(provider.name, model, BUDGET, "daily cap reached")
+            call_id, started = booking
+            cost = 0.0
             try:
-                # The SDK types messages and response_format as TypedDicts; ours are plain
-                # dicts of the same shape, built and checked here.
-                response = self._client(provider).chat.completions.create(  # type: ignore[call-overload]
-                    model=model,
-                    messages=chat,
-                    temperature=0,
-                    max_tokens=max_tokens,
-                    response_format=_response_format(provider, contract.schema),
-                )
-            except openai.APIStatusError as exc:
-                classified = classify_status(exc.status_code, exc.body,
-                                             dict(exc.response.headers), self.now())
-                self._record(provider, model, classified.failure, 0, 0, False, 0.0, None,
-                             _ms(t0))
-                if (classified.failure == Failure.RATE_LIMIT and waits_left
-                        and classified.retry_after_s is not None
-                        and classified.retry_after_s <= self.config.max_inline_wait_s):
-                    waits_left -= 1
-                    self.sleep(classified.retry_after_s)
-                    continue
-                self._apply(provider, model, classified)
-                return Attempt(provider.name, model, classified.failure,
-                               f"HTTP {exc.status_code}"), spent
-            except openai.APIConnectionError as exc:  # includes timeouts
-                self._record(provider, model, Failure.PROVIDER_DOWN, 0, 0, False, 0.0, None,
-                             _ms(t0))
-                self._apply(provider, model, Classified(Failure.PROVIDER_DOWN))
-                return Attempt(provider.name, model, Failure.PROVIDER_DOWN,
-                               type(exc).__name__), spent
-            except (openai.OpenAIError, ValueError) as exc:  # a 200 that is not a completion
-                self._record(provider, model, Failure.BAD_OUTPUT, 0, 0, False, 0.0, None,
-                             _ms(t0))
-                if bad_output_left:
-                    bad_output_left -= 1
-                    continue
-                return Attempt(provider.name, model, Failure.BAD_OUTPUT,
-                               type(exc).__name__), spent
-            prompt_tokens, completion_tokens, estimated, billed = _usage(response, chat)
-            cost = cost_usd(rate, prompt_tokens, completion_tokens)
-            spent += cost
-            content = _content(response)
-            try:
-                value, reason = contract.parse(content)
-            except ContractViolation as exc:
-                self._record(provider, model, Failure.BAD_OUTPUT, prompt_tokens,
-                             completion_tokens, estimated, cost, billed, _ms(t0))
-                if bad_output_left:
-                    bad_output_left -= 1
-                    continue
-                return Attempt(provider.name, model, Failure.BAD_OUTPUT, str(exc)), spent
-            self._record(provider, model, "ok", prompt_tokens, completion_tokens, estimated,
-                         cost, billed, _ms(t0))
-            now = self.now()
-            self.state.remember(key, model, contract.dump(value, reason),
-                                prompt_tokens, completion_tokens, now)
-            # A model that answers is healthy: drop a stale hold on its provider.
-            self.state.clear(provider_key(provider.name))
-            return Judged(value, reason, provider.name, model), spent
+                step = self._one_call(provider, model, chat, rate, key, contract, max_tokens)
+                cost = step.cost
+            finally:
+                if call_id:
+                    self.state.true_up(self.user, call_id, bound, cost, started, self.now())
+            if step.retry == "wait" and waits_left:
+                waits_left -= 1
+                self.sleep(step.wait_s)
+                continue
+            if step.retry == "again" and bad_output_left:
+                bad_output_left -= 1
+                continue
+            if step.retry == "wait" and step.classified is not None:
+                self._apply(provider, model, step.classified)
+            assert step.outcome is not None
+            return step.outcome
+
+    def _one_call(
+        self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
+        rate: RateRow, key: str, contract: ReplyContract[Any], max_tokens: int,
+    ) -> _Step:
+        t0 = time.monotonic()
+        try:
+            response = self._client(provider).chat.completions.create(
+                model=model,
+                messages=chat,  # type: ignore[arg-type]
+                temperature=0,
+                max_tokens=max_tokens,
+                response_format=_response_format(provider, contract.schema),  # type: ignore[arg-type]
+            )
+        except openai.APIStatusError as exc:
+            classified = classify_status(exc.status_code, exc.body,
+                                         dict(exc.response.headers), self.now())
+            self._record(provider, model, classified.failure, 0, 0, False, 0.0, None, _ms(t0))
+            attempt = Attempt(provider.name, model, classified.failure, f"HTTP {exc.status_code}")
+            if (classified.failure == Failure.RATE_LIMIT
+                    and classified.retry_after_s is not None
+                    and classified.retry_after_s <= self.config.max_inline_wait_s):
+                return _Step(attempt, retry="wait", wait_s=classified.retry_after_s,
+                             classified=classified)
+            self._apply(provider, model, classified)
+            return _Step(attempt)
+        except openai.APIConnectionError as exc:  # includes timeouts
+            self._record(provider, model, Failure.PROVIDER_DOWN, 0, 0, False, 0.0, None, _ms(t0))
+            self._apply(provider, model, Classified(Failure.PROVIDER_DOWN))
+            return _Step(Attempt(provider.name, model, Failure.PROVIDER_DOWN,
+                                 type(exc).__name__))
+        except (openai.OpenAIError, ValueError) as exc:  # a 200 that is not a completion
+            self._record(provider, model, Failure.BAD_OUTPUT, 0, 0, False, 0.0, None, _ms(t0))
+            return _Step(Attempt(provider.name, model, Failure.BAD_OUTPUT, type(exc).__name__),
+                         retry="again")
+        prompt_tokens, completion_tokens, estimated, billed = _usage(response, chat)
+        cost = cost_usd(rate, prompt_tokens, completion_tokens)
+        content = _content(response)
+        try:
+            value, reason = contract.parse(content)
+        except ContractViolation as exc:
+            self._record(provider, model, Failure.BAD_OUTPUT, prompt_tokens, completion_tokens,
+                         estimated, cost, billed, _ms(t0))
+            return _Step(Attempt(provider.name, model, Failure.BAD_OUTPUT, str(exc)),
+                         retry="again", cost=cost)
+        self._record(provider, model, "ok", prompt_tokens, completion_tokens, estimated, cost,
+                     billed, _ms(t0))
+        self.state.remember(key, model, contract.dump(value, reason), prompt_tokens,
+                            completion_tokens, self.now())
+        # A model that answers is healthy: drop a stale hold on its provider.
+        self.state.clear(provider_key(provider))
+        return _Step(Judged(value, reason, provider.name, model), cost=cost)
 
     def _apply(self, provider: ProviderConfig, model: str, classified: Classified) -> None:
         now = self.now()
         failure = classified.failure
         if failure in MODEL_COOLDOWN:
-            self.state.cool(model_key(provider.name, model),
+            self.state.cool(model_key(provider, model),
                             self.config.cooldown_hours * 3600, failure, now)
         elif failure == Failure.RATE_LIMIT:
             wait = classified.retry_after_s
-            self.state.cool(model_key(provider.name, model),
+            self.state.cool(model_key(provider, model),
                             wait if wait is not None else self.config.rate_limit_default_s,
                             failure, now)
         elif failure == Failure.PROVIDER_DOWN:
             backoff = max(self.config.provider_backoff_s, classified.retry_after_s or 0.0)
-            self.state.cool(provider_key(provider.name), backoff, failure, now)
+            self.state.cool(provider_key(provider), backoff, failure, now)
 
     def _client(self, provider: ProviderConfig) -> openai.OpenAI:
-        client = self._clients.get(provider.name)
+        slot = f"{provider.name}|{endpoint(provider)}"
+        client = self._clients.get(slot)
         if client is None:
             key = (self.environ.get(provider.api_key_env) if provider.api_key_env else None)
             client = openai.OpenAI(base_url=provider.base_url, api_key=key or PLACEHOLDER_KEY,
                                    timeout=provider.timeout_s, max_retries=0)
-            self._clients[provider.name] = client
+            self._clients[slot] = client
         return client
 
     def _record(self, provider: ProviderConfig, model: str, outcome: str, prompt: int,

@@ -137,6 +137,20 @@ def build_messages(
     ]
 
 
+TEMPLATE_TOKENS_PER_MESSAGE = 16  # role markers and turn delimiters, generously
+TEMPLATE_TOKENS = 32  # the assistant turn's opening, BOS, and slack
+
+
+def prompt_token_bound(chat: Sequence[dict[str, str]]) -> int:
+    """An upper bound on the prompt's tokens for any tokenizer that gives every token at
+    least one byte of text (byte-level BPE and SentencePiece with byte fallback both do):
+    the UTF-8 length of every message, plus the template's own tokens. The budget reserves
+    this, so a provider can count more tokens than `estimate_tokens` without the cap being
+    crossed."""
+    return sum(len(m["content"].encode("utf-8", "surrogatepass")) + len(m.get("role", ""))
+               + TEMPLATE_TOKENS_PER_MESSAGE for m in chat) + TEMPLATE_TOKENS
+
+
 def estimate_tokens(chat: Sequence[dict[str, str]]) -> int:
     """A conservative token estimate when a server reports no usage (and the budget's
     pre-bill): ~3.5 ASCII characters per token, one token per other character, plus a few

@@ -8,11 +8,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import Engine, delete, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
+from mailmoat.judge.config import ProviderConfig
 from mailmoat.store.tables.judge import (
     BudgetLedgerRow,
     LLMCacheRow,
@@ -27,12 +29,20 @@ def day_of(now: datetime) -> str:
     return now.date().isoformat()
 
 
-def model_key(provider: str, model: str) -> str:
-    return f"model:{provider}/{model}"
+def endpoint(provider: ProviderConfig) -> str:
+    """What a cooldown, a backoff or a cached verdict belongs to: the server (base URL), not
+    the name the config gives it, so correcting a base URL starts clean and two names for
+    one server share what is known about it."""
+    parts = urlsplit(provider.base_url.strip())
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path.rstrip('/')}"
 
 
-def provider_key(provider: str) -> str:
-    return f"provider:{provider}"
+def model_key(provider: ProviderConfig, model: str) -> str:
+    return f"model:{endpoint(provider)}|{model}"
+
+
+def provider_key(provider: ProviderConfig) -> str:
+    return f"provider:{endpoint(provider)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +138,23 @@ class JudgeState:
                                     cost_usd=usage.cost_usd,
                                     provider_cost_usd=usage.provider_cost_usd,
                                     latency_ms=usage.latency_ms))
+
+    def failing_streak(self, provider: str, model: str, outcome: str, since: datetime,
+                       limit: int) -> int:
+        """How many of this model's latest calls since `since` (up to `limit`, cached answers
+        aside) ended with `outcome`, counted back from the newest until another outcome."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(LLMUsageRow.outcome)
+                .where(LLMUsageRow.provider == provider, LLMUsageRow.model == model,
+                       LLMUsageRow.created_at > since, LLMUsageRow.outcome != "cached")
+                .order_by(LLMUsageRow.id.desc()).limit(limit))
+            streak = 0
+            for row in rows:
+                if row != outcome:
+                    break
+                streak += 1
+            return streak
 
     def spent(self, day: str, user: str | None = None) -> float:
         """Ledger total for a day (reservations still open count in full)."""

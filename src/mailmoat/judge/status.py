@@ -42,10 +42,10 @@ def judge_status(
     providers = []
     for p in config.providers:
         key = env.get(p.api_key_env) if p.api_key_env else None
-        held = state.cooling(provider_key(p.name), now)
+        held = state.cooling(provider_key(p), now)
         models = []
         for m in p.models:
-            cooling = state.cooling(model_key(p.name, m), now)
+            cooling = state.cooling(model_key(p, m), now)
             priced = rate_for(m, p.is_local, config.pricing)
             models.append({
                 "model": m,

@@ -17,6 +17,7 @@ from mailmoat.notify.rules import (
     Candidate,
     History,
     Verdict,
+    arrival_time,
     decide_notification,
     digest_due,
     digest_text,
@@ -77,7 +78,8 @@ def notify_account(web: WebStore, account: str, base_url: str,
     candidates = web.fresh_candidates(account, since=now - rules.fresh_for)
     for row in candidates:
         verdict, why = decide_notification(
-            Candidate(row["id"], row["lane"], row["from_addr"], row["created_at"], row["seen"]),
+            Candidate(row["id"], row["lane"], row["from_addr"],
+                      arrival_time(row["created_at"], row["date"]), row["seen"]),
             rules, History(notified, tuple(sends)), local_now)
         if verdict is Verdict.SKIP:
             report.skipped[row["id"]] = why

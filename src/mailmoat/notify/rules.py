@@ -58,12 +58,33 @@ class NotifySettings:
     muted_senders: frozenset[str] = field(default_factory=frozenset)
 
 
+# A Date this much earlier than the stored time is still "now": sender clocks drift and
+# relays queue. Older than that, the mail is old mail mailmoat has only just seen (a first
+# backfill, an import), and old mail does not interrupt anyone.
+DATE_SKEW = timedelta(hours=6)
+
+
+def arrival_time(stored_at: datetime, date: str | None) -> datetime:
+    """When a mail arrived, for freshness: its Date header when that is clearly older than
+    the stored time, else the stored time. Never later than the stored time, so a Date in
+    the future cannot keep a mail fresh."""
+    if not date:
+        return stored_at
+    try:
+        written = datetime.fromisoformat(date)
+    except ValueError:
+        return stored_at
+    if written.tzinfo is None:
+        return stored_at
+    return written if written < stored_at - DATE_SKEW else stored_at
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     message_id: int
     lane: str
     sender: str
-    received_at: datetime  # when mailmoat stored it
+    received_at: datetime  # when it arrived: arrival_time(stored, Date)
     seen: bool | None = None  # the server's \Seen flag, when known
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from mailmoat.mail.importer import Found, ReadError, iter_messages
 from mailmoat.store.messages import Incoming, Store
 
-BATCH = 200
+BATCH = 200  # messages per transaction at most ...
+BATCH_BYTES = 24 * 1024 * 1024  # ... and at most this many raw bytes (one big mail alone)
 
 
 @dataclass
@@ -28,8 +29,10 @@ def import_path(
 ) -> ImportSummary:
     summary = ImportSummary()
     batch: list[Incoming] = []
+    held = 0  # raw bytes in `batch`: memory is bounded by bytes, not by a message count
 
     def flush() -> None:
+        nonlocal held
         for result in store.ingest_many(batch, account):
             if result.created:
                 summary.imported += 1
@@ -38,11 +41,16 @@ def import_path(
         if on_progress:
             on_progress(len(batch))
         batch.clear()
+        held = 0
 
     for item in iter_messages(path):
         if isinstance(item, Found):
+            if batch and held + len(item.raw) > BATCH_BYTES:
+                flush()
             batch.append(Incoming(item.raw, item.origin))
-            if len(batch) >= BATCH:
+            held += len(item.raw)
+            del item  # the batch holds the only reference to the bytes
+            if len(batch) >= BATCH or held >= BATCH_BYTES:
                 flush()
         else:
             (summary.skipped if item.skipped else summary.failed).append(item)

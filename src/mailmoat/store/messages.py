@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, insert, select, true
+from sqlalchemy import Engine, func, insert, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from mailmoat.core.facts import is_own_mail, is_sent
 from mailmoat.core.hashing import is_stale
-from mailmoat.core.message import Message, parse_message
+from mailmoat.core.message import Message, parse_message, parse_message_with_html
 from mailmoat.core.trace import Trace
 from mailmoat.store.db import StoreError, make_engine, migrate
 from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
@@ -191,12 +191,16 @@ class Store:
             # row by row), so each is matched to its message by content hash, unique here.
             ids: dict[str, int] = {}
             if todo:
+                streamed = _streams_blobs(session)
                 ids = dict((digest, mid) for mid, digest in session.execute(
                     insert(MessageRow.__table__).returning(
                         MessageRow.__table__.c.id, MessageRow.__table__.c.content_sha256),
-                    [self._message_values(item, message, digest, account, now)
+                    [self._message_values(item, message, digest, account, now, streamed)
                      for digest, (item, message) in todo.items()],
                 ))
+                if streamed:
+                    _write_big_raws(session, [(ids[digest], item.raw)
+                                              for digest, (item, _m) in todo.items()])
             if traces:
                 session.execute(insert(DecisionRow.__table__), [
                     _decision_values(ids[digest], account, d, now)
@@ -231,12 +235,14 @@ class Store:
 
     @staticmethod
     def _message_values(
-        item: Incoming, message: Message, digest: str, account: str, now: datetime
+        item: Incoming, message: Message, digest: str, account: str, now: datetime,
+        streamed: bool = False,
     ) -> dict[str, Any]:
         return {
             "account": account,
             "content_sha256": digest,
-            "raw": item.raw,
+            # A big message's bytes are written afterwards in chunks (_write_big_raws).
+            "raw": b"" if streamed and len(item.raw) > STREAM_RAW_ABOVE else item.raw,
             "origin": item.origin,
             "folder": item.folder,
             "labels": list(item.labels),
@@ -352,17 +358,20 @@ class Store:
                 for r in rows
             ]
 
-    def get_message(self, message_id: int, account: str = "local") -> dict[str, Any] | None:
+    def get_message(self, message_id: int, account: str = "local",
+                    with_html: bool = False) -> dict[str, Any] | None:
         """One message with its trace. The stored input hash is re-checked against the
-        stored bytes on every read: a mismatch is reported as stale, never trusted."""
+        stored bytes on every read: a mismatch is reported as stale, never trusted.
+        `with_html`: also its decoded text/html parts (`html_parts`), from the same parse."""
         with self.sessions() as session:
             row = session.get(MessageRow, message_id)
             if row is None or row.account != account:
                 return None
             decision = session.get(DecisionRow, message_id)
-            message: Message = parse_message(row.raw, labels=tuple(row.labels or ()))
+            message, html = parse_message_with_html(row.raw, labels=tuple(row.labels or ()))
             trace = decision.trace if decision else {}
-            return {
+            extra = {"html_parts": list(html)} if with_html else {}
+            return extra | {
                 "id": row.id,
                 "account": row.account,
                 "origin": row.origin,
@@ -406,6 +415,33 @@ def replace_decision(session: Session, decision: DecisionRow, trace: dict[str, A
     decision.actor = actor
     decision.updated_at = now
     session.add(LedgerRow(**_ledger_values(decision.message_id, event, trace, actor, now)))
+
+
+# On SQLite, binding a blob copies it and building the row copies it again: a 50 MB message
+# would cost the process three times its size. Above this size the row is inserted with an
+# empty `raw`, then `raw` is sized with zeroblob() and written through SQLite's incremental
+# blob I/O, in the same transaction, one chunk at a time.
+STREAM_RAW_ABOVE = 4 * 1024 * 1024
+_BLOB_CHUNK = 1024 * 1024
+
+
+def _streams_blobs(session: Session) -> bool:
+    return session.get_bind().dialect.name == "sqlite"
+
+
+def _write_big_raws(session: Session, rows: Sequence[tuple[int, bytes]]) -> None:
+    big = [(mid, raw) for mid, raw in rows if len(raw) > STREAM_RAW_ABOVE]
+    if not big:
+        return
+    connection = session.connection()
+    driver = connection.connection.driver_connection
+    for mid, raw in big:
+        connection.execute(text("UPDATE messages SET raw = zeroblob(:n) WHERE id = :id"),
+                           {"n": len(raw), "id": mid})
+        view = memoryview(raw)
+        with driver.blobopen("messages", "raw", mid) as blob:  # type: ignore[union-attr]
+            for start in range(0, len(raw), _BLOB_CHUNK):
+                blob.write(view[start:start + _BLOB_CHUNK])
 
 
 def open_store(url: str | None = None, scorers: Sequence[Any] = (),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -66,6 +66,21 @@ def _with_urls(data: dict[str, Any], urls: list[str]) -> dict[str, Any]:
 
 class UserExists(ValueError):
     pass
+
+
+# Transaction-scoped PostgreSQL advisory locks; on SQLite the first write of a transaction
+# takes the database's write lock, which serialises the same way.
+SETUP_LOCK_KEY = 0x6D6D_7375  # "mmsu": the first-user check and insert
+LOGIN_LOCK_KEY = 0x6D6D_6C69  # "mmli": the sign-in attempt count and booking
+
+
+class _Refused(Exception):
+    """Raised inside a transaction to roll it back."""
+
+
+def _serialise(s: Session, key: int) -> None:
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +153,24 @@ class WebStore:
             s.flush()
             s.add_all([UserAccountRow(user_id=row.id, account=a) for a in dict.fromkeys(accounts)])
             return User(row.id, username, password_hash, tuple(dict.fromkeys(accounts)))
+
+    def create_first_user(self, username: str, password_hash: str,
+                          accounts: Sequence[str]) -> User | None:
+        """Create a user only if there is none yet, atomically: of any number of parallel
+        calls, exactly one makes a user; the others get None and write nothing."""
+        try:
+            with self.sessions.begin() as s:
+                _serialise(s, SETUP_LOCK_KEY)
+                row = UserRow(username=username, password_hash=password_hash, created_at=_now())
+                s.add(row)  # written first: on SQLite this takes the write lock
+                s.flush()
+                if int(s.scalar(select(func.count()).select_from(UserRow)) or 0) != 1:
+                    raise _Refused
+                unique = tuple(dict.fromkeys(accounts))
+                s.add_all([UserAccountRow(user_id=row.id, account=a) for a in unique])
+                return User(row.id, username, password_hash, unique)
+        except (_Refused, IntegrityError):
+            return None
 
     def grant(self, username: str, account: str) -> bool:
         """Let a user read one more mail account. False when the user does not exist."""
@@ -221,6 +254,43 @@ class WebStore:
             s.add_all([LoginFailureRow(key=k[:300], at=now) for k in keys])
             # Old failures are history nobody needs; keep the table small.
             s.execute(delete(LoginFailureRow).where(LoginFailureRow.at < now - timedelta(days=1)))
+
+    def claim_attempt(
+        self, keys: Sequence[str], since: datetime,
+        wait_for: Callable[[dict[str, list[datetime]], datetime], float],
+    ) -> tuple[float, list[int]]:
+        """Book a failure for every key *before* the password is checked, in one serialised
+        transaction with the count, so parallel attempts see each other: `wait_for` (the
+        throttle policy) gets each key's earlier failures since `since` and the time now,
+        read after the lock was taken; when it answers a
+        wait > 0 nothing is booked and the wait is returned. Otherwise the booked rows' ids
+        come back: `forget_attempt` drops them when the password was right."""
+        now = _now()
+        wait = 0.0
+        try:
+            with self.sessions.begin() as s:
+                _serialise(s, LOGIN_LOCK_KEY)
+                rows = [LoginFailureRow(key=k[:300], at=now) for k in keys]
+                s.add_all(rows)  # written first: on SQLite this takes the write lock
+                s.flush()
+                booked = [r.id for r in rows]
+                earlier = {k: [_aware(t) for t in s.scalars(
+                    select(LoginFailureRow.at).where(LoginFailureRow.key == k[:300],
+                                                     LoginFailureRow.at > since,
+                                                     LoginFailureRow.id.not_in(booked)))]
+                    for k in keys}
+                wait = wait_for(earlier, _now())
+                if wait > 0:
+                    raise _Refused
+                s.execute(delete(LoginFailureRow).where(
+                    LoginFailureRow.at < now - timedelta(days=1)))
+                return 0.0, booked
+        except _Refused:
+            return wait, []
+
+    def forget_attempt(self, booked: Sequence[int]) -> None:
+        with self.sessions.begin() as s:
+            s.execute(delete(LoginFailureRow).where(LoginFailureRow.id.in_(list(booked))))
 
     def failures(self, key: str, since: datetime) -> list[datetime]:
         with self.sessions() as s:
@@ -445,15 +515,15 @@ class WebStore:
         with self.sessions() as s:
             rows = s.execute(
                 select(MessageRow.id, MessageRow.from_addr, MessageRow.from_name,
-                       MessageRow.subject, MessageRow.created_at, MessageRow.seen,
-                       DecisionRow.lane)
+                       MessageRow.subject, MessageRow.created_at, MessageRow.date,
+                       MessageRow.seen, DecisionRow.lane)
                 .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
                 .where(MessageRow.account == account, MessageRow.created_at > since,
                        DecisionRow.lane.in_(["PUSH", "MEETING"]))
                 .order_by(MessageRow.id))
             return [{"id": r.id, "from_addr": r.from_addr, "from_name": r.from_name,
-                     "subject": r.subject, "created_at": _aware(r.created_at), "seen": r.seen,
-                     "lane": r.lane} for r in rows]
+                     "subject": r.subject, "created_at": _aware(r.created_at), "date": r.date,
+                     "seen": r.seen, "lane": r.lane} for r in rows]
 
     def message_summary(self, message_id: int, account: str) -> dict[str, Any] | None:
         with self.sessions() as s:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
+import click
 import typer
 from rich.markup import escape
 from rich.table import Table
@@ -29,6 +31,33 @@ console = common.console
 
 def _service() -> ActionService:
     return ActionService(common.open_store().engine)
+
+
+ACCOUNT_HELP = "the mail account (default: the only one; asked when there are several)"
+
+
+def _account(given: str | None) -> str:
+    """The account a command acts on: the one named, else the only mailbox there is (the
+    configured account, or imported mail when none is configured). With several, a person
+    at a terminal is asked; a script gets an error naming them, never a silent guess."""
+    if given:
+        return given
+    from mailmoat.accounts.registry import list_accounts
+    from mailmoat.store import StoreError, open_store
+
+    try:
+        names = [a.name for a in list_accounts(open_store())]
+    except StoreError as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if len(names) <= 1:
+        return names[0] if names else "local"
+    if sys.stdin.isatty():
+        return str(typer.prompt(f"Which account ({', '.join(names)})?",
+                                type=click.Choice(names)))
+    common.err.print(f"[red]error:[/red] there are {len(names)} accounts "
+                     f"({escape(', '.join(names))}): choose one with --account")
+    raise typer.Exit(2)
 
 
 def _me() -> str:
@@ -120,10 +149,11 @@ def propose(
     attach: list[Path] = typer.Option([], help="a file to attach (repeatable)"),
     payload_file: Path | None = typer.Option(
         None, help="a JSON payload for any action type instead of the options above"),
-    account: str = typer.Option("local"),
+    account: str | None = typer.Option(None, help=ACCOUNT_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Propose an action. Nothing runs until it is approved."""
+    account = _account(account)
     service = _service()
     try:
         if payload_file is not None:
@@ -195,10 +225,10 @@ def mode(
 
 
 @actions_app.command()
-def triage(account: str = typer.Option("local"), as_json: bool = typer.Option(False, "--json")
-           ) -> None:
+def triage(account: str | None = typer.Option(None, help=ACCOUNT_HELP),
+           as_json: bool = typer.Option(False, "--json")) -> None:
     """Messages a confidence canary flagged for a person to review."""
-    items = _service().triage(account)
+    items = _service().triage(_account(account))
     if as_json:
         _emit(items)
         return
@@ -210,7 +240,7 @@ def triage(account: str = typer.Option("local"), as_json: bool = typer.Option(Fa
 
 
 @actions_app.command()
-def sweep(account: str = typer.Option("local")) -> None:
+def sweep(account: str | None = typer.Option(None, help=ACCOUNT_HELP)) -> None:
     """Run the AUTO sweep now: confidence canaries into triage; in AUTO mode, unattended work.
 
     Replies are drafted by the configured model (none configured: no drafts, ever); sync
@@ -218,6 +248,7 @@ def sweep(account: str = typer.Option("local")) -> None:
     from mailmoat.act.auto import AutoSweep
     from mailmoat.services.bootstrap import build_drafter
 
+    account = _account(account)
     store = common.open_store(with_scorers=True)
     report = AutoSweep(store, ActionService(store.engine),
                        drafter=build_drafter(store.engine)).run(account)

@@ -122,8 +122,12 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
     except ConfigError as exc:
         console.print(f"[red]config error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    # Like the local run: any safety violation fails the command, whichever model made it.
+    violated = any(r.report.violations for r in runs)
     if as_json:
         typer.echo(json.dumps([r.as_dict() for r in runs], indent=2, ensure_ascii=False))
+        if violated:
+            raise typer.Exit(1)
         return
     table = Table("model", "acc", "urgent", "hidden", "viol", "prompt tok", "out tok",
                   "$/1k mail", "degraded")
@@ -141,6 +145,12 @@ def llm_eval(path: Path, items: list[EvalItem], models: list[str], as_json: bool
                   "hidden = hidden-lane precision, viol = safety violations, tokens are "
                   "medians per email, degraded = emails the model did not answer")
     console.print(table)
+    if violated:
+        for r in runs:
+            for v in r.report.violations:
+                console.print(f"  [red]{r.model} {v['id']}[/red]: expected {v['expected']}, "
+                              f"got {v['predicted']}")
+        raise typer.Exit(1)
 
 
 

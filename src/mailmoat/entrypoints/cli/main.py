@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from mailmoat.core.message import parse_message
@@ -320,8 +321,12 @@ def import_command(
         raise typer.Exit(2) from exc
     console.print(f"imported {summary.imported}, already present {summary.already_present}, "
                   f"skipped {len(summary.skipped)}, failed {len(summary.failed)}")
+    for skip in summary.skipped[:20]:
+        console.print(f"  skipped {escape(skip.where)}: {escape(skip.error)}")
+    if len(summary.skipped) > 20:
+        console.print(f"  … and {len(summary.skipped) - 20} more skipped")
     for failure in summary.failed[:20]:
-        console.print(f"  [yellow]{failure.where}[/yellow]: {failure.error}")
+        console.print(f"  [yellow]{escape(failure.where)}[/yellow]: {escape(failure.error)}")
     if summary.failed:
         raise typer.Exit(1)
 

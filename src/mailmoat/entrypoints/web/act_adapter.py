@@ -10,6 +10,7 @@ from typing import Any
 from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
+from mailmoat.core.ids import ascii_id
 from mailmoat.entrypoints.web.approvals import (
     ApprovalOutcome,
     PendingAction,
@@ -17,7 +18,6 @@ from mailmoat.entrypoints.web.approvals import (
     UnknownSend,
 )
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
-from mailmoat.entrypoints.web.views import MAX_ID
 
 
 def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
@@ -81,10 +81,11 @@ class ActApprovals:
         self.service = service
 
     def _owned(self, account: str, action_id: str) -> dict[str, Any] | None:
-        if not action_id.isdigit() or not 0 < int(action_id) <= MAX_ID:
+        number = ascii_id(action_id)
+        if number is None:
             return None
         try:
-            view = self.service.show(int(action_id))
+            view = self.service.show(number)
         except NotFound:
             return None
         return view if view["account"] == account else None
@@ -109,7 +110,7 @@ class ActApprovals:
         if view is None:
             return ApprovalOutcome(False, "no such pending action")
         try:
-            self.service.approve(int(action_id), actor, expected_sha256=expected_sha256)
+            self.service.approve(int(view["id"]), actor, expected_sha256=expected_sha256)
         except ActError as exc:
             return ApprovalOutcome(False, str(exc))
         if is_floor(str(view["action"])):
@@ -117,10 +118,11 @@ class ActApprovals:
         return ApprovalOutcome(True, "approved: the worker applies it on the mail server")
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome:
-        if self._owned(account, action_id) is None:
+        view = self._owned(account, action_id)
+        if view is None:
             return ApprovalOutcome(False, "no such pending action")
         try:
-            self.service.reject(int(action_id), actor, reason)
+            self.service.reject(int(view["id"]), actor, reason)
         except ActError as exc:
             return ApprovalOutcome(False, str(exc))
         return ApprovalOutcome(True, "rejected")

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.lanes import Lane
+from mailmoat.entrypoints.web.notices import notice_code
 from mailmoat.entrypoints.web.security.auth import web
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.notify.dispatch import LATER_DELAY
@@ -28,12 +29,14 @@ class ActionResult:
     message_id: int
     lane: str | None
     note: str
+    notice: str = ""  # the page's notice code (web/notices.py) for the same outcome
 
 
-def _explain(asked: Lane, got: str) -> str:
+def _explain(asked: Lane, got: str) -> tuple[str, str]:
     if got == asked.value:
-        return f"moved to {got}"
-    return f"moved to {got}: urgent mail stays visible, so {asked.value} was not allowed"
+        return f"moved to {got}", notice_code("moved", got)
+    return (f"moved to {got}: urgent mail stays visible, so {asked.value} was not allowed",
+            notice_code("moved_urgent", got, asked.value))
 
 
 def learning(request: Request, me: SessionInfo) -> Learning:
@@ -49,8 +52,10 @@ def move(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Acti
     except LearningError:  # already in that lane: nothing to record
         summary = web(request).message_summary(message_id, me.account)
         got = summary["lane"] if summary else lane.value
-        return ActionResult(message_id, got, _explain(lane, got))
-    return ActionResult(message_id, done.lane.value, done.explanation)
+        return ActionResult(message_id, got, *_explain(lane, got))
+    # The one relabel's own words for the note; the page's notice is a code (web/notices.py).
+    return ActionResult(message_id, done.lane.value, done.explanation,
+                        _explain(lane, done.lane.value)[1])
 
 
 def pins(request: Request, me: SessionInfo) -> list[dict[str, str]]:
@@ -80,9 +85,11 @@ def pin(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Actio
     for other in others:
         store.move(other, me.account, lane, me.username)
     note = f"pinned {sender} to {lane.value}"
+    code = notice_code("pinned", lane.value)
     if got != lane.value:
         note += f"; this message is urgent and went to {got}"
-    return ActionResult(message_id, got, note)
+        code = notice_code("pinned_urgent", lane.value, got)
+    return ActionResult(message_id, got, note, code)
 
 
 def undo(request: Request, me: SessionInfo, message_id: int) -> ActionResult:
@@ -94,8 +101,8 @@ def undo(request: Request, me: SessionInfo, message_id: int) -> ActionResult:
                      also=lambda session, undone: teach.withdraw(session, message_id, undone,
                                                                  me.username))
     if got is None:
-        return ActionResult(message_id, None, "nothing to undo")
-    return ActionResult(message_id, got, f"undone: back in {got}")
+        return ActionResult(message_id, None, "nothing to undo", "nothing_to_undo")
+    return ActionResult(message_id, got, f"undone: back in {got}", notice_code("undone", got))
 
 
 def set_images(request: Request, me: SessionInfo, message_id: int, allow: bool) -> ActionResult:
@@ -105,7 +112,8 @@ def set_images(request: Request, me: SessionInfo, message_id: int, allow: bool) 
         raise HTTPException(404, "no such message")
     store.set_sender_prefs(me.account, summary["from_addr"], me.username, allow_images=allow)
     return ActionResult(message_id, summary["lane"],
-                        "images allowed" if allow else "images blocked")
+                        "images allowed" if allow else "images blocked",
+                        "images_allowed" if allow else "images_blocked")
 
 
 def apply_link(request: Request, token: str) -> str:

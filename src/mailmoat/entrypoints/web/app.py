@@ -20,6 +20,7 @@ from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.entrypoints.web.approvals import Approvals, Triage
+from mailmoat.entrypoints.web.guard import RequestGuard, configured_extra_hosts, trusted_hosts
 from mailmoat.entrypoints.web.routes.actions import actions_router
 from mailmoat.entrypoints.web.routes.judge import judge_router
 from mailmoat.entrypoints.web.routes.learn import learn_router
@@ -43,10 +44,13 @@ def create_app(
     triage: Triage | None = None,
     setup_token: str | None = None,
     base_url: str = "http://127.0.0.1:8025",
+    allowed_hosts: tuple[str, ...] | None = None,
 ) -> FastAPI:
     """`setup_token`: while no user exists, /setup?token=… creates the first one. Without
     one, the token stored in the database (the one `mailmoat up` prints), so every web
-    process behind a proxy accepts the same link."""
+    process behind a proxy accepts the same link. `allowed_hosts`: names besides the base
+    URL's host that the server answers to (default: the comma-separated
+    MAILMOAT_ALLOWED_HOSTS); any other Host header is refused."""
     from mailmoat.entrypoints.web.routes import api, pages
     from mailmoat.entrypoints.web.routes.rules import rules_router
 
@@ -114,6 +118,9 @@ def create_app(
     def favicon() -> FileResponse:
         # Browsers ask for it on every fresh session; a 404 there is a console error.
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
+    # Added last, so it runs first: Host, sign-in and body size before anything reads the body.
+    extra = configured_extra_hosts() if allowed_hosts is None else list(allowed_hosts)
+    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra), web=app.state.web)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

@@ -8,14 +8,14 @@ a second time, so a sanitizer miss still cannot fetch anything.
 
 from __future__ import annotations
 
-import email
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import nh3
 
-# The parser's hardened MIME walk (caps, defect handling) finds the text/html parts.
-from mailmoat.core.message import _POLICY, MAX_RAW_BYTES, _Collector, _walk
+# The parser's hardened MIME walk (caps, elision, defect handling) finds the text/html parts.
+from mailmoat.core.message import parse_message_with_html
 
 TAGS = set(nh3.ALLOWED_TAGS) - {"area", "map"}
 ATTRIBUTES = {tag: set(attrs) - {"cite"} for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
@@ -34,13 +34,7 @@ class SafeHtml:
 
 def html_parts(raw: bytes) -> list[str]:
     """The text/html parts of a message, decoded; [] when there are none or it will not parse."""
-    acc = _Collector()
-    try:
-        msg = email.message_from_bytes(raw[:MAX_RAW_BYTES], policy=_POLICY)
-        _walk(msg, acc, 0)
-    except Exception:  # a tree the parser cannot walk shows as plain text only
-        return []
-    return [h for h in acc.html if h.strip()]
+    return list(parse_message_with_html(raw)[1])
 
 
 def _is_remote(url: str) -> bool:
@@ -48,21 +42,55 @@ def _is_remote(url: str) -> bool:
     return lowered.startswith(("http:", "https:", "//")) or "://" in lowered
 
 
+_NUMBER = re.compile(r"\s*([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*([a-z%]*)")
+# CSS absolute units in px; a relative unit (%, em, vw) says nothing about the real size.
+_UNIT_PX = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54,
+            "mm": 96 / 25.4, "q": 96 / 101.6}
+_HIDING = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
+    r"|opacity\s*:\s*(?:0*\.0[0-9]*|0+)\s*(?:;|!|$)|(?:^|;)\s*clip(?:-path)?\s*:"
+    r"|(?:^|;)\s*(?:left|top|right|bottom|margin-left|text-indent)\s*:\s*-[0-9]{3,}",
+    re.IGNORECASE)
+_STYLE_SIDE = re.compile(r"(?:^|;)\s*(?:max-)?(width|height)\s*:\s*([^;]*)", re.IGNORECASE)
+
+
+def css_px(value: str) -> float | None:
+    """A width/height as an HTML attribute or CSS value, in px: "1", "1.0", "1px", "1pt",
+    "0.5", "1;" all parse; None when it names no absolute size ("auto", "50%", "")."""
+    found = _NUMBER.match(value.lower())
+    if found is None:
+        return None
+    unit = _UNIT_PX.get(found.group(2))
+    return None if unit is None else float(found.group(1)) * unit
+
+
+def is_pixel(attrs: dict[str, str | None]) -> bool:
+    """An image no person would see: either side at most PIXEL_MAX px, or hidden by style."""
+    style = attrs.get("style") or ""
+    if _HIDING.search(style):
+        return True
+    sides = [attrs.get("width") or "", attrs.get("height") or ""]
+    sides += [m.group(2) for m in _STYLE_SIDE.finditer(style)]
+    return any((px := css_px(side)) is not None and px <= PIXEL_MAX for side in sides)
+
+
 class _PixelFinder(HTMLParser):
-    """Collects the src of images declared tiny (tracking pixels) in already-clean HTML."""
+    """Collects the src of images that are tracking pixels, in HTML already serialised by the
+    cleaner (so this parser reads the same tree the cleaner built)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.pixels: set[str] = set()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag != "img":
-            return
         values = dict(attrs)
-        for side in ("width", "height"):
-            size = (values.get(side) or "").strip().lower().removesuffix("px")
-            if size.isdigit() and int(size) <= PIXEL_MAX and values.get("src"):
-                self.pixels.add(values["src"] or "")
+        if tag == "img" and values.get("src") and is_pixel(values):
+            self.pixels.add(values["src"] or "")
+
+
+# The pixel pass keeps the attributes that size or hide an image; its output is never shown.
+_FIND_ATTRIBUTES = {**ATTRIBUTES, "img": {*ATTRIBUTES.get("img", set()), "style", "width",
+                                          "height", "src"}}
 
 
 def sanitize_html(html: str, allow_remote_images: bool = False) -> SafeHtml:
@@ -70,7 +98,7 @@ def sanitize_html(html: str, allow_remote_images: bool = False) -> SafeHtml:
     pixels: set[str] = set()
     if allow_remote_images:
         finder = _PixelFinder()
-        finder.feed(nh3.clean(html[:MAX_HTML_CHARS], tags=TAGS, attributes=ATTRIBUTES,
+        finder.feed(nh3.clean(html[:MAX_HTML_CHARS], tags=TAGS, attributes=_FIND_ATTRIBUTES,
                               url_schemes=URL_SCHEMES))
         pixels = finder.pixels
 

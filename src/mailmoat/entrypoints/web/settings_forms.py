@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from mailmoat.core.ids import ascii_int
 from mailmoat.core.lane_actions import HOME_FOLDER, LaneAction, LaneActions
 from mailmoat.core.lanes import Lane
 
@@ -35,11 +36,11 @@ def check_guidelines(text: str) -> str:
 
 
 def check_daily_cap(text: str) -> int:
-    try:
-        cap = int(text.strip())
-    except ValueError:
+    cap = ascii_int(text.strip(), 0, 10**9)
+    if cap is None:
         shown = text.strip()[:20]
-        raise FormError(f"the daily cap must be a whole number, not {shown!r}") from None
+        raise FormError(f"the daily cap must be a whole number between 0 and {MAX_DAILY_CAP}"
+                        f" (ASCII digits), not {shown!r}")
     if not 0 <= cap <= MAX_DAILY_CAP:
         raise FormError(f"the daily cap must be between 0 and {MAX_DAILY_CAP}")
     return cap

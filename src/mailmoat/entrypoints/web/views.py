@@ -7,12 +7,14 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path
+from pydantic import BeforeValidator
 from sqlalchemy import func, select
 
 from mailmoat.act.snoozes import snoozed
+from mailmoat.core.ids import MAX_ID, ascii_int
 from mailmoat.core.lanes import Lane
 from mailmoat.core.policy import describe_policy
-from mailmoat.entrypoints.web.sanitize import html_parts, sanitize_html
+from mailmoat.entrypoints.web.sanitize import sanitize_html
 from mailmoat.judge.config import ConfigError, load_llm_config
 from mailmoat.judge.status import judge_status
 from mailmoat.learn.service import Learning
@@ -32,10 +34,18 @@ LANE_BLURB = {
 }
 FRONT_PAGE_ROWS = {Lane.PUSH: 20, Lane.MEETING: 20, Lane.QUEUE: 30}
 PAGE_SIZE = 50
-# Ids fit the database's integer column; anything larger is a 422, not a driver overflow.
-# Ids are bounded so a huge number is a clean 422, not a database overflow.
-MAX_ID = 2_147_483_647
-MessageId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+def _ascii_digits(value: object) -> object:
+    # pydantic alone reads " 12", "+12", "1_2" and "12.0" as 12; an id is ASCII digits only.
+    if isinstance(value, str) and ascii_int(value, 0, 10**10) is None:
+        raise ValueError("an id is written in ASCII digits only")
+    return value
+
+
+# Ids fit the database's integer column; anything larger, or not plain ASCII digits, is a
+# clean 422, not a driver overflow.
+MessageId = Annotated[int, Path(ge=1, le=MAX_ID), BeforeValidator(_ascii_digits)]
 ActionId = MessageId
 
 
@@ -80,12 +90,12 @@ def firewall(store: Store, account: str) -> list[dict[str, Any]]:
 def message(store: Store, web: WebStore, account: str, message_id: int,
             want_html: bool = False) -> dict[str, Any]:
     """One message for display. 404 (never 403) for another account's id: no probing."""
-    item = store.get_message(message_id, account=account)
+    # One parse for the fields, the stale check and the HTML parts.
+    item = store.get_message(message_id, account=account, with_html=True)
     if item is None:
         raise HTTPException(404, "no such message")
     prefs = web.sender_prefs(account, item["from_addr"])
-    raw = web.raw_message(message_id, account)
-    parts = html_parts(raw) if raw else []
+    parts = item.pop("html_parts")
     safe = sanitize_html("\n<hr>\n".join(parts), prefs.allow_images) if parts else None
     pinned = None
     if "@" in item["from_addr"]:  # pins are learn/'s (sender facts), not a web preference

@@ -30,7 +30,6 @@ from mailmoat.entrypoints.web.security.auth import (
     SESSION_COOKIE,
     api_user,
     attempt_login,
-    login_wait,
     web,
 )
 from mailmoat.entrypoints.web.settings_forms import (
@@ -133,11 +132,11 @@ def _session_out(me: SessionInfo) -> SessionOut:
 def api_login(request: Request, body: Credentials) -> Response:
     from mailmoat.entrypoints.web.routes.pages import set_session_cookie
 
-    wait = login_wait(request, body.username)
-    if wait > 0:
+    attempt = attempt_login(request, body.username, body.password)
+    if attempt.wait > 0:
         return JSONResponse({"detail": "too many failed sign-ins"}, 429,
-                            headers={"Retry-After": str(int(wait) + 1)})
-    user = attempt_login(request, body.username, body.password)
+                            headers={"Retry-After": str(int(attempt.wait) + 1)})
+    user = attempt.user
     if user is None:
         raise HTTPException(401, "wrong user name or password")
     token, csrf = web(request).create_session(user)

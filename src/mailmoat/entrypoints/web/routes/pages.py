@@ -33,13 +33,13 @@ from mailmoat.entrypoints.web.lane_settings import (
     lane_rows_from_form,
     save_lane_actions,
 )
+from mailmoat.entrypoints.web.notices import notice_code, notice_text
 from mailmoat.entrypoints.web.security.auth import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     PasswordTooWeak,
     attempt_login,
     hash_password,
-    login_wait,
     page_user,
     secure_cookies,
     session_of,
@@ -58,7 +58,7 @@ from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.notify.settings import AccountNotifySettings, NotifyIn, WindowIn, mask_url
 from mailmoat.notify.signing import BadLink, verify_link
 from mailmoat.services.people import default_accounts
-from mailmoat.store.people import SessionInfo, UserExists
+from mailmoat.store.people import SessionInfo
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
@@ -69,14 +69,17 @@ User = Depends(page_user)
 def render(request: Request, name: str, ctx: dict[str, Any], status: int = 200,
            headers: dict[str, str] | None = None) -> HTMLResponse:
     me = session_of(request)
-    ctx = {"me": me, "csrf": me.csrf_token if me else "", "flash": request.query_params.get(
-        "done", ""), **ctx}
+    ctx = {"me": me, "csrf": me.csrf_token if me else "",
+           "flash": notice_text(request.query_params.get("done", "")), **ctx}
     return templates.TemplateResponse(request, name, ctx, status_code=status, headers=headers)
 
 
 def back(to: str, done: str = "") -> RedirectResponse:
+    """Redirect to `to`, with a notice code (web/notices.py) to show there."""
     if done:
-        to += ("&" if "?" in to else "?") + "done=" + done.replace(" ", "+")
+        if not notice_text(done):
+            raise ValueError(f"{done!r} is not a notice code")  # a bug, not a user error
+        to += ("&" if "?" in to else "?") + "done=" + done
     return RedirectResponse(to, 303)
 
 
@@ -107,13 +110,14 @@ def login_submit(
     password: str = Form(..., max_length=1000),
     next: str = Form("/"),
 ) -> Response:
-    wait = login_wait(request, username)
+    attempt = attempt_login(request, username, password)
+    wait = attempt.wait
     if wait > 0:
         return render(request, "login.html", {
             "login_csrf": request.cookies.get(LOGIN_CSRF_COOKIE, ""), "next": _safe_next(next),
             "error": f"Too many failed sign-ins. Try again in {int(wait) + 1} seconds."},
             status=429, headers={"Retry-After": str(int(wait) + 1)})
-    user = attempt_login(request, username, password)
+    user = attempt.user
     if user is None:
         return render(request, "login.html", {
             "login_csrf": request.cookies.get(LOGIN_CSRF_COOKIE, ""), "next": _safe_next(next),
@@ -163,13 +167,16 @@ def setup_submit(
     if not _setup_ok(request, token):
         raise HTTPException(404, "setup is done or the link is wrong")
     error = "The two passwords differ." if password != password2 else ""
+    user = None
     if not error:
         try:
-            user = web(request).create_user(username.strip(), hash_password(password),
-                                            default_accounts(request.app.state.store))
-        except (PasswordTooWeak, UserExists) as exc:
+            user = web(request).create_first_user(username.strip(), hash_password(password),
+                                                  default_accounts(request.app.state.store))
+        except PasswordTooWeak as exc:
             error = str(exc)
-    if error:
+        if user is None and not error:  # another request made the first user meanwhile
+            raise HTTPException(404, "setup is done or the link is wrong")
+    if error or user is None:
         return render(request, "setup.html", {"token": token, "error": error}, status=400)
     session, _csrf = web(request).create_session(user)
     response = RedirectResponse("/", 303)
@@ -225,20 +232,20 @@ def trace_page(request: Request, message_id: MessageId, me: SessionInfo = User) 
 def move_form(request: Request, message_id: MessageId, lane: str = Form(...),
               me: SessionInfo = User) -> Response:
     result = move(request, me, message_id, parse_lane(lane))
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/pin")
 def pin_form(request: Request, message_id: MessageId, lane: str = Form(...),
              me: SessionInfo = User) -> Response:
     result = pin(request, me, message_id, parse_lane(lane))
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/undo")
 def undo_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
     result = undo(request, me, message_id)
-    return back(f"/message/{message_id}", result.note)
+    return back(f"/message/{message_id}", result.notice)
 
 
 @router.post("/message/{message_id}/images")
@@ -246,7 +253,7 @@ def images_form(request: Request, message_id: MessageId, allow: bool = Form(...)
                 me: SessionInfo = User) -> Response:
     set_images(request, me, message_id, allow)
     return back(f"/message/{message_id}?view=html",
-                "images allowed for this sender" if allow else "images blocked for this sender")
+                "images_allowed" if allow else "images_blocked")
 
 
 @router.get("/corrections", response_class=HTMLResponse)
@@ -350,8 +357,8 @@ def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
 
 
 @router.get("/settings", response_class=HTMLResponse)
-def settings_page(request: Request, me: SessionInfo = User, error: str = "") -> HTMLResponse:
-    return render(request, "settings.html", {**_settings_ctx(request, me), "error": error[:300]})
+def settings_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
+    return render(request, "settings.html", _settings_ctx(request, me))
 
 
 def _settings_refused(request: Request, me: SessionInfo, error: str,
@@ -365,7 +372,7 @@ def _settings_refused(request: Request, me: SessionInfo, error: str,
 def account_form(request: Request, account: str = Form(...), me: SessionInfo = User) -> Response:
     if not web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), account):
         raise HTTPException(404, "no such account")
-    return back("/settings", "account switched")
+    return back("/settings", "account_switched")
 
 
 @router.post("/settings/mode", response_class=HTMLResponse)
@@ -381,7 +388,7 @@ def mode_form(request: Request, mode: str = Form(...),
     except FormError as exc:
         return _settings_refused(request, me, str(exc), {
             "guidelines": guidelines or "", "daily_cap": daily_cap or ""})
-    return back("/settings", f"mode {set_mode(request, me, mode, text, cap)} saved")
+    return back("/settings", notice_code("mode_saved", set_mode(request, me, mode, text, cap)))
 
 
 @router.post("/settings/lanes", response_class=HTMLResponse)
@@ -391,7 +398,7 @@ async def lanes_form(request: Request, me: SessionInfo = User) -> Response:
         save_lane_actions(request, me.account, parse_lane_actions(form))
     except FormError as exc:
         return _settings_refused(request, me, str(exc), {"lane_rows": lane_rows_from_form(form)})
-    return back("/settings", "lane actions saved")
+    return back("/settings", "lane_actions_saved")
 
 
 @router.post("/settings/notify")
@@ -422,10 +429,11 @@ def notify_form(
         # Nothing is saved: the page shows why, the earlier settings stay.
         message = "; ".join(e["msg"] for e in exc.errors()) if isinstance(
             exc, ValidationError) else str(exc)
-        return RedirectResponse(f"/settings?error={message[:300]}", 303)
+        # Shown on the page itself (no redirect): a URL must never carry the warning's text.
+        return _settings_refused(request, me, message[:300], {})
     store.save_settings(me.account, settings.model_copy(update={"notify": notify}).model_dump(
         mode="json"))
-    return back("/settings", "notifications saved")
+    return back("/settings", "notifications_saved")
 
 
 @router.get("/status", response_class=HTMLResponse)

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.web.actions import learning
+from mailmoat.entrypoints.web.notices import notice_code
 from mailmoat.entrypoints.web.routes.pages import back, render
 from mailmoat.entrypoints.web.security.auth import page_user, web
 from mailmoat.learn.service import LearningError, pin_dict
@@ -59,26 +60,24 @@ def pin_form(request: Request, key: str = Form(..., max_length=500),
         pinned = learning(request, me).pin(key, lane, me.username, note)
     except LearningError as exc:
         return _refused(request, me, str(exc), new_key=key, new_lane=lane)
-    return back("/rules", f"pinned {pinned.key.value} to {pinned.lane.value}")
+    return back("/rules", notice_code("rule_pinned", pinned.lane.value))
 
 
 @rules_router.post("/rules/unpin", response_class=HTMLResponse)
 def unpin_form(request: Request, key: str = Form(..., max_length=500),
                me: SessionInfo = User) -> Response:
     try:
-        gone = learning(request, me).unpin(key, me.username)
+        learning(request, me).unpin(key, me.username)
     except LearningError as exc:
         return _refused(request, me, str(exc))
-    return back("/rules", f"unpinned {gone.key.value}")
+    return back("/rules", "unpinned")
 
 
 @rules_router.post("/rules/remove", response_class=HTMLResponse)
 def remove_form(request: Request, key: str = Form(..., max_length=500),
                 me: SessionInfo = User) -> Response:
     try:
-        gone, lapsed = learning(request, me).remove(key, me.username)
+        _gone, lapsed = learning(request, me).remove(key, me.username)
     except LearningError as exc:
         return _refused(request, me, str(exc))
-    also = "".join(f"; {r.key.value} went with it (learned from the same corrections)"
-                   for r in lapsed)
-    return back("/rules", f"removed the learned rule for {gone.key.value}{also}")
+    return back("/rules", "rules_removed" if lapsed else "rule_removed")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
@@ -142,24 +143,33 @@ def client_key(request: Request) -> str:
     return f"ip:{request.client.host if request.client else 'unknown'}"
 
 
-def login_wait(request: Request, username: str) -> float:
-    """Seconds the caller must wait before this sign-in attempt is even checked."""
+@dataclass(frozen=True, slots=True)
+class LoginAttempt:
+    user: User | None  # None: refused (wrong name or password, or throttled)
+    wait: float = 0.0  # > 0: throttled, the password was not even checked
+
+
+def attempt_login(request: Request, username: str, password: str) -> LoginAttempt:
+    """Check a password, unless the name or the address has failed too often.
+
+    A failure is booked for the name and the address *before* the check, in the same
+    database transaction as the count (web_store.claim_attempt), so parallel attempts count
+    each other: no more passwords are checked than the throttle allows. A right password
+    takes its booking back."""
     store = web(request)
     now = datetime.now(UTC)
-    since = now - THROTTLE.window
-    return max(retry_after(store.failures(key, since), now)
-               for key in (f"user:{username.lower()}", client_key(request)))
-
-
-def attempt_login(request: Request, username: str, password: str) -> User | None:
-    """Check a password; record a failure for the name and the address when it is wrong."""
-    store = web(request)
+    keys = [f"user:{username.lower()}", client_key(request)]
+    wait, booked = store.claim_attempt(
+        keys, now - THROTTLE.window,
+        lambda earlier, at: max(retry_after(earlier.get(k, []), at) for k in keys))
+    if wait > 0:
+        return LoginAttempt(None, wait)
     user = store.get_user(username)
     if not check_password(user, password):
-        store.record_failure([f"user:{username.lower()}", client_key(request)])
-        return None
+        return LoginAttempt(None)
     assert user is not None
+    store.forget_attempt(booked)
     store.clear_failures(f"user:{username.lower()}")
     if HASHER.check_needs_rehash(user.password_hash):
         store.set_password(user.id, HASHER.hash(password))
-    return user
+    return LoginAttempt(user)
