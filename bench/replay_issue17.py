@@ -233,7 +233,9 @@ def main() -> None:
 
         store = open_store(env["MAILMOAT_DATABASE_URL"])
         old = found.get("outage 2019: urgent")
-        report = notify_account(WebStore(store), "acct", base)
+        from mailmoat.accounts.secrets import load_key_ring
+
+        report = notify_account(WebStore(store, sealer=load_key_ring()), "acct", base)
         check("21 a backfilled years-old urgent mail does not notify",
               bool(old) and old["id"] not in report.sent, f"skipped: {report.skipped}")
         triage = cli(env, "actions", "triage", "--json")

@@ -27,8 +27,9 @@ from mailmoat.core.message import (
 )
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.mail.importer import ImportPathError, iter_messages, why_not_mail
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.imports import BATCH_BYTES, import_path
-from mailmoat.store import Store, open_store
+from mailmoat.store import Store
 from tests.support.llm_server import LLMServer, ok
 
 KLORN = Path(__file__).resolve().parents[2] / "shared" / "eval" / "klorn"

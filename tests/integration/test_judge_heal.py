@@ -167,7 +167,9 @@ def test_a_healed_decision_is_never_announced_twice(server: LLMServer, tmp_path)
     judge = LLMJudge(config=config, state=JudgeState(store.engine))
     store.scorers = [judge]
     web = WebStore(store, sealer=load_key_ring())
-    urgent = (b"From: ops@example.org\r\nSubject: outage again: urgent\r\n\r\n"
+    # A whole mail, To included: a mail addressed to no one is a spam shape (core/evidence.py).
+    urgent = (b"From: ops@example.org\r\nTo: me@example.org\r\n"
+              b"Subject: outage again: urgent\r\n\r\n"
               b"Production is down, please respond asap, customers cannot pay.\r\n")
     with live_server(receiver) as live:
         web.save_settings("local", {"mode": "SUGGEST", "notify": {
@@ -182,7 +184,7 @@ def test_a_healed_decision_is_never_announced_twice(server: LLMServer, tmp_path)
         assert heal(store, [judge]).rejudged == 1
         after = store.get_message(result.message_id)
         assert after is not None and after["trace"]["source"] == "llm:m1"
-        assert after["lane"] == "PUSH"
+        assert after["lane"] == "PUSH", after["trace"]
         again = notify_account(web, "local", live.url)
         assert again.sent == [] and again.digest == []
     assert len(hooks) == 1

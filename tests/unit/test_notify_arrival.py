@@ -17,7 +17,8 @@ from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.rules import DATE_SKEW, arrival_time
-from mailmoat.store import Store, open_store
+from mailmoat.services.bootstrap import open_store
+from mailmoat.store import Store
 from mailmoat.store.people import WebStore
 
 NOW = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)

@@ -105,7 +105,7 @@ def notify(store: Store, account: str, base_url: str) -> dict[str, int]:
     from mailmoat.notify.dispatch import notify_account
     from mailmoat.store.people import WebStore
 
-    report = notify_account(WebStore(store), account, base_url)
+    report = notify_account(WebStore(store, sealer=key_ring()), account, base_url)
     return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest)}
 
 

@@ -121,7 +121,7 @@ def _show_to_the_only_user(store: Any, name: str) -> None:
     users, who reads which mailbox is an explicit `mailmoat user grant`."""
     from mailmoat.store.people import WebStore
 
-    web = WebStore(store)
+    web = WebStore(store, sealer=common.key_ring())
     users = web.usernames()
     if len(users) == 1:
         web.grant(users[0], name)

@@ -49,7 +49,7 @@ def add(
     from mailmoat.store.people import UserExists, WebStore
 
     store = _store()
-    web = WebStore(store)
+    web = WebStore(store, sealer=common.key_ring())
     accounts = account or (default_accounts(store) if web.user_count() == 0 else [username])
     try:
         web.create_user(username, _password(password), accounts)
@@ -67,7 +67,7 @@ def grant(
     """Let a user read one more mail account."""
     from mailmoat.store.people import WebStore
 
-    if not WebStore(_store()).grant(username, account):
+    if not WebStore(_store(), sealer=common.key_ring()).grant(username, account):
         console.print(f"[red]error:[/red] no user {username!r}")
         raise typer.Exit(2)
     console.print(f"{username} may now read {account}")
@@ -81,7 +81,7 @@ def passwd(
     """Set a new password; signs that user out everywhere."""
     from mailmoat.store.people import WebStore
 
-    web = WebStore(_store())
+    web = WebStore(_store(), sealer=common.key_ring())
     user = web.get_user(username)
     if user is None:
         console.print(f"[red]error:[/red] no user {username!r}")
@@ -98,7 +98,7 @@ def list_users() -> None:
     from mailmoat.store.people import WebStore
     from mailmoat.store.tables.web import UserRow
 
-    web = WebStore(_store())
+    web = WebStore(_store(), sealer=common.key_ring())
     with web.sessions() as s:
         names = list(s.scalars(select(UserRow.username).order_by(UserRow.username)))
     for name in names:
@@ -111,7 +111,7 @@ def setup_link(store: Store, host: str, port: int) -> str | None:
     from mailmoat.entrypoints.web.app import SETUP_TOKEN_SECRET
     from mailmoat.store.people import WebStore
 
-    web = WebStore(store)
+    web = WebStore(store, sealer=common.key_ring())
     if web.user_count() > 0:
         return None
     # In the database, not in this process: every web process accepts the same link.
