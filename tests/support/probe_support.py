@@ -16,7 +16,7 @@ from typing import Any
 from mcp_probe.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-TEST_SERVERS = REPO / "tests" / "probe_servers.py"
+TEST_SERVERS = REPO / "tests" / "support" / "probe_servers.py"
 NODE_MODULES = REPO / "tools" / "mcp-servers" / "node_modules" / "@modelcontextprotocol"
 EVERYTHING = NODE_MODULES / "server-everything" / "dist" / "index.js"
 MEMORY = NODE_MODULES / "server-memory" / "dist" / "index.js"

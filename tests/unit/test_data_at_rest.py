@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import insert, select, text
 
 from mailmoat.accounts.secrets import load_key_ring
-from mailmoat.entrypoints.web.app import create_app
+from mailmoat.entrypoints.web.app import SETUP_TOKEN_SECRET, create_app
 from mailmoat.notify.keys import LINK_KEY, VAPID_KEY, link_key, vapid
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store.db import default_url
@@ -79,6 +79,8 @@ def test_no_secret_is_in_the_database_file_in_plain_text(tmp_path: Path) -> None
     assert web.settings("acct")["notify"]["apprise_urls"] == [APPRISE]
     key = link_key(web)
     pem = vapid(web).private_pem()
+    # The one-time /setup token is shared by every web process through the database.
+    setup = web.secret(SETUP_TOKEN_SECRET, lambda: "unused: create_app made it")
     body = b"".join(pem.splitlines()[1:-1])
     with store.engine.connect() as conn:
         conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
@@ -88,7 +90,9 @@ def test_no_secret_is_in_the_database_file_in_plain_text(tmp_path: Path) -> None
     assert TOKEN.encode() not in raw and b"hooks.example" not in raw
     assert key.hex().encode() not in raw
     assert body[:40] not in raw and b"PRIVATE KEY" not in raw
-    assert all(is_sealed(v) for v in stored.values()) and set(stored) == {LINK_KEY, VAPID_KEY}
+    assert setup.encode() not in raw
+    assert all(is_sealed(v) for v in stored.values())
+    assert set(stored) == {LINK_KEY, VAPID_KEY, SETUP_TOKEN_SECRET}
     with pytest.raises(NoSealer):  # without the key ring, no secret comes out
         WebStore(open_store(f"sqlite:///{db}")).secret(LINK_KEY, lambda: "x")
 

@@ -8,5 +8,5 @@ gateway.py  what each tool does, for one authenticated principal: scope, account
 server.py   the MCP surface over the official SDK (`MCPServer`): strict tool schemas, stdio,
             and the streamable HTTP app behind a bearer-token gate.
 
-Imports core/, store/ and act/; never a CLI, a job runner or the web app.
+May import: core/, store/ and act/. Never services/ or entrypoints/: no CLI, job runner or web app.
 """
