@@ -3,7 +3,8 @@
     python tests/support/probe_servers.py stdio            # a catalog server over stdio
     python tests/support/probe_servers.py hang             # its tools/call never answers
     python tests/support/probe_servers.py crash            # writes its token to stderr and exits
-    python tests/support/probe_servers.py http --port N [--flaky K] [--limited K] [--token T] [--deny-calls]
+    python tests/support/probe_servers.py http --port N [--flaky K] [--limited K] [--token T]
+        [--deny-calls]
 
 The catalog server has read-only tools with constrained schemas (minLength, minimum, enum,
 nested objects, minItems, an output schema) and a mutating one. It grows an extra tool

@@ -32,6 +32,7 @@ from mailmoat.entrypoints.web.security.auth import (
 )
 from mailmoat.store.people import WebStore
 
+AGENT_PATH = "/mcp"
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -43,6 +44,7 @@ DEFAULT_BODY_LIMIT = 64 * KB
 # Routes that take more than the default: a proposed draft, the AUTO guidelines form.
 BODY_LIMITS: tuple[tuple[str, int], ...] = (
     ("/api/actions", 1024 * KB),
+    ("/mcp", 1024 * KB),  # agents: a proposed send may carry base64 attachments
     ("/settings/mode", 512 * KB),
 )
 # Sign-in and first-run forms need no more than a name and two passwords.
@@ -112,7 +114,10 @@ class RequestGuard:
             return
         path: str = scope["path"]
         public = path.startswith(TOKEN_PATHS) or path in LOGIN_PATHS
-        if not public and not await self._signed_in(scope, headers):
+        # Outside agents carry a bearer token, not a session: the MCP app's own gate checks
+        # it before the SDK reads anything (services/agents.py, docs/mcp.md).
+        agent = path == AGENT_PATH or path.startswith(AGENT_PATH + "/")
+        if not (public or agent) and not await self._signed_in(scope, headers):
             await JSONResponse({"detail": "sign in first"}, 401)(scope, receive, send)
             return
         limit = body_limit(path)
