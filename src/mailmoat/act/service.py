@@ -418,6 +418,7 @@ class ActionService(AccountModes, TriageList):
         )
         if running:
             raise InvalidState(f"action {row.id} is already running or done; too late")
+        # the ignore below: an UPDATE yields a CursorResult; Result's stubs lack rowcount
         if result.rowcount:  # type: ignore[attr-defined]
             audit(session, "withdrawn", actor, now, action_id=row.id, reason=why)
 
