@@ -52,17 +52,18 @@ $(MCP_SERVERS_STAMP): $(MCP_SERVERS)/package.json $(MCP_SERVERS)/package-lock.js
 test: $(TEST_STAMP) $(MCP_SERVERS_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 eval: $(TEST_STAMP)
 	$(BIN)/mailmoat report --out artifacts/eval
 
-# mypy over src/ (pyproject [tool.mypy]); not yet part of `make test`: docs/architecture.md
-# lists what it still reports.
+# mypy over src/ (pyproject [tool.mypy]) alone; `make test` and `make lint` run it too.
 typecheck: $(STAMP)
 	$(BIN)/mypy
 

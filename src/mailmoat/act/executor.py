@@ -482,6 +482,7 @@ class Executor:
                         lease_until=self.clock() + self.lease)
                 .execution_options(synchronize_session=False)
             )
+            # the ignore below: an UPDATE yields a CursorResult; Result's stubs lack rowcount
             ok = bool(result.rowcount)  # type: ignore[attr-defined]
         row.raw, row.message_id, row.staged = raw, message_id, staged
         return "ok" if ok else "lost"

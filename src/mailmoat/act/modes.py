@@ -92,6 +92,7 @@ class AccountModes:
         ))
         session.execute(update(ActionRow).where(ActionRow.id.in_(cancelled))
                         .values(status="cancelled"))
+        # the ignore below: an UPDATE yields a CursorResult; Result's stubs lack rowcount
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
     def unattended_today(self, account: str) -> int:

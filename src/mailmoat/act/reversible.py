@@ -51,6 +51,7 @@ from mailmoat.store.tables.act import ActionRow
 from mailmoat.store.tables.messages import DecisionRow
 
 log = logging.getLogger(__name__)
+_OPEN_ERRORS: tuple[type[BaseException], ...] = (*CONNECTION_ERRORS, TokenError, SecretKeyError)
 
 # calendar_event is reversible but the executor writes it (exactly once, by UID), not IMAP.
 _REVERSIBLE = [a.value for a in REVERSIBLE if a is not ActionType.CALENDAR_EVENT]
@@ -93,7 +94,7 @@ class ReversibleApplier:
                 refused[action.id] = f"cannot run: {exc}"
         try:
             client = self.opener(self.store, self.ring, account)
-        except (*CONNECTION_ERRORS, TokenError, SecretKeyError) as exc:
+        except _OPEN_ERRORS as exc:
             log.warning("%s: reversible actions wait: %s", account.name, type(exc).__name__)
             return self._finish(account, todo, refused, runner_ok=False)
         try:

@@ -8,6 +8,7 @@ the outbox, keyed by the receipt. Nothing here sends anything: only the guarded 
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
@@ -61,7 +62,7 @@ KeySource = Callable[[], KeyRing]
 def _reversible_payload(payload: dict[str, Any]) -> dict[str, Any]:
     action = payload.get("action")
     try:
-        kind = ActionType(action)
+        kind = ActionType(str(action))
     except ValueError:
         raise PayloadError(f"unknown action: {action!r}") from None
     if kind not in REVERSIBLE:
@@ -303,14 +304,14 @@ class ActionService(AccountModes, TriageList):
         receipt = sign(mint(row.payload, approved_by, now.isoformat()), row.id, key, key_id)
         row.receipt = receipt.as_dict()
         row.status, row.decided_by, row.decided_at = "approved", approved_by, now
-        key = idempotency_key(receipt, row.id)
+        idem_key = idempotency_key(receipt, row.id)
         session.add(OutboxRow(
-            action_id=row.id, idempotency_key=key, account=row.account, action=row.action,
+            action_id=row.id, idempotency_key=idem_key, account=row.account, action=row.action,
             payload=row.payload, receipt=receipt.as_dict(), message_id="", raw=None,
             state="queued", attempts=0, next_attempt_at=now, last_error="", created_at=now,
         ))
         audit(session, "approved", approved_by, now, action_id=row.id,
-              payload_sha256=receipt.payload_sha256, idempotency_key=key)
+              payload_sha256=receipt.payload_sha256, idempotency_key=idem_key)
         try:
             session.flush()
         except IntegrityError:
@@ -417,6 +418,7 @@ class ActionService(AccountModes, TriageList):
         )
         if running:
             raise InvalidState(f"action {row.id} is already running or done; too late")
+        # the ignore below: an UPDATE yields a CursorResult; Result's stubs lack rowcount
         if result.rowcount:  # type: ignore[attr-defined]
             audit(session, "withdrawn", actor, now, action_id=row.id, reason=why)
 
@@ -441,7 +443,8 @@ class ActionService(AccountModes, TriageList):
                 query = query.where(ActionRow.status == status)
             return [self._summary(session, r) for r in session.scalars(query)]
 
-    def for_message(self, message_id: int, status: str | None = "pending") -> list[dict[str, Any]]:
+    def for_message(self, message_id: int,
+                    status: str | None = "pending") -> builtins.list[dict[str, Any]]:
         """Actions proposed in reply to one message (default: those still pending)."""
         with self.sessions() as session:
             query = select(ActionRow).where(ActionRow.reply_to_message == message_id)
@@ -507,12 +510,12 @@ class ActionService(AccountModes, TriageList):
             shown_name = original.from_name if original is not None else ""
             said = parse_message(original.raw).from_addr if original is not None else None
         else:  # the address as the proposer wrote it, before encoding
-            said = session.scalar(
+            detail = session.scalar(
                 select(AuditRow.detail).where(AuditRow.action_id == row.id,
                                               AuditRow.event.in_(("proposed", "edited")))
                 .order_by(AuditRow.id.desc()).limit(1)
             ) or {}
-            said = said.get("to_as_written") if isinstance(said, dict) else None
+            said = detail.get("to_as_written") if isinstance(detail, dict) else None
         flags = check_recipient(_unicode_address(to), display_name=shown_name,
                                 known_domains=known, said=said or None)
         return {
@@ -561,7 +564,7 @@ class ActionService(AccountModes, TriageList):
             "date": parsed.date, "message_id": parsed.message_id, "snippet": parsed.snippet,
         }
 
-    def audit_trail(self, action_id: int) -> list[dict[str, Any]]:
+    def audit_trail(self, action_id: int) -> builtins.list[dict[str, Any]]:
         with self.sessions() as session:
             rows = session.scalars(select(AuditRow).where(AuditRow.action_id == action_id)
                                    .order_by(AuditRow.id))

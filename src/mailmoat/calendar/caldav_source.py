@@ -68,7 +68,7 @@ class CalDAVSource:
 
         host = urlsplit(self.url).hostname or ""
         try:
-            self._client = caldav.DAVClient(
+            self._client = caldav.DAVClient(  # type: ignore[operator]  # lazy export: `object`
                 self.url, username=self.username, password=self._password, timeout=TIMEOUT,
                 require_tls=host not in ("127.0.0.1", "::1", "localhost"),
                 enable_rfc6764=False)

@@ -25,7 +25,7 @@ def check(cal: CalendarSettings, secret: str | None) -> list[Step]:
     port = parts.port or (443 if parts.scheme == "https" else 80)
     steps: list[Step] = []
     try:
-        addresses = {a[4][0] for a in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+        addresses = {str(a[4][0]) for a in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
     except OSError as exc:
         return [Step("dns", False, f"{host}: {exc.strerror or exc}")]
     steps.append(Step("dns", True, f"{host} -> {', '.join(sorted(addresses))}"))

@@ -3,6 +3,7 @@ busy view (recurring series expanded, bounded) for the slot checks in core.slots
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 
@@ -44,12 +45,8 @@ def split_feed(text: str, zone: str) -> tuple[list[StoredEvent], str]:
         ev = stored_event("", "", part, zone)
         rid = re.search(r"^RECURRENCE-ID[^:]*:(.+)$", match.group(0), re.MULTILINE)
         key = ev.uid + (f"#{rid.group(1).strip()}" if rid else "") or f"#{count}"
-        out[key] = StoredEvent(**{**_fields(ev), "href": key})
+        out[key] = dataclasses.replace(ev, href=key)
     return list(out.values()), note
-
-
-def _fields(ev: StoredEvent) -> dict[str, object]:
-    return {name: getattr(ev, name) for name in StoredEvent.__slots__}
 
 
 def busy_view(events: Iterable[StoredEvent], window: Slot) -> Calendar:

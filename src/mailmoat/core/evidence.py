@@ -25,7 +25,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-import re2  # type: ignore[import-untyped]
+import re2
 
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import matcher as _matcher

@@ -221,7 +221,7 @@ def _read_ics(text: str, user_zone: str) -> Invite:
     floating = problem == "floating"
     problem = "" if floating else problem
     uid = _text(event, "UID")[:500]
-    base = dict(
+    base: dict[str, Any] = dict(
         method=kind, uid=uid, summary=_text(event, "SUMMARY"),
         location=_text(event, "LOCATION"), description=_text(event, "DESCRIPTION"),
         organizer=_person(event["ORGANIZER"]) if event.get("ORGANIZER") is not None else None,
@@ -271,6 +271,7 @@ def _read_ics(text: str, user_zone: str) -> Invite:
         if not isinstance(end, datetime):
             return Invite(**base, links=links, notes=tuple(notes),
                           problem="timed start with an all-day end")
+        assert isinstance(start, datetime)  # not all_day, and None returned above
         slot_start, slot_end = start, end
     if slot_end < slot_start:
         return Invite(**base, links=links, notes=tuple(notes),

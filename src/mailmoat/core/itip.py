@@ -78,6 +78,7 @@ def event_ics(spec: EventSpec, dtstamp: datetime) -> str:
     cal = icalendar.Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
+    # the ignore below: icalendar types its component factory as returning object
     cal.add_component(_vevent(spec, dtstamp))  # type: ignore[arg-type]
     return cal.to_ical().decode("utf-8")
 

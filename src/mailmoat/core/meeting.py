@@ -395,7 +395,7 @@ def _times(text: str) -> tuple[list[_Mention], str]:
                 text = _mask(text, m.start(), m.end())
 
     def ko(m: re.Match[str]) -> _Mention | None:
-        period, notes = m[1], []
+        period, notes = m[1], list[str]()
         h1, m1 = int(m[2]), _ko_minutes(m[3])
         end = None
         if m[5] is not None:
@@ -774,13 +774,13 @@ def check_meeting(reading: Reading, calendar: Calendar, hours: WorkingHours,
     if reading.precision == "window":
         length = DEFAULT_DURATION
         first = Slot(slot.start, slot.start + length)
-        alts = alternatives(first, calendar, hours, counterparty, window=slot,
-                            ignore_uid=own_uid)
+        window_alts = alternatives(first, calendar, hours, counterparty, window=slot,
+                                   ignore_uid=own_uid)
         if not calendar.conflicts(first, ignore_uid=own_uid) and (
                 counterparty is None or counterparty.state(first) == "free"):
-            alts = [Alternative(first, counterparty.state(first) if counterparty else
-                                "unknown"), *alts][:3]
-        return MeetingCheck(reading, (), nearby, tuple(alts), "unknown", False, True)
+            window_alts = [Alternative(first, counterparty.state(first) if counterparty else
+                                       "unknown"), *window_alts][:3]
+        return MeetingCheck(reading, (), nearby, tuple(window_alts), "unknown", False, True)
     conflicts = tuple(calendar.conflicts(slot, ignore_uid=own_uid))
     theirs = counterparty.state(slot) if counterparty is not None else "unknown"
     outside = not slot.all_day and not within_working_hours(slot, hours)

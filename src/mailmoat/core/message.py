@@ -612,10 +612,10 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
         attachments=tuple(acc.attachments),
         calendar_parts=calendar,
         html_present=html_present,
-        auth_results=(_header(msg, "Authentication-Results", notes)
-                      or _header(msg, "ARC-Authentication-Results", notes)),
-        spam_headers=tuple((name, _header(msg, name, notes)) for name in _SPAM_HEADER_NAMES
-                           if name.lower() in msg),
+        auth_results=(_header(headers, "Authentication-Results", notes)
+                      or _header(headers, "ARC-Authentication-Results", notes)),
+        spam_headers=tuple((name, _header(headers, name, notes)) for name in _SPAM_HEADER_NAMES
+                           if name.lower() in headers),
         autoreply_header=bool("x-autoreply" in msg or "x-autorespond" in msg),
         links=tuple(link for h in acc.html[:4] for link in html_links(h))[:MAX_LINKS],
         raw_size=raw_size,

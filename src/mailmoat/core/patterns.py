@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
-import re2  # type: ignore[import-untyped]
+import re2
 
 
 class TextPattern(Protocol):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import fields
 from typing import Any
 
@@ -13,7 +12,13 @@ def flat_dict(record: Any) -> dict[str, Any]:
     return {name: getattr(record, name) for name in field_names(type(record))}
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def field_names(cls: type) -> tuple[str, ...]:
-    """A dataclass's field names in order (its __init__ takes them in this order)."""
-    return tuple(f.name for f in fields(cls))
+    """A dataclass's field names in order (its __init__ takes them in this order); computed
+    once per class (a plain dict: `functools.cache`'s stubs reject `type` as Hashable)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names

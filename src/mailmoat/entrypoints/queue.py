@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 ENV_BROKER = "MAILMOAT_BROKER_URL"
 ENV_QUEUE = "MAILMOAT_QUEUE_NAME"
 ENV_BASE_URL = "MAILMOAT_BASE_URL"
-RETRIES = {"max_retries": 8, "min_backoff": 1_000, "max_backoff": 60_000}
+RETRIES: dict[str, Any] = {"max_retries": 8, "min_backoff": 1_000, "max_backoff": 60_000}
 # A first sync of a large mailbox takes long; the lease, not a time limit, guards it.
 SYNC_TIME_LIMIT_MS = 6 * 3600 * 1000
 
@@ -78,8 +78,8 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     name = name or os.environ.get(ENV_QUEUE, "mailmoat")
 
     def actor(fn: Callable[..., Any], **options: Any) -> Any:
-        return dramatiq.actor(fn, broker=broker, queue_name=name,
-                              actor_name=f"{name}.{fn.__name__}", **RETRIES, **options)
+        return dramatiq.actor(broker=broker, queue_name=name,
+                              actor_name=f"{name}.{fn.__name__}", **RETRIES, **options)(fn)
 
     def sync_account(account: str, ask: bool = True) -> dict[str, Any]:
         try:
@@ -104,9 +104,9 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     # The resume queue has its own consumer in every worker, and its messages go first
     # among those a worker has fetched (dramatiq: lower priority number first): an account
     # whose holder died does not wait behind the queue of routine syncs.
-    resume_actor = dramatiq.actor(resume, broker=broker, queue_name=resume_queue(name),
+    resume_actor = dramatiq.actor(broker=broker, queue_name=resume_queue(name),
                                   actor_name=f"{name}.resume", priority=0,
-                                  time_limit=SYNC_TIME_LIMIT_MS, **RETRIES)
+                                  time_limit=SYNC_TIME_LIMIT_MS, **RETRIES)(resume)
     return Queue(broker, name, actor(sync_account, time_limit=SYNC_TIME_LIMIT_MS,
                                      priority=10),
                  resume_actor, actor(run_outbox, priority=10), actor(notify, priority=20),

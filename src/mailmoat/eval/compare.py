@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -76,13 +77,14 @@ def compare_models(
     name: str, items: Sequence[EvalItem], config: LLMConfig, engine: Engine,
     models: Sequence[str] = (), environ: Mapping[str, str] | None = None,
 ) -> list[ModelRun]:
-    pairs = [pair for m in (models or [None]) for pair in models_to_compare(config, m)]
+    choices: list[str | None] = [*models] or [None]
+    pairs = [pair for m in choices for pair in models_to_compare(config, m)]
     runs = []
     for provider, model in pairs:
         only = dataclasses.replace(provider, models=(model,))
         judge = LLMJudge(config=dataclasses.replace(config, providers=(only,), escalation=None),
                          state=JudgeState(engine), usage_log=[],
-                         **({"environ": environ} if environ else {}))
+                         environ=environ or os.environ)  # LLMJudge's own default
         per_email: list[list[Usage]] = []
 
         def run(message: Message, facts: Facts, judge: LLMJudge = judge,

@@ -68,6 +68,7 @@ def for_account(scorers: Sequence[Scorer], account: str | None) -> list[Scorer]:
     """The scorers serving `account`; scorers that do not care are used as they are."""
     if account is None:
         return list(scorers)
+    # the ignore below: _implements checks it at run time; mypy cannot narrow
     return [s.for_account(account) if _implements(type(s), PerAccount) else s  # type: ignore[attr-defined]
             for s in scorers]
 
@@ -111,6 +112,7 @@ def classify(
                 if _implements(type(scorer), BuildsOnLocal):
                     if local is None:
                         local = score_local(message, signals)
+                    # the ignore below: _implements checks it at run time; mypy cannot narrow
                     scored = scorer.score_on(local, message, signals, facts)  # type: ignore[attr-defined]
                 else:
                     scored = scorer.score(message, signals, facts)

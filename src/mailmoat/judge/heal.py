@@ -75,6 +75,7 @@ def heal(
                 report.skipped_human += 1
                 after.add(mid)
                 continue
+            assert isinstance(outcome, tuple)  # both string outcomes are handled above
             old, new = outcome
             report.rejudged += 1
             if old != new:

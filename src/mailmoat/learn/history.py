@@ -74,9 +74,9 @@ def load_sender_facts(
             .group_by(MessageRow.from_addr, DecisionRow.lane)
         ):
             lanes[addr][lane] = int(n)
-            newest = _aware(newest)
-            if newest is not None and (addr not in last or newest > last[addr]):
-                last[addr] = newest
+            latest = _aware(newest)
+            if latest is not None and (addr not in last or latest > last[addr]):
+                last[addr] = latest
         for addr, known, read in session.execute(
             select(
                 MessageRow.from_addr,

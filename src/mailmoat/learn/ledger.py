@@ -105,8 +105,9 @@ def withdrawn(session: Session, account: str | None) -> set[int]:
     if account is not None:
         query = query.where(CorrectionRow.account == account)
         removals = removals.where(CorrectionRow.account == account)
-    out = {int(i) for i in session.scalars(query)}
+    out = {int(i) for i in session.scalars(query) if i is not None}  # the WHERE drops NULL
     for removal_id, owner, scope, target in session.execute(removals).all():
+        assert target is not None  # the WHERE drops NULL
         if scope == Scope.DOMAIN.value and is_public_domain(target):
             continue  # never a key: nothing counted for it
         column = (CorrectionRow.sender_addr if scope == Scope.ADDRESS.value

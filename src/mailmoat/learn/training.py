@@ -31,7 +31,7 @@ def _labelled(raw: bytes, labels: Sequence[str] | None, lane: Lane, weight: floa
     return Labelled(featurize(message, detect_signals(message)), lane, weight, corrected)
 
 
-def _lane_changes(account: str | None) -> Select[tuple[int, int | None, str | None]]:
+def _lane_changes(account: str | None) -> Select[int, int | None, str | None]:
     query = select(CorrectionRow.id, CorrectionRow.message_id, CorrectionRow.lane).where(
         CorrectionRow.kind == CorrectionKind.LANE_CHANGE.value,
         CorrectionRow.message_id.is_not(None), CorrectionRow.lane.is_not(None),

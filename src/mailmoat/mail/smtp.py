@@ -223,7 +223,7 @@ def render_forward(
     _set_text(note, payload.get("note") or "")
     del note["MIME-Version"]
     del msg["Content-Type"], msg["Content-Transfer-Encoding"], msg["MIME-Version"]
-    msg.set_payload(None)
+    msg.set_payload(None)  # type: ignore[call-overload]  # typeshed omits None; clears the body
     head = msg.as_bytes().rstrip(b"\r\n") + (
         f"\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; "
         f'boundary="{boundary}"\r\n\r\n'

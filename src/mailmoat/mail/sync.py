@@ -467,6 +467,7 @@ class MailboxSync:
                          sorted(self._gone(client, known, changed, fresh, use_modseq,
                                            vanished if qresync else None)))
         if modseq is not None:
+            # the ignore below: imapclient's answer is untyped (object); MODSEQ is an integer
             self.book.save_state(folder, replace(state, highest_modseq=int(modseq)))  # type: ignore[call-overload]
 
     @staticmethod

@@ -72,7 +72,7 @@ def _phishing(trace: dict[str, Any]) -> Any:
 
 
 def _trace_view(trace: dict[str, Any]) -> dict[str, Any]:
-    view = {k: trace.get(k) for k in ("lane", "reason", "auto_eligible", "branch",
+    view: dict[str, Any] = {k: trace.get(k) for k in ("lane", "reason", "auto_eligible", "branch",
                                       "policy_version", "features", "signals", "external",
                                       "source", "input_hash", "degraded") if k in trace}
     if trace.get("scorer_reason"):  # a model wrote it after reading the mail: untrusted

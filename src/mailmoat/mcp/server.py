@@ -80,7 +80,7 @@ Attachments = Annotated[list[Attachment] | None, Field(max_length=20)]
 def _strict(tool: Tool) -> Tool:
     """The tool with unknown arguments refused, in its schema and in validation."""
     base = tool.fn_metadata.arg_model
-    strict = type(f"{base.__name__}Strict", (base,),
+    strict: type[BaseModel] = type(f"{base.__name__}Strict", (base,),
                   {"model_config": ConfigDict(**{**base.model_config, "extra": "forbid"}),
                    "__module__": base.__module__})
     metadata = tool.fn_metadata.model_copy(update={"arg_model": strict})
@@ -200,9 +200,10 @@ def build_server(gateway: Gateway, identify: Identify) -> MCPServer:
         return mailbox("propose_snooze", ActionType.SNOOZE, message_id, account, ctx,
                        until=until)
 
-    reads = [search_mail, list_lane, read_message, proposal_status]
-    proposals = [propose_reply, propose_send, propose_forward, propose_archive,
-                 propose_trash, propose_move, propose_label, propose_mark, propose_snooze]
+    reads: list[Callable[..., Any]] = [search_mail, list_lane, read_message, proposal_status]
+    proposals: list[Callable[..., Any]] = [
+        propose_reply, propose_send, propose_forward, propose_archive,
+        propose_trash, propose_move, propose_label, propose_mark, propose_snooze]
     tools = [*(_tool(f, _READ) for f in reads), *(_tool(f, _PROPOSE) for f in proposals)]
     return MCPServer("mailmoat", instructions=INSTRUCTIONS, tools=tools,
                      log_level="WARNING")

@@ -43,7 +43,7 @@ class WindowIn(BaseModel):
 
 
 class NotifyIn(BaseModel):
-    timezone: str = Field("UTC", json_schema_extra={"enum": ZONES})
+    timezone: str = Field("UTC", json_schema_extra={"enum": [*ZONES]})
     apprise_urls: list[AppriseUrl] = Field(default_factory=list, max_length=20)
     quiet_hours: list[WindowIn] = Field(default_factory=list, max_length=10)
     focus_windows: list[WindowIn] = Field(default_factory=list, max_length=10)
@@ -73,7 +73,8 @@ class NotifyIn(BaseModel):
 
 class AccountNotifySettings(BaseModel):
     mode: Literal["SUGGEST", "AUTO"] = "SUGGEST"
-    notify: NotifyIn = Field(default_factory=NotifyIn)
+    # no pydantic mypy plugin: mypy does not see NotifyIn's field defaults
+    notify: NotifyIn = Field(default_factory=NotifyIn)  # type: ignore[arg-type]  # see above
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> AccountNotifySettings:

@@ -267,7 +267,7 @@ def facts_for_model(ctx: MeetingContext, answer: str) -> tuple[str, tuple[str, .
     alts = ctx.check.alternatives
     if answer == "accept":
         facts = f"Accept the meeting at {when(slot, ctx.zone)}."
-        times = (_hhmm(slot.start, ctx.zone),)
+        times: tuple[str, ...] = (_hhmm(slot.start, ctx.zone),)
     elif alts:
         facts = (f"Decline {when(slot, ctx.zone)} (the user is busy) and offer exactly these "
                  "times instead: " + "; ".join(when(a.slot, ctx.zone) for a in alts) + ".")

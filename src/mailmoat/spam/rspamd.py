@@ -15,6 +15,7 @@ import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from typing import Any
 
 ENV_URL = "MAILMOAT_RSPAMD_URL"
 DEFAULT_TIMEOUT = 5.0
@@ -52,7 +53,8 @@ def parse_reply(body: bytes) -> EngineVerdict:
     if not isinstance(data, dict) or "score" not in data:
         raise SpamEngineUnavailable("rspamd's answer has no score")
     required = data.get("required_score")
-    symbols = data.get("symbols") if isinstance(data.get("symbols"), dict) else {}
+    raw_symbols = data.get("symbols")
+    symbols: dict[Any, Any] = raw_symbols if isinstance(raw_symbols, dict) else {}
     ranked = sorted(
         ((str(name), s.get("score", 0.0)) for name, s in symbols.items() if isinstance(s, dict)
          and isinstance(s.get("score", 0.0), int | float)),

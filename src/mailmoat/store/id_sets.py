@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import ColumnElement, false, or_
+from sqlalchemy.orm import QueryableAttribute
 
 RUNS_PER_QUERY = 200  # conditions per statement: far below any database's parameter cap
 
@@ -26,7 +27,8 @@ def id_runs(ids: Iterable[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def among(column: ColumnElement[int], runs: list[tuple[int, int]]) -> ColumnElement[bool]:
+def among(column: ColumnElement[int] | QueryableAttribute[int],
+          runs: list[tuple[int, int]]) -> ColumnElement[bool]:
     """`column` is one of the ids in `runs`: runs of three or more as BETWEEN, the rest
     in one IN list."""
     singles: list[int] = []

@@ -68,7 +68,7 @@ def take(store: Store, seen: Lease | None, name: str, holder: str, token: str,
                                    LeaseRow.expires_at == seen.expires_at)
             .values(holder=holder, token=token, acquired_at=now, expires_at=expires_at,
                     rerun=False))
-        if done.rowcount != 1:  # type: ignore[attr-defined]
+        if done.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult.rowcount
             return False
         session.add(grant)
     return True
@@ -81,7 +81,7 @@ def renew(store: Store, name: str, token: str, expires_at: float) -> bool:
         done = session.execute(update(LeaseRow).where(LeaseRow.name == name,
                                                       LeaseRow.token == token)
                                .values(expires_at=expires_at))
-        if done.rowcount != 1:  # type: ignore[attr-defined]
+        if done.rowcount != 1:  # type: ignore[attr-defined]  # CursorResult.rowcount
             return False
         session.execute(update(LeaseGrantRow).where(LeaseGrantRow.token == token)
                         .values(renewed_until=expires_at))
@@ -95,7 +95,7 @@ def ask_again(store: Store, name: str, token: str) -> bool:
         done = session.execute(update(LeaseRow).where(LeaseRow.name == name,
                                                       LeaseRow.token == token)
                                .values(rerun=True))
-        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+        return done.rowcount == 1  # type: ignore[attr-defined]  # CursorResult.rowcount
 
 
 def finish(store: Store, name: str, token: str, now: float) -> bool:
@@ -106,14 +106,14 @@ def finish(store: Store, name: str, token: str, now: float) -> bool:
             update(LeaseRow).where(LeaseRow.name == name, LeaseRow.token == token,
                                    LeaseRow.rerun.is_(False))
             .values(holder=None, token=None, expires_at=0.0))
-        if released.rowcount == 1:  # type: ignore[attr-defined]
+        if released.rowcount == 1:  # type: ignore[attr-defined]  # CursorResult.rowcount
             session.execute(update(LeaseGrantRow).where(LeaseGrantRow.token == token)
                             .values(released_at=now))
             return False
         again = session.execute(update(LeaseRow).where(LeaseRow.name == name,
                                                        LeaseRow.token == token)
                                 .values(rerun=False))
-        return again.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+        return again.rowcount == 1  # type: ignore[attr-defined]  # CursorResult.rowcount
 
 
 def release(store: Store, name: str, token: str, now: float) -> None:
@@ -122,7 +122,7 @@ def release(store: Store, name: str, token: str, now: float) -> None:
         done = session.execute(update(LeaseRow).where(LeaseRow.name == name,
                                                       LeaseRow.token == token)
                                .values(holder=None, token=None, expires_at=0.0))
-        if done.rowcount == 1:  # type: ignore[attr-defined]
+        if done.rowcount == 1:  # type: ignore[attr-defined]  # CursorResult.rowcount
             session.execute(update(LeaseGrantRow).where(LeaseGrantRow.token == token)
                             .values(released_at=now))
 

@@ -22,7 +22,7 @@ from mailmoat.store.tables.accounts import (
     LocationRow,
     ServerActionRow,
 )
-from mailmoat.store.tables.messages import DecisionRow, MessageRow
+from mailmoat.store.tables.messages import DecisionRow, MessageRow, table_of
 
 SEEN = "\\Seen"
 
@@ -176,12 +176,12 @@ class SyncBook:
                                  "uidvalidity": loc.uidvalidity, "uid": loc.uid,
                                  "message_id": loc.message_id, "flags": list(loc.flags)})
             if rows:
-                session.execute(insert(LocationRow.__table__), rows)
+                session.execute(insert(table_of(LocationRow)), rows)
             messages = MessageRow.__table__.c
             for seen in (True, False):
                 ids = [i.message_id for i in items if (SEEN in i.flags) is seen]
                 for runs in id_chunks(ids):
-                    session.execute(update(MessageRow.__table__).where(
+                    session.execute(update(table_of(MessageRow)).where(
                         among(messages.id, runs), messages.seen.is_not(seen)).values(seen=seen))
 
     def update_flags(self, folder: str, uidvalidity: int,
@@ -261,7 +261,7 @@ class SyncBook:
                     "lane": plan.lane, "kind": action.kind.value, "argument": action.argument,
                     "status": "pending", "detail": "", "created_at": now})
             if actions:  # one executemany, not an ORM object per row (a backfill plans 10,000s)
-                session.execute(insert(ServerActionRow.__table__), actions)
+                session.execute(insert(table_of(ServerActionRow)), actions)
             applied: dict[int, AppliedLaneRow] = {}
             for runs in messages:
                 applied.update((r.message_id, r) for r in session.scalars(
@@ -286,7 +286,7 @@ class SyncBook:
                         "account_id": self.account_id, "message_id": plan.message_id,
                         "marked_read_by_us": bool(plan.marked_read), **lane}
             if fresh:
-                session.execute(insert(AppliedLaneRow.__table__), list(fresh.values()))
+                session.execute(insert(table_of(AppliedLaneRow)), list(fresh.values()))
         return len(actions)
 
     def pending_located(self) -> list[tuple[PendingServerAction, Location | None]]:
@@ -338,7 +338,7 @@ class SyncBook:
             same.setdefault((status, detail[:2000]), []).append(action_id)
         # On the table, not the mapped class: an ORM update would read every updated id
         # back to refresh objects this session never loaded.
-        actions = ServerActionRow.__table__
+        actions = table_of(ServerActionRow)
         with self.store.sessions.begin() as session:
             now = _now()
             for (status, detail), ids in same.items():

@@ -21,7 +21,7 @@ from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message, parse_message_with_html
 from mailmoat.core.trace import Trace
 from mailmoat.store.db import StoreError, make_engine, migrate
-from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
+from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow, table_of
 
 SYSTEM = "system"
 # A parsed message and what it reads as on its own (the judge's Perception: the store only
@@ -193,7 +193,7 @@ class Store:
             if todo:
                 streamed = _streams_blobs(session)
                 ids = dict((digest, mid) for mid, digest in session.execute(
-                    insert(MessageRow.__table__).returning(
+                    insert(table_of(MessageRow)).returning(
                         MessageRow.__table__.c.id, MessageRow.__table__.c.content_sha256),
                     [self._message_values(item, message, digest, account, now, streamed)
                      for digest, (item, message) in todo.items()],
@@ -202,10 +202,10 @@ class Store:
                     _write_big_raws(session, [(ids[digest], item.raw)
                                               for digest, (item, _m) in todo.items()])
             if traces:
-                session.execute(insert(DecisionRow.__table__), [
+                session.execute(insert(table_of(DecisionRow)), [
                     _decision_values(ids[digest], account, d, now)
                     for digest, d in traces.items()])
-                session.execute(insert(LedgerRow.__table__), [
+                session.execute(insert(table_of(LedgerRow)), [
                     _ledger_values(ids[digest], "decided", d, SYSTEM, now)
                     for digest, d in traces.items()])
             self._decider().after_save(session, account, [

@@ -380,7 +380,8 @@ class WebStore:
             rows = s.execute(select(SenderPrefRow.sender, SenderPrefRow.pinned_lane).where(
                 SenderPrefRow.account == account, SenderPrefRow.pinned_lane.is_not(None))
                 .order_by(SenderPrefRow.sender))
-            return [{"sender": sender, "lane": lane} for sender, lane in rows]
+            return [{"sender": sender, "lane": lane} for sender, lane in rows
+                    if lane is not None]  # the WHERE drops NULL
 
     # -- corrections ---------------------------------------------------------------------
 
@@ -407,7 +408,7 @@ class WebStore:
 
     def undo(
         self, message_id: int, account: str, actor: str,
-        also: Callable[[Session, dict[str, Any]], None] | None = None,
+        also: Callable[[Session, dict[str, Any]], object] | None = None,
     ) -> str | None:
         """Put back the decision in force before the latest correction, recorded as a new
         "corrected" ledger entry (history is append-only). The lane now, or None when the
@@ -553,7 +554,7 @@ class WebStore:
             s.add(PushSubscriptionRow(user_id=user_id, account=account, endpoint=endpoint,
                                       p256dh=p256dh, auth=auth, created_at=_now()))
 
-    def push_subscriptions(self, account: str) -> list[dict[str, str]]:
+    def push_subscriptions(self, account: str) -> list[dict[str, Any]]:
         with self.sessions() as s:
             return [{"endpoint": r.endpoint, "keys": {"p256dh": r.p256dh, "auth": r.auth}}
                     for r in s.scalars(select(PushSubscriptionRow)

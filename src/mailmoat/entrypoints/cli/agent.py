@@ -21,7 +21,7 @@ console = Console()
 err = Console(stderr=True)
 
 
-def _clients():  # type: ignore[no-untyped-def]
+def _clients():
     from mailmoat.store import StoreError
 
     try:

@@ -4,6 +4,7 @@ account is "not found"."""
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
@@ -128,7 +129,7 @@ class ActApprovals:
         return ApprovalOutcome(True, "rejected")
 
 
-    def unknown(self, account: str) -> list[UnknownSend]:
+    def unknown(self, account: str) -> builtins.list[UnknownSend]:
         return [UnknownSend(str(u["id"]), f"to {u['to']}: {u['subject']}", u["message_id"],
                             u["reason"], u["finished_at"] or "")
                 for u in self.service.unresolved(account)]

@@ -6,6 +6,7 @@ default in `create_app`; tests may pass others.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -61,7 +62,7 @@ class Approvals(Protocol):
 
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome: ...
 
-    def unknown(self, account: str) -> list[UnknownSend]: ...
+    def unknown(self, account: str) -> builtins.list[UnknownSend]: ...
 
     def resolve(self, account: str, action_id: str, actor: str,
                 arrived: bool) -> ApprovalOutcome: ...
@@ -87,7 +88,7 @@ class NoApprovals:
     def reject(self, account: str, action_id: str, actor: str, reason: str) -> ApprovalOutcome:
         return ApprovalOutcome(False, "no such pending action")
 
-    def unknown(self, account: str) -> list[UnknownSend]:
+    def unknown(self, account: str) -> builtins.list[UnknownSend]:
         return []
 
     def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> ApprovalOutcome:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -14,6 +14,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
@@ -22,6 +23,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 class Base(DeclarativeBase):
     pass
+
+
+def table_of(row: type[Base]) -> Table:
+    """A mapped class's Table for Core statements, typed as one (DeclarativeBase types
+    `__table__` as the wider FromClause, which `insert`/`update` do not accept)."""
+    return cast(Table, row.__table__)
 
 
 class MessageRow(Base):
