@@ -294,12 +294,14 @@ class LLMJudge:
     ) -> _Step:
         t0 = time.monotonic()
         try:
-            response = self._client(provider).chat.completions.create(
+            # The SDK types messages and response_format as TypedDicts; ours are plain dicts
+            # of the same shape, built and checked here.
+            response = self._client(provider).chat.completions.create(  # type: ignore[call-overload]
                 model=model,
-                messages=chat,  # type: ignore[arg-type]
+                messages=chat,
                 temperature=0,
                 max_tokens=max_tokens,
-                response_format=_response_format(provider, contract.schema),  # type: ignore[arg-type]
+                response_format=_response_format(provider, contract.schema),
             )
         except openai.APIStatusError as exc:
             classified = classify_status(exc.status_code, exc.body,
