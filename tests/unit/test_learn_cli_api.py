@@ -31,8 +31,18 @@ def _two_from(store: Store, sender: str) -> list[int]:
             for n in range(2)]
 
 
+def test_cli_correct_push_refused_for_a_cold_sender_says_why(db: str) -> None:
+    # A nameless free-mail stranger is a cold contact (core/evidence.py): the policy keeps a
+    # person's PUSH away from it, and the relabel says so rather than "urgent".
+    mid = _two_from(open_store(db), "ann@gmail.com")[0]
+    result = runner.invoke(app, ["correct", str(mid), "push", "--actor", "me"])
+    assert result.exit_code == 0, result.output
+    assert "moved to QUEUE: evidence speaks against this sender" in result.output
+    assert "urgent" not in result.output
+
+
 def test_cli_correct_then_rules_list_show_remove(db: str) -> None:
-    ids = _two_from(open_store(db), "ann@gmail.com")
+    ids = _two_from(open_store(db), "Ann <ann@gmail.com>")
     for mid in ids:
         result = runner.invoke(app, ["correct", str(mid), "push", "--actor", "me"])
         assert result.exit_code == 0, result.output

@@ -195,18 +195,18 @@ class AutoSweep:
             sent_today=self.service.unattended_today(account), daily_cap=cap,
             model_available=True,
         )
-        allowed, why = may_auto_reply(gate)
-        if allowed:
-            barred = never_answer(Inbound(
-                from_addr=message.from_addr, from_name=message.from_name,
-                auto_submitted=message.auto_submitted, precedence=message.precedence,
-                list_id=message.list_id, list_unsubscribe=message.list_unsubscribe,
-                bulk_headers=message.bulk_headers, phishing=item.phishing))
-            if barred is None and rewritten(message.from_addr, sender):
-                barred = (f"the sender's address {message.from_addr!r} would change when "
-                          f"encoded (to {sender!r}); a person decides")
-            if barred is not None:
-                allowed, why = False, barred
+        # What the mail says about itself comes first: automated, list, bulk or phishing mail
+        # is never answered whatever its decision, and the report names that reason rather
+        # than the decision's (the judge files auto-replies and list mail outside AUTO's lanes).
+        barred = never_answer(Inbound(
+            from_addr=message.from_addr, from_name=message.from_name,
+            auto_submitted=message.auto_submitted, precedence=message.precedence,
+            list_id=message.list_id, list_unsubscribe=message.list_unsubscribe,
+            bulk_headers=message.bulk_headers, phishing=item.phishing))
+        allowed, why = (False, barred) if barred is not None else may_auto_reply(gate)
+        if allowed and rewritten(message.from_addr, sender):
+            allowed, why = False, (f"the sender's address {message.from_addr!r} would change "
+                                   f"when encoded (to {sender!r}); a person decides")
         if not allowed:  # not eligible at all: no draft is even asked for
             report.refused.append((item.message_id, why))
             return

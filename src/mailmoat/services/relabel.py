@@ -16,15 +16,23 @@ from mailmoat.store.messages import Store
 class Relabelled:
     message_id: int
     asked: Lane
-    lane: Lane  # where it sits now: `asked`, or QUEUE for urgent mail asked into a hidden lane
+    lane: Lane  # where it sits now: `asked`, or QUEUE when the policy's re-check refused it
     correction: int
 
     @property
     def explanation(self) -> str:
-        if self.lane is self.asked:
-            return f"moved to {self.lane.value}"
-        return (f"moved to {self.lane.value}: urgent mail stays visible, so "
-                f"{self.asked.value} was not allowed")
+        return explain(self.asked, self.lane.value)
+
+
+def explain(asked: Lane, got: str) -> str:
+    """What a person is told. The policy refuses a person's lane in two ways only: a hidden
+    lane for urgent mail, and PUSH for mail some evidence speaks against (core/policy.py)."""
+    if got == asked.value:
+        return f"moved to {got}"
+    if asked is Lane.PUSH:
+        return (f"moved to {got}: evidence speaks against this sender (see the decision "
+                f"trace), so PUSH was not allowed")
+    return f"moved to {got}: urgent mail stays visible, so {asked.value} was not allowed"
 
 
 def relabel(store: Store, account: str, message_id: int, lane: str | Lane, actor: str,

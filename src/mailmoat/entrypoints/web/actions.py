@@ -17,7 +17,7 @@ from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.notify.dispatch import LATER_DELAY
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import verify_link
-from mailmoat.services.relabel import relabel
+from mailmoat.services.relabel import explain, relabel
 from mailmoat.store.people import SessionInfo
 from mailmoat.store.tables.messages import MessageRow
 
@@ -34,9 +34,10 @@ class ActionResult:
 
 def _explain(asked: Lane, got: str) -> tuple[str, str]:
     if got == asked.value:
-        return f"moved to {got}", notice_code("moved", got)
-    return (f"moved to {got}: urgent mail stays visible, so {asked.value} was not allowed",
-            notice_code("moved_urgent", got, asked.value))
+        return explain(asked, got), notice_code("moved", got)
+    if asked is Lane.PUSH:
+        return explain(asked, got), notice_code("moved_no_push", got)
+    return explain(asked, got), notice_code("moved_urgent", got, asked.value)
 
 
 def learning(request: Request, me: SessionInfo) -> Learning:
@@ -86,7 +87,10 @@ def pin(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Actio
         store.move(other, me.account, lane, me.username)
     note = f"pinned {sender} to {lane.value}"
     code = notice_code("pinned", lane.value)
-    if got != lane.value:
+    if got != lane.value and lane is Lane.PUSH:  # the policy's no-PUSH re-check, not urgency
+        note += f"; evidence speaks against this message's sender, so it went to {got}"
+        code = notice_code("pinned_no_push", lane.value, got)
+    elif got != lane.value:
         note += f"; this message is urgent and went to {got}"
         code = notice_code("pinned_urgent", lane.value, got)
     return ActionResult(message_id, got, note, code)

@@ -14,8 +14,11 @@ from mailmoat.core.lanes import Lane
 NOTICES: dict[str, str] = {
     "moved": "moved to {0}",
     "moved_urgent": "moved to {0}: urgent mail stays visible, so {1} was not allowed",
+    "moved_no_push": "moved to {0}: evidence speaks against this sender, so PUSH was not allowed",
     "pinned": "sender pinned to {0}",
     "pinned_urgent": "sender pinned to {0}; this message is urgent and went to {1}",
+    "pinned_no_push": ("sender pinned to {0}; evidence speaks against this message's sender, "
+                       "so it went to {1}"),
     "undone": "undone: back in {0}",
     "nothing_to_undo": "nothing to undo",
     "images_allowed": "images allowed for this sender",
