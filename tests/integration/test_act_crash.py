@@ -255,8 +255,8 @@ def test_up_and_the_worker_drain_the_outbox_without_being_asked(
     url = f"sqlite:///{tmp_path / 'm.db'}"
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", url)
     r = rig(url)
+    _account(r, server, monkeypatch, server_files_sent=False)  # its key signs the receipts
     _approve(r, 2)
-    _account(r, server, monkeypatch, server_files_sent=False)
     huey = make_huey(f"up-{tmp_path.name}", sqlite_path=tmp_path / "q.db")
     jobs = register(huey)
     periodic = [t.__name__ for t in huey._registry._periodic_tasks]

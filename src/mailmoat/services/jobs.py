@@ -20,6 +20,7 @@ from mailmoat.services.bootstrap import key_ring, model_scorers, open_configured
 from mailmoat.services.leases import LeaseLost, abandoned, hold_or_ask, holder_name, try_hold
 from mailmoat.services.outbox import worker_for
 from mailmoat.services.sync_pass import SyncPass
+from mailmoat.store.db import default_url
 from mailmoat.store.messages import Store
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ def store_for(url: str | None) -> Store:
     """One store per database per worker process: opening migrates, and Alembic's
     migration context is process-global, so it must not run in several threads at once."""
     with _stores_lock:
-        key = url or ""
+        key = url or default_url()  # the configured database now, not whichever came first
         if key not in _stores:
             _stores[key] = open_configured_store(url)
         return _stores[key]
