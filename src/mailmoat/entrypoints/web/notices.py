@@ -24,6 +24,8 @@ NOTICES: dict[str, str] = {
     "images_allowed": "images allowed for this sender",
     "images_blocked": "images blocked for this sender",
     "approved": "approved",
+    "send_recorded": "recorded as arrived: nothing is sent",
+    "send_queued": "queued to send again: the same approved bytes, once",
     "rejected": "rejected",
     "account_switched": "account switched",
     "mode_saved": "mode {0} saved",

@@ -314,7 +314,7 @@ def resolve_form(request: Request, action_id: str, arrived: str = Form(..., max_
     if not outcome.ok:
         raise HTTPException(404 if outcome.detail.startswith("no such") else 409,
                             outcome.detail)
-    return back("/approvals", "recorded" if arrived == "yes" else "queued")
+    return back("/approvals", "send_recorded" if arrived == "yes" else "send_queued")
 
 
 @router.get("/triage", response_class=HTMLResponse)
