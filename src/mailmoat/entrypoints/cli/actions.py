@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import typer
@@ -19,10 +19,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from mailmoat.act.errors import ActError
-from mailmoat.act.service import ActionService
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.receipts import PayloadError
 from mailmoat.entrypoints.cli import common
+
+if TYPE_CHECKING:  # the store loads only when a command runs (CLI start-up)
+    from mailmoat.act.service import ActionService
 
 actions_app = typer.Typer(help="Proposed actions, approvals and the guarded executor.",
                           no_args_is_help=True)
@@ -30,6 +32,8 @@ console = common.console
 
 
 def _service() -> ActionService:
+    from mailmoat.act.service import ActionService
+
     return ActionService(common.open_store().engine)
 
 
@@ -246,6 +250,7 @@ def sweep(account: str | None = typer.Option(None, help=ACCOUNT_HELP)) -> None:
     Replies are drafted by the configured model (none configured: no drafts, ever); sync
     runs this after every pass."""
     from mailmoat.act.auto import AutoSweep
+    from mailmoat.act.service import ActionService
     from mailmoat.services.bootstrap import build_drafter
 
     account = _account(account)

@@ -9,12 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mailmoat.services.agents import (
-    DEFAULT_DAILY_PROPOSALS,
-    DEFAULT_RATE_PER_MINUTE,
-    ClientError,
-    agent_clients,
-)
+from mailmoat.mcp.limits import DEFAULT_DAILY_PROPOSALS, DEFAULT_RATE_PER_MINUTE
 
 app = typer.Typer(help="Agents allowed to read and propose over MCP.", no_args_is_help=True)
 console = Console()
@@ -22,6 +17,7 @@ err = Console(stderr=True)
 
 
 def _clients():
+    from mailmoat.services.agents import agent_clients
     from mailmoat.store import StoreError
 
     try:
@@ -42,6 +38,8 @@ def add(
                                   help="proposals a day (UTC)"),
 ) -> None:
     """Register an agent and print its token once: it is stored only as a hash."""
+    from mailmoat.services.agents import ClientError
+
     try:
         token = _clients().add(name, scopes, account, f"cli:{getpass.getuser()}",
                                rate_per_minute=rate, daily_proposals=daily_cap)

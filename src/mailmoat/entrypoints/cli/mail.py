@@ -12,22 +12,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from mailmoat.accounts.registry import (
-    AccountError,
-    AccountSettings,
-    Submission,
-    add_account,
-    get_account,
-    list_accounts,
-    remove_account,
-    reseal_all,
-)
-from mailmoat.accounts.secrets import (
-    ENV_KEY,
-    SecretKeyError,
-    add_primary_key,
-    drop_old_keys,
-)
 from mailmoat.core.lane_actions import LaneActions
 from mailmoat.entrypoints.cli import common
 
@@ -93,6 +77,8 @@ def account_add(
         False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)"),
 ) -> None:
     """Add an account. The password (or refresh token) is sealed with AES-256-GCM."""
+    from mailmoat.accounts.registry import AccountError, AccountSettings, Submission, add_account
+
     submission = None if smtp_host is None else Submission(
         host=smtp_host, port=smtp_port or (465 if smtp_tls == "implicit" else 587),
         tls=smtp_tls, from_addr=from_addr or "", login=smtp_login, sent_folder=sent_folder,
@@ -133,6 +119,8 @@ def _show_to_the_only_user(store: Any, name: str) -> None:
 @account_app.command("list")
 def account_list() -> None:
     """List accounts (never their secrets)."""
+    from mailmoat.accounts.registry import list_accounts
+
     accounts = list_accounts(_store())
     if not accounts:
         console.print("no accounts; add one with: mailmoat account add")
@@ -149,6 +137,8 @@ def account_list() -> None:
 def account_test(name: str = typer.Argument(...)) -> None:
     """Connect and log in; say exactly which step fails (dns, tcp, tls, auth, capability)."""
     from mailmoat.accounts.oauth import TokenError
+    from mailmoat.accounts.registry import AccountError, get_account
+    from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.mail.imap import ConnectError, ServerFeatures
     from mailmoat.mail.runner import close, open_client
 
@@ -188,7 +178,7 @@ def account_lane(
     Applies to messages as they are decided or change lane from now on."""
     from dataclasses import replace
 
-    from mailmoat.accounts.registry import update_lane_actions
+    from mailmoat.accounts.registry import get_account, update_lane_actions
     from mailmoat.core.lane_actions import LaneActions
     from mailmoat.core.lanes import Lane
 
@@ -217,6 +207,8 @@ def account_lane(
 @account_app.command("remove")
 def account_remove(name: str = typer.Argument(...)) -> None:
     """Forget an account and its secrets. Stored mail stays; nothing changes on the server."""
+    from mailmoat.accounts.registry import AccountError, remove_account
+
     try:
         remove_account(_store(), name)
     except AccountError as exc:
@@ -227,6 +219,9 @@ def account_remove(name: str = typer.Argument(...)) -> None:
 @account_app.command("rotate-key")
 def account_rotate_key() -> None:
     """Seal every stored secret with a new key, then retire the old one."""
+    from mailmoat.accounts.registry import reseal_all
+    from mailmoat.accounts.secrets import ENV_KEY, SecretKeyError, add_primary_key, drop_old_keys
+
     store, ring = _store(), _ring()
     from_env = ring.path is None
     try:
@@ -247,6 +242,7 @@ def account_rotate_key() -> None:
 
 
 def accounts_configured() -> bool:
+    from mailmoat.accounts.registry import list_accounts
     from mailmoat.services.bootstrap import open_store
     from mailmoat.store import StoreError
 
@@ -258,6 +254,7 @@ def accounts_configured() -> bool:
 
 def web_account() -> str:
     """The mailbox the web page shows: the first account, or the demo/imported mail."""
+    from mailmoat.accounts.registry import list_accounts
     from mailmoat.services.bootstrap import open_store
     from mailmoat.store import StoreError
 
@@ -283,6 +280,8 @@ def sync_command(
     """Sync mail accounts: once, or for good with IMAP IDLE. Every pass notifies, runs the
     AUTO sweep and drains the outbox (services/sync_pass.py)."""
     from mailmoat.accounts.oauth import TokenError
+    from mailmoat.accounts.registry import list_accounts
+    from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.mail.imap import ConnectError
     from mailmoat.services.sync_pass import SyncPass
 
@@ -332,6 +331,7 @@ def sync_command(
 def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
     """For `mailmoat up`: huey workers in this process, and one IDLE watcher per account
     that queues a sync job whenever the server reports activity. Returns a stop function."""
+    from mailmoat.accounts.registry import AccountSettings, list_accounts
     from mailmoat.entrypoints.jobs import make_huey, register, start_workers
     from mailmoat.mail.runner import run_forever
 

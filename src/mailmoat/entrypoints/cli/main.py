@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -26,10 +26,29 @@ from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.entrypoints.cli import notify as notify_cli
 from mailmoat.entrypoints.cli import scheduler as scheduler_cli
 from mailmoat.entrypoints.cli import users as users_cli
-from mailmoat.judge.cascade import classify as classify_message
-from mailmoat.store.messages import Store
+
+if TYPE_CHECKING:  # the store loads only when a command runs (CLI start-up)
+    from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from mailmoat import __version__
+
+        typer.echo(f"mailmoat {__version__} (Python {sys.version.split()[0]})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="print the version and exit"),
+) -> None:
+    """mailmoat: an attention firewall for email."""
+
+
 cli_mail.register(app)  # account, sync, worker
 calendar_cli.register(app)  # calendar, meeting
 scheduler_cli.register(app)  # scheduler
@@ -65,6 +84,8 @@ def classify(
     as_json: bool = typer.Option(False, "--json", help="print the decision trace as JSON"),
 ) -> None:
     """Classify one message and print its lane and decision trace."""
+    from mailmoat.judge.cascade import classify as classify_message
+
     if path == "-":
         raw = sys.stdin.buffer.read()
     else:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from mailmoat.entrypoints.cli import common
-from mailmoat.services.people import default_accounts
 
 if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
     from mailmoat.store.messages import Store
@@ -46,6 +45,7 @@ def add(
         hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
 ) -> None:
     """Create a user; prompts for the password twice."""
+    from mailmoat.services.people import default_accounts
     from mailmoat.store.people import UserExists, WebStore
 
     store = _store()
