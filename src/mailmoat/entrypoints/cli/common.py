@@ -4,7 +4,10 @@ acting person, and opening the store and key ring through services/bootstrap.py.
 from __future__ import annotations
 
 import getpass
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 from rich.console import Console
@@ -26,6 +29,79 @@ def fail(message: object, code: int = 2) -> typer.Exit:
     """Print `message` as an error on stderr; raise the returned Exit."""
     err.print(f"[red]error:[/red] {escape(str(message))}")
     return typer.Exit(code)
+
+
+class Meter(Protocol):
+    def update(self, description: str | None = None, completed: int | None = None,
+               total: int | None = None, advance: int = 0) -> None: ...
+
+
+class PlainMeter:
+    """Progress for logs and pipes: plain lines, at most one every `every` seconds and the
+    last one when the work ends (a bar would print nothing useful there)."""
+
+    def __init__(self, description: str, total: int | None, *, out: Console | None = None,
+                 every: float = 2.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.description, self.total, self.done = description, total, 0
+        self._out, self._every, self._clock = out or console, every, clock
+        self._last: float | None = None
+        self._shown: tuple[str, int, int | None] | None = None
+
+    def update(self, description: str | None = None, completed: int | None = None,
+               total: int | None = None, advance: int = 0) -> None:
+        self.description = description or self.description
+        self.total = self.total if total is None else total
+        self.done = (self.done if completed is None else completed) + advance
+        now = self._clock()
+        if self._last is None or now - self._last >= self._every:
+            self._line()
+            self._last = now
+
+    def close(self) -> None:
+        if self.done and self._shown != (self.description, self.done, self.total):
+            self._line()
+
+    def _line(self) -> None:
+        self._shown = (self.description, self.done, self.total)
+        if self.total:
+            of = f" of {self.total:,} ({min(100, 100 * self.done // self.total)}%)"
+        else:
+            of = ""
+        self._out.print(f"{escape(self.description)}: {self.done:,}{of}", highlight=False,
+                        soft_wrap=True)
+
+
+class _BarMeter:
+    def __init__(self, bar: Any, task: Any) -> None:
+        self._bar, self._task = bar, task
+
+    def update(self, description: str | None = None, completed: int | None = None,
+               total: int | None = None, advance: int = 0) -> None:
+        fields: dict[str, Any] = {"advance": advance}
+        if description is not None:
+            fields["description"] = description
+        if completed is not None:
+            fields["completed"] = completed
+        if total is not None:
+            fields["total"] = total
+        self._bar.update(self._task, **fields)
+
+
+@contextmanager
+def progress(description: str, total: int | None = None) -> Iterator[Meter]:
+    """A progress bar on a terminal (gone when done), plain lines everywhere else."""
+    if not console.is_terminal:
+        meter = PlainMeter(description, total)
+        try:
+            yield meter
+        finally:
+            meter.close()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=console, transient=True) as bar:
+        yield _BarMeter(bar, bar.add_task(description, total=total))
 
 
 def me() -> str:

@@ -9,7 +9,6 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from mailmoat.core.lane_actions import LaneActions
@@ -293,16 +292,14 @@ def sync_command(
     if once:
         failed = False
         for a in accounts:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          console=console, transient=True) as bar:
-                task = bar.add_task(f"{a.name}: backfill", total=None)
+            with common.progress(f"{a.name}: backfill") as meter:
 
-                def progress(folder: str, done: int, total: int, task: Any = task,
-                             bar: Progress = bar, name: str = a.name) -> None:
-                    bar.update(task, description=f"{name}/{folder}", completed=done, total=total)
+                def report_progress(folder: str, done: int, total: int, meter: Any = meter,
+                                    name: str = a.name) -> None:
+                    meter.update(description=f"{name}/{folder}", completed=done, total=total)
 
                 try:
-                    report = passes.run(a, progress=progress)
+                    report = passes.run(a, progress=report_progress)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True

@@ -90,8 +90,13 @@ def classify(
         raw = sys.stdin.buffer.read()
     else:
         file = Path(path)
+        if file.is_dir():
+            console.print(f"[red]error:[/red] {escape(path)} is a directory: classify reads one "
+                          f"message (an .eml file, or - for standard input). To judge a folder "
+                          f"of mail, import it: mailmoat import {escape(path)}", soft_wrap=True)
+            raise typer.Exit(2)
         if not file.is_file():
-            console.print(f"[red]error:[/red] no such file: {path}")
+            console.print(f"[red]error:[/red] no such file: {escape(path)}")
             raise typer.Exit(2)
         raw = file.read_bytes()
     if account is None:
@@ -327,29 +332,42 @@ def import_command(
     path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
 ) -> None:
     """Import mail from disk; importing the same messages twice adds nothing."""
-    from rich.progress import Progress
-
     from mailmoat.mail.importer import ImportPathError, count_messages
     from mailmoat.services.imports import import_path
 
     store = _open_store()
     try:
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("importing", total=count_messages(path))
-            summary = import_path(store, path, on_progress=lambda n: progress.advance(task, n))
+        with common.progress("importing", count_messages(path)) as meter:
+            summary = import_path(store, path, on_progress=lambda n: meter.update(advance=n))
     except ImportPathError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     console.print(f"imported {summary.imported}, already present {summary.already_present}, "
                   f"skipped {len(summary.skipped)}, failed {len(summary.failed)}")
-    for skip in summary.skipped[:20]:
-        console.print(f"  skipped {escape(skip.where)}: {escape(skip.error)}")
-    if len(summary.skipped) > 20:
-        console.print(f"  … and {len(summary.skipped) - 20} more skipped")
+    _print_skipped(summary)
     for failure in summary.failed[:20]:
         console.print(f"  [yellow]{escape(failure.where)}[/yellow]: {escape(failure.error)}")
+    if len(summary.failed) > 20:
+        console.print(f"  … and {len(summary.failed) - 20} more failed")
+    if summary.imported == summary.already_present == 0 and not summary.failed:
+        console.print(f"nothing imported: {escape(str(path))} holds no mail mailmoat can read. "
+                      "It reads .eml files (one message each), Maildir folders (with cur/, "
+                      "new/ and tmp/), mbox files, and directories of those.")
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _print_skipped(summary: Any, examples: int = 3) -> None:
+    """Skipped files, one line per reason with a count and the first few files."""
+    if not summary.skipped:
+        return
+    console.print(f"skipped {len(summary.skipped)} (not mail, or not a regular file), "
+                  "by reason:")
+    for reason, where in summary.skipped_by_reason():
+        shown = ", ".join(escape(w) for w in where[:examples])
+        more = f", and {len(where) - examples} more" if len(where) > examples else ""
+        console.print(f"  {len(where)} × {escape(reason)}: {shown}{more}", highlight=False,
+                      soft_wrap=True)
 
 
 @app.command()
