@@ -38,8 +38,9 @@ $(TEST_STAMP): $(STAMP)
 	$(BIN)/pip install -q --no-deps $(AGENTDOJO)
 	touch $(TEST_STAMP)
 
+# `make run PORT=8026` serves on another port (as `mailmoat up --port` and MAILMOAT_PORT do).
 run: $(STAMP)
-	$(BIN)/mailmoat up
+	$(BIN)/mailmoat up $(if $(PORT),--port $(PORT))
 
 # The MCP reference servers mcp-probe's tests probe (npm registry, pinned by the lock file).
 MCP_SERVERS := tools/mcp-servers

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -370,10 +372,13 @@ def _print_skipped(summary: Any, examples: int = 3) -> None:
                       soft_wrap=True)
 
 
+PORT_ENV = "MAILMOAT_PORT"
+
+
 @app.command()
 def up(
     host: str = typer.Option("127.0.0.1", help="address to serve on"),
-    port: int = typer.Option(8025, help="port to serve on"),
+    port: int = typer.Option(8025, envvar=PORT_ENV, help="port to serve on"),
 ) -> None:
     """Migrate, import the demo mailbox when empty and no account is set up, then serve."""
     import uvicorn
@@ -383,6 +388,7 @@ def up(
     from mailmoat.entrypoints.web.app import create_app
     from mailmoat.services.agents import mount_mcp
 
+    listener = _listen(host, port)  # before anything is announced: a taken port says so
     store = _open_store()
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
@@ -400,10 +406,57 @@ def up(
     try:
         app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
         mount_mcp(app_, store, host)  # MCP for registered agents at /mcp (docs/mcp.md)
-        uvicorn.run(app_, host=host, port=port, log_level="warning")
+        uvicorn.Server(uvicorn.Config(app_, log_level="warning")).run(sockets=[listener])
     finally:
+        listener.close()
         if stop_sync is not None:
             stop_sync()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket `up` serves on, bound before anything is announced; a port in use
+    (or not ours to take) exits 2 with the ways to choose another."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise common.fail(
+            f"cannot serve on {host}: not an address this machine has ({exc})") from None
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        raise common.fail(_bind_refused(host, port, exc)) from None
+    return listener
+
+
+def _bind_refused(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        why = f"port {port} on {host} is already in use (another mailmoat up, or another program)"
+    elif exc.errno == errno.EACCES:
+        why = f"port {port} on {host} is not open to this user (ports below 1024 need root)"
+    elif exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot serve on {host}: no network interface has that address"
+    else:
+        why = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    free = _free_port(host, port)
+    other = str(free) if free is not None else "PORT"
+    return (f"{why}. Choose another port: mailmoat up --port {other}, or {PORT_ENV}={other}, "
+            f"or make run PORT={other}")
+
+
+def _free_port(host: str, after: int) -> int | None:
+    """The first port after `after` that `host` can listen on now (a suggestion only)."""
+    for candidate in range(after + 1, min(after + 21, 65536)):
+        try:
+            with socket.create_server((host, candidate)):
+                return candidate
+        except OSError:
+            continue
+    return None
 
 
 def _accounts_configured() -> bool:
