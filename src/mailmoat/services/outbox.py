@@ -35,6 +35,7 @@ from mailmoat.accounts.registry import AccountSettings, list_accounts, login_sec
 from mailmoat.accounts.secrets import KeyRing, SecretKeyError, load_key_ring
 from mailmoat.act.executor import DEFAULT_LEASE_SECONDS, Executor, Outcome
 from mailmoat.act.reversible import ReversibleApplier
+from mailmoat.core.outbox import Pending
 from mailmoat.mail.smtp import (
     ImapSettings,
     MailTransport,
@@ -174,9 +175,18 @@ def run_outbox(database_url: str | None, worker: str,
                poll: float = 0.0) -> Iterator[Outcome]:
     """Drain the outbox (at most one row with `once`), then, with `poll` > 0, keep looking
     for due work every `poll` seconds. Raises WorkerConfigError when it cannot start."""
+    for outcomes, _ in outbox_passes(database_url, worker, lease_seconds, once, poll):
+        yield from outcomes
+
+
+def outbox_passes(database_url: str | None, worker: str,
+                  lease_seconds: float = DEFAULT_LEASE_SECONDS, once: bool = False,
+                  poll: float = 0.0) -> Iterator[tuple[list[Outcome], list[tuple[Pending, str]]]]:
+    """run_outbox pass by pass: what each pass did, and what is left waiting and why
+    (Executor.waiting), for `mailmoat actions run` to explain."""
     running = build_worker(database_url, worker, lease_seconds)
     while True:
-        yield from running.run_pass(once=once)
+        yield running.run_pass(once=once), running.executor.waiting()
         if once or poll <= 0:
             return
         time.sleep(poll)

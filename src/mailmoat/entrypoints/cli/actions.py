@@ -269,14 +269,29 @@ def run(database_url: str | None = typer.Option(
         ) -> None:
     """Run the guarded executor over the outbox until it is idle (or keep polling), with
     the transports of every account that has SMTP settings; apply approved reversible
-    actions on the IMAP server."""
-    from mailmoat.services.outbox import WorkerConfigError, run_outbox
+    actions on the IMAP server. Says what it did, and why anything left waits."""
+    from mailmoat.services.outbox import WorkerConfigError, outbox_passes
 
+    told: list[tuple[int, str]] | None = None
     try:
-        for outcome in run_outbox(database_url, f"worker-{os.getpid()}", once=once, poll=poll):
-            typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
+        for outcomes, waiting in outbox_passes(database_url, f"worker-{os.getpid()}",
+                                               once=once, poll=poll):
+            for outcome in outcomes:
+                typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
+            now = [(p.outbox_id, why) for p, why in waiting]
+            if now != told:  # with --poll, only when it changes
+                _explain(outcomes, waiting, first=told is None)
+                told = now
     except WorkerConfigError as exc:
         raise common.fail(exc) from exc
+
+
+def _explain(outcomes: list[Any], waiting: list[Any], first: bool) -> None:
+    if not outcomes and not waiting and first:
+        typer.echo("nothing to run: no approved action is waiting in the outbox")
+    for pending, why in waiting:
+        typer.echo(f"{pending.outbox_id} waiting (action {pending.action_id}, "
+                   f"{pending.action}): {why}")
 
 
 app = actions_app  # the group as main.py registers it

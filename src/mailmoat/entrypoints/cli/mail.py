@@ -46,6 +46,28 @@ def _read_secret(what: str, from_stdin: bool) -> str:
     return str(typer.prompt(what, hide_input=True))
 
 
+# The SMTP side, shared by `account add` and `account smtp`.
+SMTP_HOST = typer.Option(None, help="SMTP submission host (to send approved mail; logs in "
+                         "with the same password/token)")
+SMTP_PORT = typer.Option(None, help="default 587 (starttls) or 465 (implicit)")
+SMTP_TLS = typer.Option("starttls", help="implicit | starttls | plain (loopback only)")
+SMTP_LOGIN = typer.Option(True, "--smtp-login/--smtp-no-login",
+                          help="AUTH as the account (off: a relay trusting you)")
+FROM_ADDR = typer.Option(None, "--from", help="sender address (default: user)")
+SENT_FOLDER = typer.Option("Sent", help="where copies of sent mail go")
+SERVER_FILES_SENT = typer.Option(
+    False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)")
+
+
+def _submission(host: str, port: int | None, tls: str, login: bool, from_addr: str | None,
+                sent_folder: str, server_files_sent: bool) -> Any:
+    from mailmoat.accounts.registry import Submission
+
+    return Submission(host=host, port=port or (465 if tls == "implicit" else 587), tls=tls,
+                      from_addr=from_addr or "", login=login, sent_folder=sent_folder,
+                      server_files_sent=server_files_sent)
+
+
 @account_app.command("add")
 def account_add(
     name: str = typer.Argument(..., help="a short name for the account"),
@@ -64,25 +86,19 @@ def account_add(
     secret_stdin: bool = typer.Option(False, "--secret-stdin",
                                       help=f"read the password/refresh token from stdin "
                                            f"(else ${ENV_SECRET}, else a hidden prompt)"),
-    smtp_host: str | None = typer.Option(None, help="SMTP submission host (to send approved "
-                                         "mail; logs in with the same password/token)"),
-    smtp_port: int | None = typer.Option(None, help="default 587 (starttls) or 465 (implicit)"),
-    smtp_tls: str = typer.Option("starttls", help="implicit | starttls | plain (loopback only)"),
-    smtp_login: bool = typer.Option(True, "--smtp-login/--smtp-no-login",
-                                    help="AUTH as the account (off: a relay trusting you)"),
-    from_addr: str | None = typer.Option(None, "--from", help="sender address (default: user)"),
-    sent_folder: str = typer.Option("Sent", help="where copies of sent mail go"),
-    server_files_sent: bool = typer.Option(
-        False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)"),
+    smtp_host: str | None = SMTP_HOST,
+    smtp_port: int | None = SMTP_PORT,
+    smtp_tls: str = SMTP_TLS,
+    smtp_login: bool = SMTP_LOGIN,
+    from_addr: str | None = FROM_ADDR,
+    sent_folder: str = SENT_FOLDER,
+    server_files_sent: bool = SERVER_FILES_SENT,
 ) -> None:
     """Add an account. The password (or refresh token) is sealed with AES-256-GCM."""
-    from mailmoat.accounts.registry import AccountError, AccountSettings, Submission, add_account
+    from mailmoat.accounts.registry import AccountError, AccountSettings, add_account
 
-    submission = None if smtp_host is None else Submission(
-        host=smtp_host, port=smtp_port or (465 if smtp_tls == "implicit" else 587),
-        tls=smtp_tls, from_addr=from_addr or "", login=smtp_login, sent_folder=sent_folder,
-        server_files_sent=server_files_sent,
-    )
+    submission = None if smtp_host is None else _submission(
+        smtp_host, smtp_port, smtp_tls, smtp_login, from_addr, sent_folder, server_files_sent)
     settings = AccountSettings(
         name=name, host=host, port=port or (993 if tls == "implicit" else 143), username=user,
         tls=tls, auth=auth, token_endpoint=token_endpoint, client_id=client_id, scope=scope,
@@ -201,6 +217,38 @@ def account_lane(
     console.print(f"{name} {which}: keyword {changed.keyword or '-'}, "
                   f"folder {changed.folder or '- (stays put)'}, "
                   f"mark read {'yes' if changed.mark_read else 'no'}")
+
+
+@account_app.command("smtp")
+def account_smtp(
+    name: str = typer.Argument(..., help="the account"),
+    smtp_host: str | None = SMTP_HOST,
+    smtp_port: int | None = SMTP_PORT,
+    smtp_tls: str = SMTP_TLS,
+    smtp_login: bool = SMTP_LOGIN,
+    from_addr: str | None = FROM_ADDR,
+    sent_folder: str = SENT_FOLDER,
+    server_files_sent: bool = SERVER_FILES_SENT,
+    off: bool = typer.Option(False, "--off", help="stop sending from this account"),
+) -> None:
+    """Give an existing account its SMTP side, so approved mail from it can be sent (or
+    --off: stop sending from it). It logs in with the account's own password or token."""
+    from mailmoat.accounts.registry import AccountError, set_submission
+
+    if off == (smtp_host is not None):
+        raise _fail("give --smtp-host HOST, or --off to stop sending from this account")
+    submission = None if smtp_host is None else _submission(
+        smtp_host, smtp_port, smtp_tls, smtp_login, from_addr, sent_folder, server_files_sent)
+    try:
+        set_submission(_store(), name, submission)
+    except AccountError as exc:
+        raise _fail(str(exc)) from None
+    if submission is None:
+        console.print(f"{name}: sending off; approved mail from it waits until SMTP is set")
+    else:
+        console.print(f"{name}: sends through {submission.host}:{submission.port} "
+                      f"({submission.tls}); queued approved mail leaves on the next "
+                      f"`mailmoat actions run` or sync pass")
 
 
 @account_app.command("remove")
