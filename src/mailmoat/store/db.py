@@ -93,14 +93,15 @@ def make_engine(url: str | None = None) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (run on every start)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest revision (run on every start), or to `revision` (a
+    restore loads rows at the revision they were backed up at, then migrates to head)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")  # one head: 0013_one_head joins the old branches
+            command.upgrade(config, revision)  # one head: 0013_one_head joins the old branches
     except Exception as exc:
         safe = engine.url.render_as_string(hide_password=True)
         raise StoreError(f"cannot migrate {safe}: {type(exc).__name__}: {exc}") from exc

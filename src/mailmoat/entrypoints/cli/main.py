@@ -18,6 +18,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.cli import actions as actions_cli
 from mailmoat.entrypoints.cli import agent as agent_cli
+from mailmoat.entrypoints.cli import backup as backup_cli
 from mailmoat.entrypoints.cli import calendar as calendar_cli
 from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
@@ -469,6 +470,8 @@ app.add_typer(notify_cli.app, name="notify")
 app.add_typer(actions_cli.app, name="actions")
 app.add_typer(agent_cli.app, name="agent")
 app.command("mcp")(mcp_cli.mcp)
+app.command("backup")(backup_cli.backup)
+app.command("restore")(backup_cli.restore)
 
 
 def main() -> None:  # pragma: no cover - console entry point
