@@ -39,6 +39,7 @@ def make_huey(name: str | None = None, sqlite_path: Path | None = None) -> Huey:
 
 OUTBOX_EVERY = crontab()  # every minute: approvals made between syncs still leave promptly
 SWEEP_EVERY = crontab()  # every minute: accounts whose sync holder died are queued again
+DIGEST_EVERY = crontab(minute="*/5")  # daily digests coming due (each goes once a day)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class Jobs:
 
 def register(huey: Huey, database_url: str | None = None) -> Jobs:
     """Declare mailmoat's tasks on `huey`: the sync pass per account under its lease, the
-    outbox (also every minute), and the sweep for abandoned leases (every minute)."""
+    outbox (also every minute), the sweep for abandoned leases (every minute), and the daily
+    digests coming due (every five minutes)."""
 
     @huey.task(retries=2, retry_delay=5)
     def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
@@ -76,6 +78,12 @@ def register(huey: Huey, database_url: str | None = None) -> Jobs:
     @huey.periodic_task(SWEEP_EVERY)
     def sweep_tick() -> None:
         sweep.call_local(database_url)
+
+    @huey.periodic_task(DIGEST_EVERY)
+    def digest_tick() -> list[str]:
+        from mailmoat.notify.hook import base_url
+
+        return bodies.daily_digests(bodies.store_for(database_url), base_url())
 
     return Jobs(huey, sync_account, run_outbox, sweep)
 

@@ -48,7 +48,7 @@ def _links(web: WebStore, base_url: str, account: str, message_id: int,
     return f"{base}/message/{message_id}", f"{base}/n/{later}", f"{base}/n/{mute}"
 
 
-def _deliver(web: WebStore, settings: AccountNotifySettings, account: str, note: Note) -> bool:
+def deliver(web: WebStore, settings: AccountNotifySettings, account: str, note: Note) -> bool:
     ok = send_apprise(settings.notify.apprise_urls, note)
     subs = web.push_subscriptions(account)
     if subs:
@@ -94,7 +94,7 @@ def notify_account(web: WebStore, account: str, base_url: str,
             continue
         url, later, mute = _links(web, base_url, account, row["id"], now)
         title = f"[{row['lane']}] {row['from_name'] or row['from_addr']}"
-        _deliver(web, settings, account, Note(title, row["subject"] or "(no subject)", url,
+        deliver(web, settings, account, Note(title, row["subject"] or "(no subject)", url,
                                               later, mute))
         sends.append(now)
         report.sent.append(row["id"])
@@ -105,7 +105,7 @@ def notify_account(web: WebStore, account: str, base_url: str,
     if digest_due(len(held_ids), rules, History(notified, tuple(sends)), local_now):
         summaries = [s for s in (web.message_summary(m, account) for m in held_ids) if s]
         title, body = digest_text([(s["lane"], s["from_addr"], s["subject"]) for s in summaries])
-        _deliver(web, settings, account, Note(title, body, base_url.rstrip("/") + "/"))
+        deliver(web, settings, account, Note(title, body, base_url.rstrip("/") + "/"))
         for mid in held_ids:
             web.log_notification(account, mid, "digested")
             web.forget_notification(account, mid, "held")

@@ -102,12 +102,23 @@ def run_outbox(store: Store, worker: str) -> list[str]:
 
 
 def notify(store: Store, account: str, base_url: str) -> dict[str, int]:
-    """Digests and "later" links coming due for one account (notify/dispatch.py)."""
+    """Digests and "later" links coming due for one account (notify/dispatch.py), and its
+    daily digest when that is due (services/digest.py)."""
     from mailmoat.notify.dispatch import notify_account
+    from mailmoat.services.digest import send_digest
     from mailmoat.store.people import WebStore
 
     report = notify_account(WebStore(store, sealer=key_ring()), account, base_url)
-    return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest)}
+    daily = send_digest(store, account, base_url)
+    return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest),
+            "daily": int(daily.sent)}
+
+
+def daily_digests(store: Store, base_url: str) -> list[str]:
+    """The embedded schedule hook: every account's daily digest that is due, once a day."""
+    from mailmoat.services.digest import send_due_digests
+
+    return [o.account for o in send_due_digests(store, base_url) if o.sent]
 
 
 def heal(store: Store) -> int:

@@ -535,6 +535,29 @@ class WebStore:
             return None if row is None else {"id": row.id, "from_addr": row.from_addr,
                                               "subject": row.subject, "lane": row.lane}
 
+    def arrivals(self, account: str, since: datetime, until: datetime,
+                 listed_lanes: Sequence[str], limit: int) -> tuple[dict[str, int],
+                                                                  list[dict[str, Any]]]:
+        """Mail stored in [since, until): how many per lane, and the newest `limit` of each
+        lane in `listed_lanes` (id, lane, sender, subject; never a body)."""
+        span = (MessageRow.account == account, MessageRow.created_at >= since,
+                MessageRow.created_at < until)
+        with self.sessions() as s:
+            counts = {lane: int(n) for lane, n in s.execute(
+                select(DecisionRow.lane, func.count())
+                .join(MessageRow, DecisionRow.message_id == MessageRow.id)
+                .where(*span).group_by(DecisionRow.lane))}
+            listed: list[dict[str, Any]] = []
+            for lane in listed_lanes:
+                listed += [{"id": r.id, "lane": r.lane, "from_addr": r.from_addr,
+                            "subject": r.subject} for r in s.execute(
+                    select(MessageRow.id, MessageRow.from_addr, MessageRow.subject,
+                           DecisionRow.lane)
+                    .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                    .where(*span, DecisionRow.lane == lane)
+                    .order_by(MessageRow.id.desc()).limit(limit))]
+        return counts, listed
+
     def subjects(self, message_ids: Sequence[int], account: str) -> dict[int, str]:
         """Subjects of the account's messages among `message_ids`, in one query."""
         wanted = sorted(set(message_ids))

@@ -424,7 +424,8 @@ def notify_form(
         notify = NotifyIn(timezone=timezone, apprise_urls=urls, quiet_hours=_parse_windows(quiet),
                           focus_windows=_parse_windows(focus), rate_limit=rate_limit,
                           rate_window_minutes=rate_window_minutes,
-                          fresh_minutes=settings.notify.fresh_minutes)
+                          fresh_minutes=settings.notify.fresh_minutes,
+                          daily_digest_hour=settings.notify.daily_digest_hour)
     except (ValidationError, ValueError) as exc:
         # Nothing is saved: the page shows why, the earlier settings stay.
         message = "; ".join(e["msg"] for e in exc.errors()) if isinstance(
