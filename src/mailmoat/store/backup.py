@@ -50,11 +50,16 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database)
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection (a URI, percent-encoded: any file name is safe)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
 def snapshot_sqlite(source: Path, dest: Path) -> None:
     """A consistent copy of a live SQLite database (online backup API)."""
     if not source.is_file():
         raise StoreError(f"no database at {source}")
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    src = _read_only(source)
     try:
         out = sqlite3.connect(dest)
         try:
@@ -69,7 +74,7 @@ def snapshot_sqlite(source: Path, dest: Path) -> None:
 def sqlite_check(path: Path) -> str:
     """'ok', or what SQLite's integrity check found wrong."""
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = _read_only(path)
         try:
             rows = db.execute("PRAGMA integrity_check").fetchall()
         finally:
@@ -81,7 +86,7 @@ def sqlite_check(path: Path) -> str:
 
 
 def sqlite_revision(path: Path) -> str | None:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = _read_only(path)
     try:
         row = db.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
     except sqlite3.DatabaseError:
@@ -92,7 +97,7 @@ def sqlite_revision(path: Path) -> str | None:
 
 
 def sqlite_counts(path: Path) -> dict[str, int]:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = _read_only(path)
     try:
         names = [r[0] for r in db.execute(
             "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
