@@ -95,3 +95,11 @@ def test_plain_meter_prints_at_most_one_line_per_interval_and_the_last() -> None
     assert out.getvalue().splitlines() == [
         "importing: 1 of 10 (10%)", "importing: 5 of 10 (50%)", "importing: 9 of 10 (90%)",
         "importing: 10 of 10 (100%)"]
+
+
+def test_plain_meter_drops_a_total_the_count_has_passed() -> None:
+    out = StringIO()
+    meter = PlainMeter("importing", 1, out=Console(file=out, width=200), every=0.0)
+    meter.update(advance=1)
+    meter.update(advance=40)  # an mbox: one file, many messages
+    assert out.getvalue().splitlines() == ["importing: 1 of 1 (100%)", "importing: 41"]

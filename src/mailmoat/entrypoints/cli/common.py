@@ -63,8 +63,8 @@ class PlainMeter:
 
     def _line(self) -> None:
         self._shown = (self.description, self.done, self.total)
-        if self.total:
-            of = f" of {self.total:,} ({min(100, 100 * self.done // self.total)}%)"
+        if self.total and self.done <= self.total:  # an estimate (files) can fall short
+            of = f" of {self.total:,} ({100 * self.done // self.total}%)"
         else:
             of = ""
         self._out.print(f"{escape(self.description)}: {self.done:,}{of}", highlight=False,
