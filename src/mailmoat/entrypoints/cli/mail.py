@@ -119,12 +119,10 @@ def account_add(
 def _show_to_the_only_user(store: Any, name: str) -> None:
     """Single-user self-hosting: the one web user sees the new mailbox at once. With several
     users, who reads which mailbox is an explicit `mailmoat user grant`."""
-    from mailmoat.store.people import WebStore
-
-    web = WebStore(store, sealer=common.key_ring())
-    users = web.usernames()
+    people = common.repos(store)
+    users = people.users.names()
     if len(users) == 1:
-        web.grant(users[0], name)
+        people.users.grant(users[0], name)
         console.print(f"web user {users[0]} may read {name}")
     elif users:
         console.print(f"grant it to a web user: mailmoat user grant USER {name}")

@@ -40,7 +40,7 @@ from mailmoat.entrypoints.web.security.auth import LoginRequired, csrf_guard
 from mailmoat.entrypoints.web.security.csp import CSP
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.messages import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 HERE = Path(__file__).parent
 # Every route module, each with a `pages` and an `api` router (tests/unit/test_web_routes.py).
@@ -87,17 +87,17 @@ def create_app(
     )
     app.state.store = store
     # The key ring that seals account secrets seals the web's too (link key, VAPID, Apprise).
-    app.state.web = WebStore(store, sealer=load_key_ring())
+    app.state.repos = Repos(store, sealer=load_key_ring())
     service = ActionService(store.engine)
     app.state.actions = service
     app.state.approvals = approvals or ActApprovals(service)
     app.state.triage = triage or ActTriage(service)
-    app.state.setup_token = setup_token or app.state.web.secret(
+    app.state.setup_token = setup_token or app.state.repos.secrets.get(
         SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
     app.state.base_url = base_url
     # First run makes the keys (link signing, VAPID pair); later runs read them back.
-    link_key(app.state.web)
-    vapid_public_key(app.state.web)
+    link_key(app.state.repos.secrets)
+    vapid_public_key(app.state.repos.secrets)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for resource in RESOURCES:
         app.include_router(resource.pages)
@@ -136,7 +136,8 @@ def create_app(
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
     # Added last, so it runs first: Host, sign-in and body size before anything reads the body.
     extra = configured_extra_hosts() if allowed_hosts is None else list(allowed_hosts)
-    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra), web=app.state.web)
+    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra),
+                       sessions=app.state.repos.user_sessions)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

@@ -22,7 +22,7 @@ from mailmoat.act.service import ActionService
 from mailmoat.core.receipts import PayloadError
 from mailmoat.entrypoints.web.routes.common import Actions, Me, Refusal
 from mailmoat.entrypoints.web.views import MAX_ID, ActionId
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)  # no page: approvals.py shows pending actions
 api = APIRouter(prefix="/api", tags=["actions"], responses={

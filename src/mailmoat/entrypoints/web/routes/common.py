@@ -26,7 +26,7 @@ from mailmoat.entrypoints.web.security.auth import (
 )
 from mailmoat.entrypoints.web.timefmt import when
 from mailmoat.learn.service import Learning, LearningError, NotFound
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 T = TypeVar("T")
 

@@ -22,9 +22,9 @@ from mailmoat.entrypoints.web.routes.common import (
     learning_call,
     render,
 )
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.entrypoints.web.views import MessageId
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["learning"], responses=LEARNING_ERRORS)
@@ -46,7 +46,7 @@ class FeedbackIn(BaseModel):
 @pages.get("/corrections", response_class=HTMLResponse)
 def corrections_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
     return render(request, "corrections.html", {
-        "rows": web(request).corrections(me.account),
+        "rows": repos(request).decisions.corrections(me.account),
         "pins": pins(request, me)})
 
 

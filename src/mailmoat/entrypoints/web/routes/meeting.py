@@ -23,7 +23,7 @@ from mailmoat.services.meeting_proposals import (
     proposals_for,
     propose_meeting,
 )
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 
 class ProposeIn(BaseModel):

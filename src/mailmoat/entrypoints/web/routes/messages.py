@@ -16,10 +16,10 @@ from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.actions import ActionResult, move, pin, set_images, undo
 from mailmoat.entrypoints.web.routes.common import ERRORS, LaneName, Me, User, back, render
 from mailmoat.entrypoints.web.routes.meeting import meeting_view
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.entrypoints.web.security.csp import csp
 from mailmoat.entrypoints.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses=ERRORS)
@@ -66,7 +66,7 @@ def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000
 @pages.get("/message/{message_id}", response_class=HTMLResponse)
 def message_page(request: Request, message_id: MessageId, view: str = "text",
                  me: SessionInfo = User) -> HTMLResponse:
-    item = views.message(request.app.state.store, web(request), me.account, message_id,
+    item = views.message(request.app.state.store, repos(request), me.account, message_id,
                          want_html=view == "html")
     headers = None
     if item["html"] is not None and item["sender_prefs"]["allow_images"]:
@@ -141,7 +141,7 @@ def api_messages(
 def api_message(request: Request, message_id: MessageId, html: bool = False,
                 me: SessionInfo = Me) -> dict[str, Any]:
     """The message; with `html=true` also its sanitized HTML, blocked images and link targets."""
-    return views.message(request.app.state.store, web(request), me.account, message_id,
+    return views.message(request.app.state.store, repos(request), me.account, message_id,
                          want_html=html)
 
 

@@ -12,10 +12,10 @@ from pydantic import BaseModel, Field
 
 from mailmoat.entrypoints.web.actions import apply_link
 from mailmoat.entrypoints.web.routes.common import ERRORS, DoneOut, Me, render
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.notify.signing import BadLink, verify_link
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses=ERRORS)
@@ -32,10 +32,10 @@ class PushSubscriptionIn(BaseModel):
 def link_page(request: Request, token: str) -> HTMLResponse:
     """A confirm button, not an action: link scanners in mail and chat apps fetch GET URLs."""
     try:
-        claim = verify_link(link_key(web(request)), token, datetime.now(UTC))
+        claim = verify_link(link_key(repos(request).secrets), token, datetime.now(UTC))
     except BadLink as exc:
         return render(request, "link.html", {"error": str(exc), "claim": None}, status=400)
-    summary = web(request).message_summary(claim.message_id, claim.account)
+    summary = repos(request).summaries.get(claim.message_id, claim.account)
     return render(request, "link.html", {"error": "", "claim": claim, "token": token,
                                          "summary": summary})
 
@@ -54,13 +54,13 @@ def link_submit(request: Request, token: str) -> HTMLResponse:
 @api.get("/push/key")
 def api_push_key(request: Request, me: SessionInfo = Me) -> dict[str, str]:
     """The VAPID application server key for PushManager.subscribe()."""
-    return {"key": vapid_public_key(web(request))}
+    return {"key": vapid_public_key(repos(request).secrets)}
 
 
 @api.post("/push/subscriptions", status_code=201, response_model=DoneOut)
 def api_push_subscribe(request: Request, body: PushSubscriptionIn,
                        me: SessionInfo = Me) -> DoneOut:
-    web(request).add_push_subscription(me.user_id, me.account, body.endpoint,
+    repos(request).push.add(me.user_id, me.account, body.endpoint,
                                        body.keys.get("p256dh", ""), body.keys.get("auth", ""))
     return DoneOut(done="subscribed")
 

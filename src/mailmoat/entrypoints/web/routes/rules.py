@@ -23,9 +23,9 @@ from mailmoat.entrypoints.web.routes.common import (
     learning_call,
     render,
 )
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.learn.service import LearningError, pin_dict
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["learning"], responses=LEARNING_ERRORS)
@@ -42,7 +42,7 @@ def _with_subjects(request: Request, me: SessionInfo, rules: list[dict[str, Any]
     """Each cited correction gets the subject of the message it corrected, when still there
     (one query for the page: a sender's address and domain rules cite the same ones)."""
     ids = [c["message_id"] for r in rules for c in r["corrections"] if c.get("message_id")]
-    subjects = web(request).subjects(ids, me.account)
+    subjects = repos(request).summaries.subjects(ids, me.account)
     for rule in rules:
         rule["corrections"] = [{**c, "subject": subjects.get(c.get("message_id") or 0)}
                                for c in rule["corrections"]]

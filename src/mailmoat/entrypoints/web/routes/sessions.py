@@ -27,11 +27,11 @@ from mailmoat.entrypoints.web.security.auth import (
     PasswordTooWeak,
     attempt_login,
     hash_password,
+    repos,
     secure_cookies,
-    web,
 )
 from mailmoat.services.people import default_accounts
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses=ERRORS)
@@ -89,7 +89,7 @@ def login_submit(
         return render(request, "login.html", {
             "login_csrf": request.cookies.get(LOGIN_CSRF_COOKIE, ""), "next": safe_next(next),
             "error": "Wrong user name or password."}, status=401)
-    token, _csrf = web(request).create_session(user)
+    token, _csrf = repos(request).user_sessions.create(user)
     response = RedirectResponse(safe_next(next), 303)
     set_session_cookie(request, response, token)
     response.delete_cookie(LOGIN_CSRF_COOKIE)
@@ -100,7 +100,7 @@ def login_submit(
 def logout(request: Request) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        web(request).end_session(token)
+        repos(request).user_sessions.end(token)
     response = RedirectResponse("/login", 303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -108,7 +108,7 @@ def logout(request: Request) -> Response:
 
 def _setup_ok(request: Request, token: str) -> bool:
     expected = request.app.state.setup_token
-    return web(request).user_count() == 0 and hmac.compare_digest(token, expected)
+    return repos(request).users.count() == 0 and hmac.compare_digest(token, expected)
 
 
 @pages.get("/setup", response_class=HTMLResponse)
@@ -132,7 +132,7 @@ def setup_submit(
     user = None
     if not error:
         try:
-            user = web(request).create_first_user(username.strip(), hash_password(password),
+            user = repos(request).users.create_first(username.strip(), hash_password(password),
                                                   default_accounts(request.app.state.store))
         except PasswordTooWeak as exc:
             error = str(exc)
@@ -140,7 +140,7 @@ def setup_submit(
             raise HTTPException(404, "setup is done or the link is wrong")
     if error or user is None:
         return render(request, "setup.html", {"token": token, "error": error}, status=400)
-    session, _csrf = web(request).create_session(user)
+    session, _csrf = repos(request).user_sessions.create(user)
     response = RedirectResponse("/", 303)
     set_session_cookie(request, response, session)
     return response
@@ -148,7 +148,8 @@ def setup_submit(
 
 @pages.post("/settings/account")
 def account_form(request: Request, account: str = Form(...), me: SessionInfo = User) -> Response:
-    if not web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), account):
+    token = request.cookies.get(SESSION_COOKIE, "")
+    if not repos(request).user_sessions.switch_account(token, account):
         raise HTTPException(404, "no such account")
     return back("/settings", "account_switched")
 
@@ -165,7 +166,7 @@ def api_login(request: Request, body: Credentials) -> Response:
     user = attempt.user
     if user is None:
         raise HTTPException(401, "wrong user name or password")
-    token, csrf = web(request).create_session(user)
+    token, csrf = repos(request).user_sessions.create(user)
     me = SessionInfo(user.id, user.username, user.accounts[0] if user.accounts else "", csrf,
                      user.accounts)
     response = JSONResponse(_session_out(me).model_dump())
@@ -180,7 +181,7 @@ def api_whoami(me: SessionInfo = Me) -> SessionOut:
 
 @api.delete("/session", status_code=204)
 def api_logout(request: Request, me: SessionInfo = Me) -> Response:
-    web(request).end_session(request.cookies.get(SESSION_COOKIE, ""))
+    repos(request).user_sessions.end(request.cookies.get(SESSION_COOKIE, ""))
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -188,8 +189,9 @@ def api_logout(request: Request, me: SessionInfo = Me) -> Response:
 
 @api.post("/account", response_model=SessionOut)
 def api_switch_account(request: Request, body: AccountIn, me: SessionInfo = Me) -> SessionOut:
-    if not web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), body.account):
+    token = request.cookies.get(SESSION_COOKIE, "")
+    if not repos(request).user_sessions.switch_account(token, body.account):
         raise HTTPException(404, "no such account")
-    found = web(request).get_session(request.cookies.get(SESSION_COOKIE, ""))
+    found = repos(request).user_sessions.get(token)
     assert found is not None
     return _session_out(found)

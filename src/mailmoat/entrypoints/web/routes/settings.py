@@ -30,7 +30,7 @@ from mailmoat.entrypoints.web.routes.common import (
     back,
     render,
 )
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.entrypoints.web.settings_forms import (
     KEYWORD_PATTERN,
     FormError,
@@ -40,7 +40,7 @@ from mailmoat.entrypoints.web.settings_forms import (
 )
 from mailmoat.notify.keys import vapid_public_key
 from mailmoat.notify.settings import AccountNotifySettings, NotifyIn, WindowIn, mask_url
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses=ERRORS)
@@ -78,7 +78,7 @@ def _parse_windows(text: str) -> list[WindowIn]:
 
 
 def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
-    settings = AccountNotifySettings.load(web(request).settings(me.account)).model_copy(
+    settings = AccountNotifySettings.load(repos(request).settings.get(me.account)).model_copy(
         update={"mode": current_mode(request, me.account)})
     autonomy = request.app.state.actions.mode(me.account)
     lanes = lane_actions_of(request, me.account)
@@ -89,8 +89,8 @@ def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
         "urls": [mask_url(u) for u in settings.notify.apprise_urls],
         "quiet": _windows_text(settings.notify.quiet_hours),
         "focus": _windows_text(settings.notify.focus_windows),
-        "vapid_key": vapid_public_key(web(request)),
-        "push_count": len(web(request).push_subscriptions(me.account)),
+        "vapid_key": vapid_public_key(repos(request).secrets),
+        "push_count": len(repos(request).push.subscriptions(me.account)),
         "budget": views.judge_figures(request.app.state.store, me.account)["budget"]}
 
 
@@ -144,8 +144,8 @@ def notify_form(
     remove_url: int = Form(-1),
     me: SessionInfo = User,
 ) -> Response:
-    store = web(request)
-    settings = AccountNotifySettings.load(store.settings(me.account))
+    data = repos(request)
+    settings = AccountNotifySettings.load(data.settings.get(me.account))
     urls = list(settings.notify.apprise_urls)
     if 0 <= remove_url < len(urls):
         urls.pop(remove_url)
@@ -162,7 +162,7 @@ def notify_form(
             exc, ValidationError) else str(exc)
         # Shown on the page itself (no redirect): a URL must never carry the warning's text.
         return _settings_refused(request, me, message[:300], {})
-    store.save_settings(me.account, settings.model_copy(update={"notify": notify}).model_dump(
+    data.settings.save(me.account, settings.model_copy(update={"notify": notify}).model_dump(
         mode="json"))
     return back("/settings", "notifications_saved")
 
@@ -179,7 +179,7 @@ def _settings_out(settings: AccountNotifySettings) -> dict[str, Any]:
 def api_settings(request: Request, actions: Actions, me: SessionInfo = Me) -> dict[str, Any]:
     """Settings of the current account. Apprise URLs carry tokens and are shown masked.
     `lane_actions` is null for an account without a mail server (imported mail)."""
-    settings = AccountNotifySettings.load(web(request).settings(me.account))
+    settings = AccountNotifySettings.load(repos(request).settings.get(me.account))
     out = _settings_out(settings.model_copy(update={"mode": current_mode(request, me.account)}))
     autonomy = actions.mode(me.account)
     lanes = lane_actions_of(request, me.account)
@@ -195,7 +195,7 @@ def api_mode(request: Request, body: ModeIn, me: SessionInfo = Me) -> dict[str, 
     except FormError as exc:
         raise HTTPException(422, str(exc)) from exc
     mode = set_mode(request, me, body.mode, guidelines, body.daily_cap)
-    settings = AccountNotifySettings.load(web(request).settings(me.account))
+    settings = AccountNotifySettings.load(repos(request).settings.get(me.account))
     return _settings_out(settings.model_copy(update={"mode": mode}))
 
 
@@ -224,8 +224,8 @@ def api_lanes_settings(request: Request, body: dict[LaneName, LaneActionIn],
 @api.put("/settings/notify")
 def api_notify(request: Request, body: NotifyIn, me: SessionInfo = Me) -> dict[str, Any]:
     """Replace the notification settings (channels, quiet hours, focus windows, rate limit)."""
-    store = web(request)
-    settings = AccountNotifySettings.load(store.settings(me.account)).model_copy(
+    data = repos(request)
+    settings = AccountNotifySettings.load(data.settings.get(me.account)).model_copy(
         update={"notify": body})
-    store.save_settings(me.account, settings.model_dump(mode="json"))
+    data.settings.save(me.account, settings.model_dump(mode="json"))
     return _settings_out(settings)

@@ -10,8 +10,8 @@ from fastapi.responses import HTMLResponse
 
 from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.routes.common import ERRORS, Me, User, render
-from mailmoat.entrypoints.web.security.auth import web
-from mailmoat.store.people import SessionInfo
+from mailmoat.entrypoints.web.security.auth import repos
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses=ERRORS)
@@ -19,7 +19,7 @@ api = APIRouter(prefix="/api", responses=ERRORS)
 
 def _status(request: Request, me: SessionInfo) -> dict[str, Any]:
     pending = len(request.app.state.approvals.list(me.account))
-    return views.status(request.app.state.store, web(request), me.account, pending)
+    return views.status(request.app.state.store, repos(request), me.account, pending)
 
 
 @pages.get("/status", response_class=HTMLResponse)
