@@ -64,6 +64,20 @@ def open_store(with_scorers: bool = False) -> Store:
     return store
 
 
+def account_names(strict: bool = True) -> list[str]:
+    """The configured mail accounts' names. A store that cannot be opened exits 2 with the
+    reason, or, with `strict=False` (a default that must not fail), reads as none."""
+    from mailmoat.accounts.registry import list_accounts
+    from mailmoat.services import bootstrap
+    from mailmoat.store import StoreError
+
+    try:
+        store = open_store() if strict else bootstrap.open_store()
+    except StoreError:
+        return []
+    return [a.name for a in list_accounts(store)]
+
+
 def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
     """The scorers on a store (services.bootstrap.scorers_for), and for `classify` of a lone
     file: the configured model, else [] (the local scorer)."""

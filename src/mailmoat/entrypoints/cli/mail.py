@@ -245,25 +245,12 @@ def account_rotate_key() -> None:
 
 
 def accounts_configured() -> bool:
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        return bool(list_accounts(open_store()))
-    except StoreError:
-        return False
+    return bool(common.account_names(strict=False))
 
 
 def web_account() -> str:
     """The mailbox the web page shows: the first account, or the demo/imported mail."""
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        accounts = list_accounts(open_store())
-    except StoreError:
-        return "local"
-    return accounts[0].name if accounts else "local"
+    return next(iter(common.account_names(strict=False)), "local")
 
 
 def _summary(name: str, report: Any) -> str:
