@@ -44,7 +44,7 @@ def _pushed_payload(tmp_path: Path) -> tuple[bytes, int]:
     with live_server(receiver.app()) as service:
         key, auth, sub = _subscription(f"{service.url}/push/1")
         web.push.add(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
-                                  sub["keys"]["auth"])
+                     sub["keys"]["auth"])
         message_id = store.ingest(NEW_PUSH, "eml").message_id
         report = notify_account(web, "local", "http://mailmoat.test")
     assert len(report.sent) == 1 and len(receiver.pushes) == 1

@@ -205,10 +205,10 @@ def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
     assert user is not None
     key, auth, sub = _subscription(f"{url}/push/1")
     web.push.add(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
-                              sub["keys"]["auth"])
+                  sub["keys"]["auth"])
     _k2, _a2, dead = _subscription(f"{url}/gone/2")
     web.push.add(user.id, "local", dead["endpoint"], dead["keys"]["p256dh"],
-                              dead["keys"]["auth"])
+                  dead["keys"]["auth"])
     store.ingest(NEW_PUSH, "eml")
     report = notify_account(web, "local", "http://testserver")
     assert len(report.sent) == 1 and len(rec.pushes) == 1

@@ -101,9 +101,9 @@ def undo(request: Request, me: SessionInfo, message_id: int) -> ActionResult:
     if data.summaries.get(message_id, me.account) is None:
         raise HTTPException(404, "no such message")
     teach = learning(request, me)
-    got = data.decisions.undo(message_id, me.account, me.username,
-                     also=lambda session, undone: teach.withdraw(session, message_id, undone,
-                                                                 me.username))
+    got = data.decisions.undo(
+        message_id, me.account, me.username,
+        also=lambda session, undone: teach.withdraw(session, message_id, undone, me.username))
     if got is None:
         return ActionResult(message_id, None, "nothing to undo", "nothing_to_undo")
     return ActionResult(message_id, got, f"undone: back in {got}", notice_code("undone", got))
