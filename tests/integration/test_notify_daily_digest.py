@@ -14,7 +14,7 @@ from mailmoat.entrypoints.cli.main import app
 from mailmoat.notify.settings import AccountNotifySettings
 from mailmoat.services.digest import send_digest, send_due_digests
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.integration.test_notify_dispatch import (  # noqa: F401  (fixtures)
     configure,
     import_demo,
@@ -33,7 +33,7 @@ def _silent(db: Store) -> list[dict[str, str]]:
 def test_the_scheduled_digest_goes_once_a_day_and_never_names_silent_mail(
         store: Store, receiver) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     now = datetime.now(UTC) + timedelta(minutes=1)
     configure(web, url, daily_digest_hour=now.hour)
     import_demo(store)
@@ -64,10 +64,10 @@ def test_the_scheduled_digest_goes_once_a_day_and_never_names_silent_mail(
 
 def test_off_by_default_and_quiet_when_empty(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     configure(web, url)  # a channel, but no hour: no daily digest
     import_demo(store)
-    assert AccountNotifySettings.load(web.settings("local")).notify.daily_digest_hour is None
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None
     assert [o.why for o in send_due_digests(store, "https://h")] == ["not due"]
     configure(web, url, daily_digest_hour=0)
     late = datetime.now(UTC) + timedelta(days=3)  # the demo mail is days old by then
@@ -78,7 +78,7 @@ def test_off_by_default_and_quiet_when_empty(store: Store, receiver) -> None:  #
 def test_cli_prints_schedules_and_sends_once(store: Store, receiver, monkeypatch) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     rec, url = receiver
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", str(store.engine.url))
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     import_demo(store)
     printed = runner.invoke(app, ["notify", "digest", "--base-url", "https://mm.example"])
     assert printed.exit_code == 0, printed.output
@@ -88,7 +88,7 @@ def test_cli_prints_schedules_and_sends_once(store: Store, receiver, monkeypatch
     configure(web, url)
     scheduled = runner.invoke(app, ["notify", "digest", "--at", "7"])
     assert scheduled.exit_code == 0 and "every day from 07:00 UTC" in scheduled.output
-    settings = AccountNotifySettings.load(web.settings("local")).notify
+    settings = AccountNotifySettings.load(web.settings.get("local")).notify
     assert settings.daily_digest_hour == 7 and settings.apprise_urls  # the rest kept
     first = runner.invoke(app, ["notify", "digest", "--send"])
     assert first.exit_code == 0 and "sent the daily digest" in first.output
@@ -97,4 +97,4 @@ def test_cli_prints_schedules_and_sends_once(store: Store, receiver, monkeypatch
     assert len(rec.hooks) == 1
     off = runner.invoke(app, ["notify", "digest", "--off"])
     assert off.exit_code == 0 and "daily digest off" in off.output
-    assert AccountNotifySettings.load(web.settings("local")).notify.daily_digest_hour is None
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None

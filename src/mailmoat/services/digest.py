@@ -33,7 +33,7 @@ from mailmoat.services.bootstrap import key_ring
 from mailmoat.services.leases import holder_name
 from mailmoat.store import leases
 from mailmoat.store.messages import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 SPAN = timedelta(hours=24)
 CLAIM_KEPT = timedelta(days=2)  # a day's claim outlives the day (no second send on a retry)
@@ -48,11 +48,11 @@ class DigestOutcome:
 
 
 def compose(store: Store, account: str, base_url: str, now: datetime | None = None,
-            web: WebStore | None = None) -> Digest | None:
+            repos: Repos | None = None) -> Digest | None:
     """The note for the last 24 hours, or None when there is nothing to say."""
     now = now or datetime.now(UTC)
-    web = web or WebStore(store, sealer=key_ring())
-    counts, listed = web.arrivals(account, now - SPAN, now, LISTED_LANES, LIST_LIMIT)
+    repos = repos or Repos(store, sealer=key_ring())
+    counts, listed = repos.summaries.arrivals(account, now - SPAN, now, LISTED_LANES, LIST_LIMIT)
     waiting = [Waiting(a["id"], a["action"], a["to"], a["subject"])
                for a in ActionService(store.engine).list(account, "pending", limit=LIST_LIMIT + 1)]
     return build_digest(DigestInput(
@@ -66,16 +66,16 @@ def send_digest(store: Store, account: str, base_url: str, now: datetime | None 
     """Send today's digest once. `scheduled`: only when due by the account's settings (the
     hook every worker runs); False: now, whatever the hour (`notify digest --send`)."""
     now = now or datetime.now(UTC)
-    web = WebStore(store, sealer=key_ring())
-    settings = AccountNotifySettings.load(web.settings(account))
+    repos = Repos(store, sealer=key_ring())
+    settings = AccountNotifySettings.load(repos.settings.get(account))
     local_now = now.astimezone(ZoneInfo(settings.notify.timezone))
     if scheduled and not daily_digest_due(local_now, settings.notify.daily_digest_hour,
                                           settings.notify.rules().quiet_hours):
         return DigestOutcome(account, None, False, "not due")
-    digest = compose(store, account, base_url, now, web)
+    digest = compose(store, account, base_url, now, repos)
     if digest is None:
         return DigestOutcome(account, None, False, "nothing to say")
-    if not settings.notify.apprise_urls and not web.push_subscriptions(account):
+    if not settings.notify.apprise_urls and not repos.push.subscriptions(account):
         return DigestOutcome(account, digest, False, "no notification channel: add an Apprise "
                              "URL (mailto://, ntfy://, ...) in Settings or subscribe a browser")
     stamp = now.timestamp()
@@ -83,7 +83,7 @@ def send_digest(store: Store, account: str, base_url: str, now: datetime | None 
     if not leases.take(store, None, claim, holder_name("digest"), uuid.uuid4().hex, stamp,
                        stamp + CLAIM_KEPT.total_seconds()):
         return DigestOutcome(account, digest, False, "already sent today")
-    ok = deliver(web, settings, account, Note(digest.title, digest.body, digest.url))
+    ok = deliver(repos, settings, account, Note(digest.title, digest.body, digest.url))
     return DigestOutcome(account, digest, ok, "sent" if ok else "no channel accepted it")
 
 

@@ -106,9 +106,9 @@ def notify(store: Store, account: str, base_url: str) -> dict[str, int]:
     daily digest when that is due (services/digest.py)."""
     from mailmoat.notify.dispatch import notify_account
     from mailmoat.services.digest import send_digest
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
-    report = notify_account(WebStore(store, sealer=key_ring()), account, base_url)
+    report = notify_account(Repos(store, sealer=key_ring()), account, base_url)
     daily = send_digest(store, account, base_url)
     return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest),
             "daily": int(daily.sent)}

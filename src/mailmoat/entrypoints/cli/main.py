@@ -8,7 +8,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -29,9 +29,6 @@ from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.entrypoints.cli import notify as notify_cli
 from mailmoat.entrypoints.cli import scheduler as scheduler_cli
 from mailmoat.entrypoints.cli import users as users_cli
-
-if TYPE_CHECKING:  # the store loads only when a command runs (CLI start-up)
-    from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 
@@ -326,10 +323,6 @@ def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
     return failed
 
 
-def _open_store() -> Store:
-    return common.open_store(with_scorers=True)
-
-
 @app.command("import")
 def import_command(
     path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
@@ -338,7 +331,7 @@ def import_command(
     from mailmoat.mail.importer import ImportPathError, count_messages
     from mailmoat.services.imports import import_path
 
-    store = _open_store()
+    store = common.open_store(with_scorers=True)
     try:
         with common.progress("importing", count_messages(path)) as meter:
             summary = import_path(store, path, on_progress=lambda n: meter.update(advance=n))
@@ -390,7 +383,7 @@ def up(
     from mailmoat.services.agents import mount_mcp
 
     listener = _listen(host, port)  # before anything is announced: a taken port says so
-    store = _open_store()
+    store = common.open_store(with_scorers=True)
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")

@@ -23,12 +23,9 @@ def run(
                                  help="where links in notifications point"),
 ) -> None:
     """Send what the rules allow now, hold the rest for the digest; safe to run often."""
-    from mailmoat.accounts.secrets import load_key_ring
     from mailmoat.notify.dispatch import notify_account
-    from mailmoat.store.people import WebStore
 
-    report = notify_account(WebStore(common.open_store(with_scorers=True), sealer=load_key_ring()),
-                            account, base_url)
+    report = notify_account(common.repos(), account, base_url)
     console.print(f"sent {len(report.sent)}, held {len(report.held)}, "
                   f"in digest {len(report.digest)}, skipped {len(report.skipped)}")
 
@@ -75,12 +72,11 @@ def digest(
 
 def _schedule(store: Store, account: str, hour: int | None) -> None:
     from mailmoat.notify.settings import AccountNotifySettings
-    from mailmoat.store.people import WebStore
 
-    web = WebStore(store, sealer=common.key_ring())
-    settings = AccountNotifySettings.load(web.settings(account))
+    people = common.repos(store)
+    settings = AccountNotifySettings.load(people.settings.get(account))
     notify = settings.notify.model_copy(update={"daily_digest_hour": hour})
-    web.save_settings(account, settings.model_copy(update={"notify": notify}).model_dump(
+    people.settings.save(account, settings.model_copy(update={"notify": notify}).model_dump(
         mode="json"))
     console.print(f"{account}: daily digest off" if hour is None else
                   f"{account}: daily digest every day from {hour:02d}:00 "
