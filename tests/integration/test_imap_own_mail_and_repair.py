@@ -166,6 +166,30 @@ def test_a_sent_folder_by_name_or_by_configuration_is_not_judged(
     assert learning.facts("bob@b.example").replies_sent == 1
 
 
+def test_an_inbox_configured_as_the_sent_folder_is_still_judged_and_marked(
+    tmp_path: Path, keyword_server: MailServer
+) -> None:
+    """A server that files sent copies in INBOX (the chaos topology's mail-devel) leads to a
+    Sent folder configured as INBOX: the inbox stays an inbox, every mail in it is decided
+    and marked (issue 20: it was all stored as the user's own mail, never decided)."""
+    _append_all(keyword_server, [("INBOX", make_message(n, subject=f"inbox {n}"))
+                                 for n in range(4)] + [("INBOX", _mine(9))])
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    ring = load_key_ring(tmp_path / "secret.key")
+    add_account(store, ring, AccountSettings(
+        name="work", host=HOST, port=keyword_server.imap_port, username=keyword_server.user,
+        tls="plain", submission=Submission(host=HOST, port=keyword_server.smtp_port,
+                                           tls="plain", sent_folder="INBOX")),
+        keyword_server.password)
+    report = sync_once(store, ring, get_account(store, "work"))
+    assert (report.own, report.created) == (0, 5)
+    with store.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(DecisionRow)) == 5
+    flags = _flags(keyword_server, "INBOX")
+    assert len(flags) == 5
+    assert all(sum(f.startswith(b"$Moat") for f in fl) == 1 for fl in flags.values())
+
+
 def _sync_process(tmp_path: Path, crash: bool) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("MAILMOAT_") or k == "MAILMOAT_TEST_PG"}

@@ -35,7 +35,7 @@ from imapclient import IMAPClient
 
 from mailmoat.accounts.registry import AccountSettings
 from mailmoat.core.evidence import junk_marks
-from mailmoat.core.facts import SENT_ORIGIN
+from mailmoat.core.facts import SENT_ORIGIN, is_inbox
 from mailmoat.core.lane_actions import (
     ActionKind,
     LaneAction,
@@ -495,15 +495,16 @@ def own_addresses(account: AccountSettings) -> frozenset[str]:
 
 def sent_folders(client: IMAPClient, account: AccountSettings) -> frozenset[str]:
     """Folders holding the user's own sent mail: those the server marks \\Sent (RFC 6154
-    SPECIAL-USE) and the account's configured Sent folder. Folders named like a Sent folder
-    are recognised by the store itself (core.facts.is_sent)."""
+    SPECIAL-USE) and the account's configured Sent folder, never the inbox (core.facts.is_inbox:
+    a server that files sent copies in INBOX leaves its inbox an inbox). Folders named like a
+    Sent folder are recognised by the store itself (core.facts.is_sent)."""
     found = set()
     if account.submission is not None and account.submission.sent_folder:
         found.add(account.submission.sent_folder)
     for flags, _delimiter, name in client.list_folders():
         if any(_text(f).casefold() == "\\sent" for f in flags):
             found.add(_text(name))
-    return frozenset(found)
+    return frozenset(f for f in found if not is_inbox(f))
 
 
 def _text(value: object) -> str:
