@@ -5,7 +5,9 @@ A pass can stop anywhere (crash, dropped connection) and the next pass picks up 
 what is missing: see `core.mailbox_sync` for why that holds. Storing a batch, recording
 where its mail sits and planning its lane actions are separate commits; a stop between them
 leaves stored, located mail with no plan, and every pass plans what such mail lacks
-(`_repair_unplanned`) before it applies actions.
+(`_repair_unplanned`) before it applies actions. Stored mail without a decision that is
+not the user's own (stored as own mail under a rule that has since changed) is decided by
+the next pass (`_decide_late`), then planned and notified like any other.
 
 The user's own mail (a Sent folder: SPECIAL-USE \\Sent, the account's configured Sent
 folder, a Sent folder's usual name; or mail From the account's own address outside the
@@ -93,6 +95,7 @@ class PassReport:
     skipped_folders: list[str] = field(default_factory=list)
     own: int = 0  # the user's own mail stored for sender history, not judged
     repaired: int = 0  # located mail found without planned lane actions, planned now
+    decided_late: int = 0  # stored mail found without a decision, decided now
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +200,7 @@ class MailboxSync:
                 report.skipped_folders.append(folder)  # a lane folder not created yet
                 continue
             self._sync_folder(client, folder, features, report, progress)
+        self._decide_late(report)
         self._repair_unplanned(report)
         self._plan_lane_changes(report)
         report.actions_done = ActionRunner(client, self.book, features).run_pending()
@@ -399,6 +403,21 @@ class MailboxSync:
         log.info("%s: message %s moved to %s by the user: %s -> %s",
                  self.account.name, message_id, folder, lane, final)
         return True
+
+    def _decide_late(self, report: PassReport) -> None:
+        """Decide this account's stored mail that has no decision and is not the user's own
+        (Store.undecided): mail an earlier pass stored as own mail under a rule that no
+        longer says so (an inbox configured as the Sent folder, issue 20). It runs before
+        `_repair_unplanned`, which then plans its lane actions and sends its arrival
+        notification in this same pass."""
+        found = self.store.undecided(self.account.name, self.own_addresses)
+        for start in range(0, len(found), self.batch):
+            report.decided_late += len(
+                self.store.decide_late(self.account.name, found[start:start + self.batch],
+                                       self.own_addresses))
+        if report.decided_late:
+            log.warning("%s: %d stored messages had no decision; decided now",
+                        self.account.name, report.decided_late)
 
     def _repair_unplanned(self, report: PassReport) -> None:
         """Plan lane actions for located mail that has none: a pass stopped after recording
