@@ -297,6 +297,8 @@ def web_account() -> str:
 
 def _summary(name: str, report: Any) -> str:
     extra = f", resynced {', '.join(report.resynced)}" if report.resynced else ""
+    if report.decided_late:  # stored mail that had no decision (Store.undecided)
+        extra += f", decided late {report.decided_late}"
     return (f"{name}: fetched {report.fetched}, new {report.created}, "
             f"known {report.already_known}, corrections {report.corrections}, "
             f"server actions {report.actions_done}{extra}")
