@@ -95,14 +95,18 @@ def propose_meeting(
     invite_sender: bool = False,
     locale: str = "en-US",
     drafter: Drafter | None = None,
+    not_before: datetime | None = None,
 ) -> MeetingProposal:
     """Put the reply and the calendar write in the decision queue, linked. `user` is the
-    user's own address (the attendee in an iTIP REPLY)."""
+    user's own address (the attendee in an iTIP REPLY). With `not_before`, a slot that ended
+    before it is not proposed for (a sweep over older mail)."""
     ctx = meeting_context(store, message_id, account, locale)
     reading, check = ctx.reading, ctx.check
-    user = user or user_address(store, account, message_id)
     if reading.certainty == "unsure":
         raise NotProposable(f"unsure ({reading.understood}): nothing is proposed; read the mail")
+    if not_before is not None and reading.slot is not None and reading.slot.end <= not_before:
+        raise NotProposable("the proposed time has passed; nothing is proposed")
+    user = user or user_address(store, account, message_id)
     if reading.kind in ("reply", "declinecounter", "refresh"):
         raise NotProposable(f"{reading.kind}: an answer to your own invitation, nothing to send")
     if reading.kind == "counter":
