@@ -42,7 +42,8 @@ def sync_calendar(store: Store, ring: KeyRing, name: str, source: Source | None 
     source = source or open_source(store, ring, cal)
     token = row.sync_token if cal.kind == "caldav" else row.ctag
     batch = source.fetch(token)
-    if cal.kind == "ics" and not batch.full:  # 304: nothing changed
+    if cal.kind == "ics" and not batch.full:  # 304: nothing changed; the check is recorded
+        save_events(store, cal.id, [], sync_token=None, ctag=token)
         return SyncReport(name, 0, 0, False, token)
     written, deleted = save_events(
         store, cal.id, batch.events, batch.deleted, replace_all=batch.full,
