@@ -9,7 +9,12 @@ from typing import Any, Protocol
 from mailmoat.accounts.secrets import KeyRing
 from mailmoat.calendar.caldav_source import CalDAVSource, SyncBatch
 from mailmoat.calendar.ics_feed import FeedSource
-from mailmoat.calendar.registry import CalendarSettings, get_calendar, open_secret
+from mailmoat.calendar.registry import (
+    CalendarSettings,
+    Credential,
+    get_calendar,
+    open_credential,
+)
 from mailmoat.store.calendar_store import calendar_row, save_events
 from mailmoat.store.messages import Store
 
@@ -27,11 +32,25 @@ class SyncReport:
     token: str | None
 
 
-def open_source(store: Store, ring: KeyRing, cal: CalendarSettings) -> Any:
-    secret = open_secret(store, ring, cal.name)
+def source_for(cal: CalendarSettings, cred: Credential | None) -> Any:
+    """The reader (and, for CalDAV, writer) of a calendar, logged in with `cred`."""
     if cal.kind == "ics":
-        return FeedSource(cal.url, cal.zone, cal.username, secret)
-    return CalDAVSource(cal.url, cal.username, secret or "", cal.zone)
+        return FeedSource(cal.url, cal.zone, cal.username, cred.secret if cred else None)
+    if cred is not None and cred.auth == "bearer":
+        token = cred.secret
+        return CalDAVSource(cal.url, cal.username, "", cal.zone, token=lambda: token)
+    if cred is not None and cred.auth == "oauth":
+        from mailmoat.accounts.oauth import TOKENS, TokenRequest
+
+        request = TokenRequest(cred.token_endpoint, cred.client_id, cred.secret,
+                               cred.client_secret or None, cred.scope or None)
+        return CalDAVSource(cal.url, cal.username, "", cal.zone,
+                            token=lambda: TOKENS.get(f"calendar:{cal.name}", request))
+    return CalDAVSource(cal.url, cal.username, cred.secret if cred else "", cal.zone)
+
+
+def open_source(store: Store, ring: KeyRing, cal: CalendarSettings) -> Any:
+    return source_for(cal, open_credential(store, ring, cal.name))
 
 
 def sync_calendar(store: Store, ring: KeyRing, name: str, source: Source | None = None
