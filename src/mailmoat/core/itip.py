@@ -124,6 +124,58 @@ def itip_reply(invite: Invite, attendee: str, answer: str, dtstamp: datetime) ->
     return cal.to_ical().decode("utf-8")
 
 
+def itip_request(spec: EventSpec, dtstamp: datetime) -> str:
+    """METHOD:REQUEST for an event the user organises: the updated invitation sent when a
+    counter-proposal is accepted (the new times, SEQUENCE moved on)."""
+    import icalendar
+
+    cal = icalendar.Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("method", "REQUEST")
+    cal.add_component(_vevent(spec, dtstamp))  # type: ignore[arg-type]  # icalendar: object
+    return cal.to_ical().decode("utf-8")
+
+
+def itip_declinecounter(counter: Invite, organizer: str, attendee: str,
+                        dtstamp: datetime) -> str:
+    """METHOD:DECLINECOUNTER (RFC 5546 3.2.8) to the attendee who countered: the UID and
+    SEQUENCE of the user's event, the organiser and that attendee, nothing else from the
+    counter (its text is untrusted and not echoed)."""
+    import icalendar
+
+    if not counter.uid:
+        raise ValueError("a DECLINECOUNTER needs the event's UID")
+    cal = icalendar.Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("method", "DECLINECOUNTER")
+    event = icalendar.Event()
+    event.add("uid", counter.uid)
+    event.add("dtstamp", dtstamp.astimezone(UTC))
+    event.add("sequence", counter.sequence)
+    if counter.recurrence_id and counter.slot is not None:
+        event.add("recurrence-id", counter.slot.start.astimezone(UTC))
+    event.add("organizer", f"mailto:{organizer}")
+    event.add("attendee", f"mailto:{attendee}")
+    cal.add_component(event)
+    return cal.to_ical().decode("utf-8")
+
+
+def counter_text(answer: str, proposed: Slot, zone: str, original: Slot | None = None,
+                 name: str = "") -> str:
+    """The template answer to a counter-proposal: the new time accepted (the invitation is
+    updated), or declined (the original time stands)."""
+    hello = f"Hi {_clean(name, 60).split(' ')[0]}," if name.strip() else "Hi,"
+    if answer == "accept":
+        body = (f"{when(proposed, zone)} works for me. I've moved the meeting; the updated "
+                "invitation is attached.")
+    else:
+        keep = f" Let's keep {when(original, zone)}." if original is not None else ""
+        body = f"I'm afraid {when(proposed, zone)} doesn't work for me.{keep}"
+    return f"{hello}\n\n{body}\n\nBest regards"
+
+
 def when(slot: Slot, zone: str) -> str:
     tz = ZoneInfo(zone)
     start, end = slot.start.astimezone(tz), slot.end.astimezone(tz)
