@@ -35,7 +35,8 @@ def _command() -> list[str]:
 
 
 class Radicale:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, command: list[str] | None = None) -> None:
+        """`command`: another Radicale to run (default: the installed one)."""
         self.root = root
         self.port = _free_port()
         users = root / "users"
@@ -43,7 +44,7 @@ class Radicale:
         users.chmod(0o600)
         self.log = open(root / "radicale.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [*_command(), "--server-hosts", f"127.0.0.1:{self.port}",
+            [*(command or _command()), "--server-hosts", f"127.0.0.1:{self.port}",
              "--storage-filesystem-folder", str(root / "collections"),
              "--auth-type", "htpasswd", "--auth-htpasswd-filename", str(users),
              "--auth-htpasswd-encryption", "plain", "--logging-level", "warning"],

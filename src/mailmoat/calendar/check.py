@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from mailmoat.calendar.caldav_source import CalDAVError
+from mailmoat.calendar.freebusy import HORIZON_DAYS
 from mailmoat.calendar.ics_feed import FeedError
 from mailmoat.calendar.registry import CalendarSettings, Credential
 from mailmoat.calendar.sync import source_for
@@ -60,5 +61,8 @@ def check(cal: CalendarSettings, cred: Credential | str | None) -> list[Step]:
         batch = source.fetch(None)
     except CalDAVError as exc:
         return [*steps, Step(exc.stage, False, str(exc))]
+    if cal.kind == "freebusy":
+        return [*steps, Step("read", True, f"{len(batch.events)} busy periods in the next "
+                             f"{HORIZON_DAYS} days, by {source.how}")]
     how = "sync-token" if batch.token else "full listing (no sync-token)"
     return [*steps, Step("read", True, f"{len(batch.events)} events; incremental sync by {how}")]

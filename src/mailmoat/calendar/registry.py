@@ -25,7 +25,8 @@ from mailmoat.accounts.secrets import KeyRing
 from mailmoat.store.messages import Store
 from mailmoat.store.tables.calendar import CalendarRow
 
-KINDS = ("caldav", "ics")
+KINDS = ("caldav", "ics", "freebusy")
+DAV_KINDS = ("caldav", "freebusy")  # log in to a CalDAV server; freebusy: busy times only
 AUTHS = ("password", "bearer", "oauth")
 
 
@@ -38,7 +39,7 @@ class CalendarError(ValueError):
 class CalendarSettings:
     name: str
     url: str
-    kind: str = "caldav"  # caldav | ics (read-only feed)
+    kind: str = "caldav"  # caldav | ics (read-only feed) | freebusy (busy times only)
     username: str = ""
     account: str | None = None  # the mail account this calendar answers for
     zone: str = "UTC"  # the user's IANA time zone
@@ -106,7 +107,7 @@ class Credential:
     def check(self, kind: str) -> Credential:
         if self.auth not in AUTHS:
             raise CalendarError(f"auth must be one of {', '.join(AUTHS)}")
-        if self.auth != "password" and kind != "caldav":
+        if self.auth != "password" and kind not in DAV_KINDS:
             raise CalendarError("bearer tokens and OAuth are for CalDAV calendars")
         if not self.secret:
             raise CalendarError({"password": "a CalDAV calendar needs a password (or app "
@@ -158,11 +159,11 @@ def add_calendar(store: Store, ring: KeyRing, settings: CalendarSettings,
     token or OAuth) is sealed with AES-256-GCM."""
     settings = validate(settings)
     cred = Credential("password", secret) if isinstance(secret, str) else secret
-    if settings.kind == "caldav" or (cred is not None and cred.secret):
+    if settings.kind in DAV_KINDS or (cred is not None and cred.secret):
         cred = (cred or Credential()).check(settings.kind)
     else:
         cred = None
-    if (settings.kind == "caldav" and cred is not None and cred.auth == "password"
+    if (settings.kind in DAV_KINDS and cred is not None and cred.auth == "password"
             and not settings.username):
         raise CalendarError("a CalDAV calendar needs --user (or --bearer)")
     if settings.account is not None:

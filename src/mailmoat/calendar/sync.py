@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from mailmoat.accounts.secrets import KeyRing
 from mailmoat.calendar.caldav_source import CalDAVSource, SyncBatch
+from mailmoat.calendar.freebusy import FreeBusySource
 from mailmoat.calendar.ics_feed import FeedSource
 from mailmoat.calendar.registry import (
     CalendarSettings,
@@ -36,6 +37,11 @@ def source_for(cal: CalendarSettings, cred: Credential | None) -> Any:
     """The reader (and, for CalDAV, writer) of a calendar, logged in with `cred`."""
     if cal.kind == "ics":
         return FeedSource(cal.url, cal.zone, cal.username, cred.secret if cred else None)
+    dav = _dav(cal, cred)
+    return FreeBusySource(dav) if cal.kind == "freebusy" else dav
+
+
+def _dav(cal: CalendarSettings, cred: Credential | None) -> CalDAVSource:
     if cred is not None and cred.auth == "bearer":
         token = cred.secret
         return CalDAVSource(cal.url, cal.username, "", cal.zone, token=lambda: token)

@@ -63,6 +63,9 @@ def add(
     account: str | None = typer.Option(None, help="the mail account this calendar answers for"),
     zone: str = typer.Option("UTC", help="your IANA time zone, e.g. Europe/Berlin"),
     ics: bool = typer.Option(False, "--ics", help="a read-only ICS feed (webcal:// or https://)"),
+    freebusy: bool = typer.Option(False, "--freebusy", help="CalDAV, busy times only: read by "
+                                  "the free-busy report (else events reduced to busy times); "
+                                  "no titles are stored, nothing is written"),
     secret_stdin: bool = typer.Option(False, "--secret-stdin", help=f"read the password (or "
                                       f"token) from stdin (else ${ENV_SECRET}, else a hidden "
                                       "prompt)"),
@@ -83,7 +86,9 @@ def add(
         add_calendar,
     )
 
-    kind = "ics" if ics else "caldav"
+    if ics and freebusy:
+        raise _fail("choose one of --ics and --freebusy")
+    kind = "ics" if ics else "freebusy" if freebusy else "caldav"
     if bearer and oauth:
         raise _fail("choose one of --bearer and --oauth")
     auth = "bearer" if bearer else "oauth" if oauth else "password"
