@@ -31,7 +31,7 @@ from tests.e2e.test_meeting_e2e import ME, busy_event, replies
 from tests.support import act_support
 from tests.support.act_support import add_mail_account, secret_key, transport
 from tests.support.mailserver import MailServer
-from tests.support.radicale_server import PASSWORD, USER, Radicale
+from tests.support.radicale_server import PASSWORD, USER, Radicale, put_event
 
 mail_server = act_support.mail_server  # a fixture of tests/support/act_support.py
 server = act_support.server  # a fixture of tests/support/act_support.py
@@ -47,9 +47,7 @@ def own_event(url: str, organizer: str = ME, attendee: str = MINA) -> None:
            f"ORGANIZER:mailto:{organizer}\r\nATTENDEE;PARTSTAT=ACCEPTED:mailto:{ME}\r\n"
            f"ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:{attendee}\r\nEND:VEVENT\r\n"
            "END:VCALENDAR\r\n")
-    r = requests.put(f"{url}design.ics", data=ics.encode(), auth=(USER, PASSWORD), timeout=10,
-                     headers={"Content-Type": "text/calendar"})
-    assert r.status_code in (201, 204)
+    put_event(url, "design", ics)
 
 
 def counter_mail(start: str, end: str, mid: str) -> bytes:

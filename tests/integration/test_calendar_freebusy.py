@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 from sqlalchemy import select
 
 from mailmoat.accounts.secrets import ENV_KEY, encode_key, load_key_ring, new_key
@@ -24,7 +23,7 @@ from mailmoat.calendar.sync import open_source, sync_calendar
 from mailmoat.services.bootstrap import open_store
 from mailmoat.services.meeting import meeting_context
 from mailmoat.store.tables.calendar import CalendarEventRow
-from tests.support.radicale_server import PASSWORD, USER, Radicale
+from tests.support.radicale_server import PASSWORD, USER, Radicale, put_event
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC).timestamp()  # the mails' own day
 ENV_NEWER = "RADICALE_FREEBUSY"  # a Radicale >= 3.2 (answers free-busy REPORTs), if any
@@ -42,9 +41,7 @@ EVENTS = {
 def _put(url: str, uid: str, body: str) -> None:
     ics = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\n"
            f"UID:{uid}\r\nDTSTAMP:20261130T000000Z\r\n{body}END:VEVENT\r\nEND:VCALENDAR\r\n")
-    r = requests.put(f"{url}{uid}.ics", data=ics.encode(), auth=(USER, PASSWORD), timeout=10,
-                     headers={"Content-Type": "text/calendar"})
-    assert r.status_code in (201, 204)
+    put_event(url, uid, ics)
 
 
 def _newer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Radicale]:

@@ -9,23 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 
 from mailmoat.calendar.registry import CalendarSettings, add_calendar
 from mailmoat.services import jobs as bodies
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store.calendar_store import calendar_row, count_events
 from tests.support.act_support import secret_key
-from tests.support.radicale_server import PASSWORD, USER, Radicale
+from tests.support.radicale_server import PASSWORD, USER, Radicale, put_event
 
 
 def _event(url: str, uid: str) -> None:
     ics = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\n"
            f"UID:{uid}\r\nDTSTAMP:20261130T000000Z\r\nDTSTART:20261209T100000Z\r\n"
            "DTEND:20261209T110000Z\r\nSUMMARY:Booked\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
-    r = requests.put(f"{url}{uid}.ics", data=ics.encode(), auth=(USER, PASSWORD), timeout=10,
-                     headers={"Content-Type": "text/calendar"})
-    assert r.status_code in (201, 204)
+    put_event(url, uid, ics)
 
 
 @pytest.fixture

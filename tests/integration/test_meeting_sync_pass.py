@@ -22,7 +22,7 @@ from mailmoat.services.meeting_proposals import approve_meeting, proposals_for
 from mailmoat.services.sync_pass import SyncPass
 from mailmoat.store.tables.act import ActionRow, TriageRow
 from mailmoat.store.tables.messages import MessageRow
-from tests.e2e.test_meeting_e2e import busy_event, invite_mail, plain_mail, replies
+from tests.e2e.test_meeting_e2e import busy_event, deliver_meeting_mails, replies
 from tests.support import act_support
 from tests.support.act_support import add_mail_account, secret_key
 from tests.support.mailserver import MailServer
@@ -45,13 +45,7 @@ def world(mail_server: MailServer, radicale: Radicale, tmp_path: Path,
                                                zone="Europe/Berlin"), PASSWORD)
     # Booked after `calendar add` and never synced by hand: the pass must read it itself.
     busy_event(cal_url, "busy-wed", "20261202T140000", "20261202T150000")
-    mail_server.deliver(invite_mail())
-    mail_server.deliver(plain_mail("Could we have a call on Thursday at 10am?",
-                                   "<free-1@partnerco.example>"))
-    mail_server.deliver(plain_mail("Does a call on Wednesday at 2pm work for you?",
-                                   "<clash-1@partnerco.example>"))
-    mail_server.deliver(plain_mail("Let's have a call sometime next week.",
-                                   "<vague-1@partnerco.example>"))
+    deliver_meeting_mails(mail_server)
     return {"store": store, "ring": ring, "account": account, "cal_url": cal_url,
             "server": mail_server, "actions": ActionService(store.engine)}
 

@@ -34,6 +34,15 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "radicale"]
 
 
+def put_event(collection_url: str, uid: str, ics: str) -> None:
+    """Store `ics` as <collection>/<uid>.ics, as another calendar client would."""
+    import requests
+
+    r = requests.put(f"{collection_url}{uid}.ics", data=ics.encode(), auth=(USER, PASSWORD),
+                     timeout=10, headers={"Content-Type": "text/calendar"})
+    assert r.status_code in (201, 204), r.text
+
+
 class Radicale:
     def __init__(self, root: Path, command: list[str] | None = None) -> None:
         """`command`: another Radicale to run (default: the installed one)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailmoat.core.ical import Invite
@@ -71,16 +72,36 @@ def _vevent(spec: EventSpec, dtstamp: datetime) -> object:
     return event
 
 
-def event_ics(spec: EventSpec, dtstamp: datetime) -> str:
-    """The VCALENDAR to PUT on the user's calendar (no METHOD: it is a stored object)."""
+def _vcalendar(method: str = "") -> Any:
+    """An empty VCALENDAR with mailmoat's PRODID (and METHOD for an iTIP message)."""
     import icalendar
 
     cal = icalendar.Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
-    # the ignore below: icalendar types its component factory as returning object
-    cal.add_component(_vevent(spec, dtstamp))  # type: ignore[arg-type]
-    return cal.to_ical().decode("utf-8")
+    if method:
+        cal.add("method", method)
+    return cal
+
+
+def _answer_event(invite: Invite, dtstamp: datetime) -> Any:
+    """The VEVENT of an answer about `invite`: its UID, SEQUENCE (and RECURRENCE-ID) only."""
+    import icalendar
+
+    event = icalendar.Event()
+    event.add("uid", invite.uid)
+    event.add("dtstamp", dtstamp.astimezone(UTC))
+    event.add("sequence", invite.sequence)
+    if invite.recurrence_id and invite.slot is not None:
+        event.add("recurrence-id", invite.slot.start.astimezone(UTC))
+    return event
+
+
+def event_ics(spec: EventSpec, dtstamp: datetime) -> str:
+    """The VCALENDAR to PUT on the user's calendar (no METHOD: it is a stored object)."""
+    cal = _vcalendar()
+    cal.add_component(_vevent(spec, dtstamp))
+    return str(cal.to_ical().decode("utf-8"))
 
 
 def invites_others(spec: EventSpec, user: str) -> bool:
@@ -99,16 +120,8 @@ def itip_reply(invite: Invite, attendee: str, answer: str, dtstamp: datetime) ->
     if invite.slot is None or not invite.uid:
         raise ValueError("an iTIP REPLY needs the invitation's UID and slot")
     partstat = PARTSTATS[answer]
-    cal = icalendar.Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("method", "REPLY")
-    event = icalendar.Event()
-    event.add("uid", invite.uid)
-    event.add("dtstamp", dtstamp.astimezone(UTC))
-    event.add("sequence", invite.sequence)
-    if invite.recurrence_id:
-        event.add("recurrence-id", invite.slot.start.astimezone(UTC))
+    cal = _vcalendar("REPLY")
+    event = _answer_event(invite, dtstamp)
     if invite.slot.all_day:
         event.add("dtstart", invite.slot.start.date())
         event.add("dtend", invite.slot.end.date())
@@ -127,14 +140,9 @@ def itip_reply(invite: Invite, attendee: str, answer: str, dtstamp: datetime) ->
 def itip_request(spec: EventSpec, dtstamp: datetime) -> str:
     """METHOD:REQUEST for an event the user organises: the updated invitation sent when a
     counter-proposal is accepted (the new times, SEQUENCE moved on)."""
-    import icalendar
-
-    cal = icalendar.Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("method", "REQUEST")
-    cal.add_component(_vevent(spec, dtstamp))  # type: ignore[arg-type]  # icalendar: object
-    return cal.to_ical().decode("utf-8")
+    cal = _vcalendar("REQUEST")
+    cal.add_component(_vevent(spec, dtstamp))
+    return str(cal.to_ical().decode("utf-8"))
 
 
 def itip_declinecounter(counter: Invite, organizer: str, attendee: str,
@@ -142,20 +150,10 @@ def itip_declinecounter(counter: Invite, organizer: str, attendee: str,
     """METHOD:DECLINECOUNTER (RFC 5546 3.2.8) to the attendee who countered: the UID and
     SEQUENCE of the user's event, the organiser and that attendee, nothing else from the
     counter (its text is untrusted and not echoed)."""
-    import icalendar
-
     if not counter.uid:
         raise ValueError("a DECLINECOUNTER needs the event's UID")
-    cal = icalendar.Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("method", "DECLINECOUNTER")
-    event = icalendar.Event()
-    event.add("uid", counter.uid)
-    event.add("dtstamp", dtstamp.astimezone(UTC))
-    event.add("sequence", counter.sequence)
-    if counter.recurrence_id and counter.slot is not None:
-        event.add("recurrence-id", counter.slot.start.astimezone(UTC))
+    cal = _vcalendar("DECLINECOUNTER")
+    event = _answer_event(counter, dtstamp)
     event.add("organizer", f"mailto:{organizer}")
     event.add("attendee", f"mailto:{attendee}")
     cal.add_component(event)
