@@ -124,3 +124,22 @@ def test_a_write_to_a_free_busy_calendar_is_refused(world: dict[str, Any]) -> No
             "test", {"action": "calendar_event", "calendar": "colleague", "operation": "put",
                      "uid": "x", "ics": "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n"
                      "END:VEVENT\r\nEND:VCALENDAR\r\n"}, "sam", "cli")
+
+
+def test_cli_adds_a_free_busy_calendar_and_tests_it(world: dict[str, Any]) -> None:
+    from typer.testing import CliRunner
+
+    from mailmoat.entrypoints.cli.main import app
+
+    runner = CliRunner()
+    added = runner.invoke(app, ["calendar", "add", "shared", "--url", world["cal_url"],
+                                "--user", USER, "--freebusy", "--secret-stdin"],
+                          input=PASSWORD + "\n")
+    assert added.exit_code == 0, added.output
+    assert get_calendar(world["store"], "shared").kind == "freebusy"
+    tested = runner.invoke(app, ["calendar", "test", "shared"])
+    assert tested.exit_code == 0, tested.output
+    assert "busy periods in the next 60 days" in tested.output
+    both = runner.invoke(app, ["calendar", "add", "x", "--url", world["cal_url"], "--ics",
+                               "--freebusy"])
+    assert both.exit_code == 2 and "choose one" in both.output
