@@ -22,7 +22,7 @@ from mailmoat.services.meeting_proposals import approve_meeting, proposals_for
 from mailmoat.services.sync_pass import SyncPass
 from mailmoat.store.tables.act import ActionRow, TriageRow
 from mailmoat.store.tables.messages import MessageRow
-from tests.e2e.test_meeting_e2e import busy_event, deliver_meeting_mails, replies
+from tests.e2e.test_meeting_e2e import busy_event, deliver_meeting_mails, plain_mail, replies
 from tests.support import act_support
 from tests.support.act_support import add_mail_account, secret_key
 from tests.support.mailserver import MailServer
@@ -139,3 +139,34 @@ def test_a_meeting_already_past_is_not_proposed(world: dict[str, Any],
     store = world["store"]
     SyncPass.on(store, world["ring"]).run(world["account"])
     assert all(proposals_for(store, mid) == [] for mid in _ids(store).values())
+
+
+def test_the_idle_watcher_proposes_for_meeting_mail_it_brings(world: dict[str, Any]) -> None:
+    import threading
+    import time
+
+    store = world["store"]
+    stop = threading.Event()
+    watcher = threading.Thread(target=SyncPass.on(store, world["ring"]).watch,
+                               args=(world["account"], stop), kwargs={"poll_seconds": 120})
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(_ids(store)) < 4:
+            time.sleep(0.1)
+        assert len(_ids(store)) == 4  # the first pass
+        world["server"].deliver(plain_mail("Could we have a call on Friday at 11am?",
+                                           "<idle-1@partnerco.example>"))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (
+                "<idle-1@partnerco.example>" in _ids(store)
+                and proposals_for(store, _ids(store)["<idle-1@partnerco.example>"])):
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        watcher.join(timeout=15)
+    ids = _ids(store)
+    assert [p.answer for p in proposals_for(store, ids["<idle-1@partnerco.example>"])] == [
+        "accept"]
+    assert [p.answer for p in proposals_for(store, ids["<invite-1@acme-corp.example>"])] == [
+        "accept"]
