@@ -93,6 +93,9 @@ class MeetingProposer:
                                    drafter=self.drafter, not_before=now())
         except (NotProposable, MeetingNotFound, PolicyRefused) as exc:
             return Proposed(message_id, None, str(exc))
+        except Exception as exc:  # a bad payload, a store error: this mail only, logged
+            log.exception("%s: proposing for meeting mail %s failed", account, message_id)
+            return Proposed(message_id, None, f"proposing failed ({type(exc).__name__})")
         return Proposed(message_id, made.answer)
 
     def propose_arrived(self, account: str, message_ids: list[int]) -> list[Proposed]:
@@ -102,11 +105,7 @@ class MeetingProposer:
         self.refresh_calendars(account)
         out = []
         for mid in sorted(message_ids):
-            try:
-                done = self.propose(account, mid)
-            except Exception:  # one mail's failure never stops the others or the pass
-                log.exception("%s: proposing for meeting mail %s failed", account, mid)
-                continue
+            done = self.propose(account, mid)  # one mail's failure never stops the others
             log.info("%s: meeting mail %s: %s", account, mid, done.answer or done.why)
             out.append(done)
         return out
