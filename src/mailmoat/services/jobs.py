@@ -104,9 +104,9 @@ def run_outbox(store: Store, worker: str) -> list[str]:
 def notify(store: Store, account: str, base_url: str) -> dict[str, int]:
     """Digests and "later" links coming due for one account (notify/dispatch.py)."""
     from mailmoat.notify.dispatch import notify_account
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
-    report = notify_account(WebStore(store, sealer=key_ring()), account, base_url)
+    report = notify_account(Repos(store, sealer=key_ring()), account, base_url)
     return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest)}
 
 

@@ -42,14 +42,7 @@ def _account(given: str | None) -> str:
     at a terminal is asked; a script gets an error naming them, never a silent guess."""
     if given:
         return given
-    from mailmoat.accounts.registry import list_accounts
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        names = [a.name for a in list_accounts(open_store())]
-    except StoreError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+    names = common.account_names()
     if len(names) <= 1:
         return names[0] if names else "local"
     if sys.stdin.isatty():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import getpass
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from mailmoat.entrypoints.cli import common
 from mailmoat.services.agents import (
     DEFAULT_DAILY_PROPOSALS,
     DEFAULT_RATE_PER_MINUTE,
@@ -17,18 +17,11 @@ from mailmoat.services.agents import (
 )
 
 app = typer.Typer(help="Agents allowed to read and propose over MCP.", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console, err = common.console, common.err
 
 
 def _clients():
-    from mailmoat.store import StoreError
-
-    try:
-        return agent_clients()
-    except StoreError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+    return agent_clients(common.open_store())
 
 
 @app.command()

@@ -1,5 +1,6 @@
 """What every command group shares: one Console (and its stderr twin), the error exit, the
-acting person, and opening the store and key ring through services/bootstrap.py."""
+acting person, and opening the store, the key ring and the people repositories through
+services/bootstrap.py."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from mailmoat.judge.cascade import Scorer
     from mailmoat.judge.config import LLMConfig
     from mailmoat.store.messages import Store
+    from mailmoat.store.repos import Repos
 
 console = Console()
 err = Console(stderr=True)
@@ -62,6 +64,20 @@ def open_store(with_scorers: bool = False) -> Store:
     return store
 
 
+def account_names(strict: bool = True) -> list[str]:
+    """The configured mail accounts' names. A store that cannot be opened exits 2 with the
+    reason, or, with `strict=False` (a default that must not fail), reads as none."""
+    from mailmoat.accounts.registry import list_accounts
+    from mailmoat.services import bootstrap
+    from mailmoat.store import StoreError
+
+    try:
+        store = open_store() if strict else bootstrap.open_store()
+    except StoreError:
+        return []
+    return [a.name for a in list_accounts(store)]
+
+
 def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
     """The scorers on a store (services.bootstrap.scorers_for), and for `classify` of a lone
     file: the configured model, else [] (the local scorer)."""
@@ -73,6 +89,14 @@ def cli_scorers(engine: Engine | None = None) -> list[Scorer]:
             return []
         engine = open_store().engine
     return scorers_for(engine, config=config)
+
+
+def repos(store: Store | None = None) -> Repos:
+    """The people repositories (store/repos.py) over `store`, else over the store opened
+    here, with the key ring that seals their secrets."""
+    from mailmoat.store.repos import Repos
+
+    return Repos(store if store is not None else open_store(), sealer=key_ring())
 
 
 def key_ring() -> KeyRing:

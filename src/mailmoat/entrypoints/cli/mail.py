@@ -119,12 +119,10 @@ def account_add(
 def _show_to_the_only_user(store: Any, name: str) -> None:
     """Single-user self-hosting: the one web user sees the new mailbox at once. With several
     users, who reads which mailbox is an explicit `mailmoat user grant`."""
-    from mailmoat.store.people import WebStore
-
-    web = WebStore(store, sealer=common.key_ring())
-    users = web.usernames()
+    people = common.repos(store)
+    users = people.users.names()
     if len(users) == 1:
-        web.grant(users[0], name)
+        people.users.grant(users[0], name)
         console.print(f"web user {users[0]} may read {name}")
     elif users:
         console.print(f"grant it to a web user: mailmoat user grant USER {name}")
@@ -247,29 +245,18 @@ def account_rotate_key() -> None:
 
 
 def accounts_configured() -> bool:
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        return bool(list_accounts(open_store()))
-    except StoreError:
-        return False
+    return bool(common.account_names(strict=False))
 
 
 def web_account() -> str:
     """The mailbox the web page shows: the first account, or the demo/imported mail."""
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        accounts = list_accounts(open_store())
-    except StoreError:
-        return "local"
-    return accounts[0].name if accounts else "local"
+    return next(iter(common.account_names(strict=False)), "local")
 
 
 def _summary(name: str, report: Any) -> str:
     extra = f", resynced {', '.join(report.resynced)}" if report.resynced else ""
+    if report.decided_late:  # stored mail that had no decision (Store.undecided)
+        extra += f", decided late {report.decided_late}"
     return (f"{name}: fetched {report.fetched}, new {report.created}, "
             f"known {report.already_known}, corrections {report.corrections}, "
             f"server actions {report.actions_done}{extra}")

@@ -27,7 +27,6 @@ from mailmoat.entrypoints.cli import notify as notify_cli
 from mailmoat.entrypoints.cli import scheduler as scheduler_cli
 from mailmoat.entrypoints.cli import users as users_cli
 from mailmoat.judge.cascade import classify as classify_message
-from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
 cli_mail.register(app)  # account, sync, worker
@@ -297,10 +296,6 @@ def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
     return failed
 
 
-def _open_store() -> Store:
-    return common.open_store(with_scorers=True)
-
-
 @app.command("import")
 def import_command(
     path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
@@ -311,7 +306,7 @@ def import_command(
     from mailmoat.mail.importer import ImportPathError, count_messages
     from mailmoat.services.imports import import_path
 
-    store = _open_store()
+    store = common.open_store(with_scorers=True)
     try:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("importing", total=count_messages(path))
@@ -344,7 +339,7 @@ def up(
     from mailmoat.entrypoints.web.app import create_app
     from mailmoat.services.agents import mount_mcp
 
-    store = _open_store()
+    store = common.open_store(with_scorers=True)
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")

@@ -17,12 +17,9 @@ def run(
                                  help="where links in notifications point"),
 ) -> None:
     """Send what the rules allow now, hold the rest for the digest; safe to run often."""
-    from mailmoat.accounts.secrets import load_key_ring
     from mailmoat.notify.dispatch import notify_account
-    from mailmoat.store.people import WebStore
 
-    report = notify_account(WebStore(common.open_store(with_scorers=True), sealer=load_key_ring()),
-                            account, base_url)
+    report = notify_account(common.repos(), account, base_url)
     console.print(f"sent {len(report.sent)}, held {len(report.held)}, "
                   f"in digest {len(report.digest)}, skipped {len(report.skipped)}")
 
