@@ -98,8 +98,11 @@ def world(mail_server: MailServer, radicale: Radicale, tmp_path: Path,
 
 
 def _attachment(message: EmailMessage) -> str:
+    """The iTIP part's text; its Content-Type names the same METHOD (iMIP, RFC 6047)."""
     part = next(p for p in message.walk() if p.get_content_type() == "text/calendar")
-    return str(part.get_payload(decode=True).decode())
+    text = str(part.get_payload(decode=True).decode())
+    assert f"METHOD:{part.get_param('method')}\r\n" in text
+    return text
 
 
 def test_a_free_counter_is_accepted_the_event_moves_and_the_update_goes_out(

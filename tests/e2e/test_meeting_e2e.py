@@ -174,6 +174,7 @@ def test_invite_and_request_land_in_meeting_and_one_approval_fires_both(world: d
     itip = next(p for p in sent[0].walk() if p.get_content_type() == "text/calendar")
     text = itip.get_payload(decode=True).decode()
     assert "METHOD:REPLY" in text and "PARTSTAT=ACCEPTED" in text and INVITE_UID in text
+    assert itip.get_param("method") == "REPLY"  # iMIP: the Content-Type names it too
     assert sent[0]["In-Reply-To"] == "<invite-1@acme-corp.example>"
 
 
