@@ -98,12 +98,10 @@ def transports(store: Store, ring: KeyRing) -> dict[str, MailTransport]:
 
 def calendar_writers(store: Store, ring: KeyRing) -> dict[str, Any]:
     """One writer per linked CalDAV calendar (feeds are read-only), by calendar name."""
-    from mailmoat.calendar.caldav_source import CalDAVSource
-    from mailmoat.calendar.registry import list_calendars, open_secret
+    from mailmoat.calendar.registry import list_calendars
+    from mailmoat.calendar.sync import open_source
 
-    return {c.name: CalDAVSource(c.url, c.username, open_secret(store, ring, c.name) or "",
-                                 c.zone)
-            for c in list_calendars(store) if c.writable}
+    return {c.name: open_source(store, ring, c) for c in list_calendars(store) if c.writable}
 
 
 def crash_hook_from_env() -> Any:

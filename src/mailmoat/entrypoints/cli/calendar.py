@@ -20,14 +20,15 @@ meeting_app = typer.Typer(help="Meeting requests: what a mail proposes, checked 
 console = common.console
 
 
-def _secret(from_stdin: bool, kind: str) -> str | None:
+def _secret(from_stdin: bool, kind: str, label: str = "password (or app password)"
+            ) -> str | None:
     if from_stdin:
         return sys.stdin.readline().rstrip("\r\n")
     if os.environ.get(ENV_SECRET):
         return os.environ[ENV_SECRET]
     if kind == "ics":
         return None  # a public feed needs none
-    return str(typer.prompt("password (or app password)", hide_input=True))
+    return str(typer.prompt(label, hide_input=True))
 
 
 @app.command("add")
@@ -38,18 +39,46 @@ def add(
     account: str | None = typer.Option(None, help="the mail account this calendar answers for"),
     zone: str = typer.Option("UTC", help="your IANA time zone, e.g. Europe/Berlin"),
     ics: bool = typer.Option(False, "--ics", help="a read-only ICS feed (webcal:// or https://)"),
-    secret_stdin: bool = typer.Option(False, "--secret-stdin", help=f"read the password from "
-                                      f"stdin (else ${ENV_SECRET}, else a hidden prompt)"),
+    freebusy: bool = typer.Option(False, "--freebusy", help="CalDAV, busy times only: read by "
+                                  "the free-busy report (else events reduced to busy times); "
+                                  "no titles are stored, nothing is written"),
+    secret_stdin: bool = typer.Option(False, "--secret-stdin", help=f"read the password (or "
+                                      f"token) from stdin (else ${ENV_SECRET}, else a hidden "
+                                      "prompt)"),
+    bearer: bool = typer.Option(False, "--bearer", help="CalDAV: log in with a bearer token "
+                                "(read like the password) instead of a password"),
+    oauth: bool = typer.Option(False, "--oauth", help="CalDAV: OAuth; the secret is the "
+                               "refresh token, exchanged at --token-endpoint"),
+    token_endpoint: str = typer.Option("", help="--oauth: the OAuth token URL"),
+    client_id: str = typer.Option("", help="--oauth: the OAuth client id"),
+    scope: str = typer.Option("", help="--oauth: scope to request"),
 ) -> None:
-    """Add a calendar. Its password is sealed with AES-256-GCM, like a mail account's."""
-    from mailmoat.calendar.registry import CalendarError, CalendarSettings, add_calendar
+    """Add a calendar. Its password or token is sealed with AES-256-GCM, like a mail
+    account's."""
+    from mailmoat.calendar.registry import (
+        CalendarError,
+        CalendarSettings,
+        Credential,
+        add_calendar,
+    )
 
-    kind = "ics" if ics else "caldav"
+    if ics and freebusy:
+        raise common.fail("choose one of --ics and --freebusy")
+    kind = "ics" if ics else "freebusy" if freebusy else "caldav"
+    if bearer and oauth:
+        raise common.fail("choose one of --bearer and --oauth")
+    auth = "bearer" if bearer else "oauth" if oauth else "password"
+    label = {"password": "password (or app password)", "bearer": "bearer token",
+             "oauth": "OAuth refresh token"}[auth]
     settings = CalendarSettings(name=name, url=url, kind=kind, username=user, account=account,
                                 zone=zone)
     store, ring = common.open_store(), common.key_ring()
+    secret = _secret(secret_stdin, kind, label)
+    cred = None if secret is None else Credential(
+        auth, secret, token_endpoint, client_id, scope,
+        os.environ.get("MAILMOAT_OAUTH_CLIENT_SECRET", "") if oauth else "")
     try:
-        add_calendar(store, ring, settings, _secret(secret_stdin, kind))
+        add_calendar(store, ring, settings, cred)
     except CalendarError as exc:
         raise common.fail(str(exc)) from None
     console.print(f"added calendar [bold]{name}[/bold]; try it: mailmoat calendar test {name}")
@@ -80,15 +109,15 @@ def test(name: str = typer.Argument(...)) -> None:
     """Reach the calendar step by step (dns, tcp, auth, calendar, read); say which fails."""
     from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.calendar.check import check
-    from mailmoat.calendar.registry import CalendarError, get_calendar, open_secret
+    from mailmoat.calendar.registry import CalendarError, get_calendar, open_credential
 
     store, ring = common.open_store(), common.key_ring()
     try:
         cal = get_calendar(store, name)
-        secret = open_secret(store, ring, name)
+        cred = open_credential(store, ring, name)
     except (CalendarError, SecretKeyError) as exc:
         raise common.fail(str(exc)) from None
-    steps = check(cal, secret)
+    steps = check(cal, cred)
     for step in steps:
         mark = "[green]ok[/green]" if step.ok else "[red]failed[/red]"
         console.print(f"{mark} {step.name}: {step.detail}")
