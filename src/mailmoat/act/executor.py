@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Engine, and_, case, or_, select, update
 from sqlalchemy.orm import sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
 from mailmoat.accounts.secrets import KeyRing, load_key_ring
 from mailmoat.act.audit import audit, utcnow
@@ -164,16 +165,21 @@ class Executor:
 
     def claim(self) -> tuple[int, str] | None:
         """Take one due row; returns (outbox id, state after the claim) or None."""
-        if not self.transports:
+        if not self.transports and not self.calendars:
             return None
         now = self.clock()
         due = or_(
             and_(OutboxRow.state == "queued", OutboxRow.next_attempt_at <= now),
             and_(OutboxRow.state.in_(("claimed", "sending")), OutboxRow.lease_until < now),
         )
+        # Mail needs the account's transport; a calendar write needs only its calendar's
+        # writer, so an account without SMTP still gets its approved events written.
+        runnable: ColumnElement[bool] = OutboxRow.account.in_(list(self.transports))
+        if self.calendars:
+            runnable = or_(runnable, OutboxRow.action.in_(sorted(CALENDAR_ACTIONS)))
         pick = (
             select(OutboxRow.id)
-            .where(OutboxRow.account.in_(list(self.transports)), due)
+            .where(runnable, due)
             .order_by(OutboxRow.next_attempt_at, OutboxRow.id)
             .limit(1)
             .with_for_update(skip_locked=True)

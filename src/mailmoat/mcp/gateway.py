@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,12 +29,16 @@ from mailmoat.act.audit import Clock, audit, utcnow
 from mailmoat.act.errors import ActError
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import ActionType
+from mailmoat.core.itip import EventSpec, event_ics, meeting_uid
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import parse_message
-from mailmoat.core.receipts import PayloadError
+from mailmoat.core.receipts import CALENDAR_EVENT, PayloadError
+from mailmoat.core.slots import Busy, Slot
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.mcp.clients import Principal
+from mailmoat.services.meeting import MeetingContext, meeting_context, own_calendars
 from mailmoat.store import Store
+from mailmoat.store.calendar_store import event_by_uid
 from mailmoat.store.tables.act import ActionRow, AuditRow
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
@@ -40,6 +46,9 @@ CALL_EVENT = "mcp_call"
 MAX_RESULTS = 50
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024  # all attachments of one proposal together
 MAX_BODY_CHARS = 100_000
+MAX_EVENT_LENGTH = timedelta(days=14)
+# A UID shown as is; any other (a UID is free text the sender chose) comes wrapped.
+_PLAIN_UID = re.compile(r"^[A-Za-z0-9@._:+/=-]{1,255}$")
 NEEDS = ("nothing has happened yet: a person must approve this proposal in mailmoat "
          "(web approvals or `mailmoat actions approve`) before it runs")
 # Reversible mailbox actions an agent may propose, by tool.
@@ -78,6 +87,48 @@ def _trace_view(trace: dict[str, Any]) -> dict[str, Any]:
     if trace.get("scorer_reason"):  # a model wrote it after reading the mail: untrusted
         view["scorer_reason"] = wrap_untrusted(str(trace["scorer_reason"]), "scorer")
     return view
+
+
+def _uid_view(uid: str) -> str:
+    return uid if _PLAIN_UID.match(uid) else wrap_untrusted(uid, "calendar")
+
+
+def _busy_view(busy: Busy) -> dict[str, Any]:
+    """One of the user's events: its summary may come from someone else's invitation."""
+    return {**busy.slot.as_dict(), "uid": _uid_view(busy.uid),
+            "summary": wrap_untrusted(busy.summary, "calendar")}
+
+
+def meeting_view(ctx: MeetingContext) -> dict[str, Any]:
+    """The meeting context for an agent: what mailmoat's own parser read as plain fields
+    (kind, certainty, slot, options), what the mail itself says (the sentence understood,
+    notes, links, organiser, the invitation's text fields) inside the untrusted wrapper, and
+    the check against the account's calendars (conflicts, nearby events, alternatives)."""
+    reading, check = ctx.reading.as_dict(), ctx.check
+    said = {k: reading[k] for k in ("understood", "notes", "links", "organizer", "invite")}
+    return {
+        "message_id": ctx.message_id, "lane": ctx.lane, "zone": ctx.zone,
+        "calendars": list(ctx.calendars),
+        "request": {k: reading[k] for k in ("source", "kind", "certainty", "precision",
+                                            "event_allowed", "slot", "options", "zone")},
+        "from_the_mail": _wrapped(json.dumps(said, ensure_ascii=False, indent=1,
+                                             default=str)),
+        "checked": check.checked, "clash": check.clash, "outside_hours": check.outside_hours,
+        "counterparty": check.counterparty,
+        "conflicts": [_busy_view(b) for b in check.conflicts],
+        "nearby": [_busy_view(b) for b in check.nearby],
+        "alternatives": [a.as_dict() for a in check.alternatives],
+    }
+
+
+def _moment(value: str, name: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise Refused(f"{name} must be an ISO 8601 time with a UTC offset") from None
+    if moment.tzinfo is None:
+        raise Refused(f"{name} needs a UTC offset (e.g. 2026-12-08T15:00:00+01:00)")
+    return moment
 
 
 class Gateway:
@@ -205,6 +256,11 @@ class Gateway:
                 "content": _wrapped(text), "trace": _trace_view(trace),
                 "phishing": _phishing(trace), "stale": found["stale"]}
 
+    def meeting(self, account: str, message_id: int) -> dict[str, Any]:
+        """The meeting context of a message, checked against this account's calendars only."""
+        self._message(account, message_id)
+        return meeting_view(meeting_context(self.store, message_id, account, own_only=True))
+
     def status(self, who: Principal, proposal_id: int) -> dict[str, Any]:
         try:
             view = self.service.show(proposal_id)
@@ -277,6 +333,58 @@ class Gateway:
         return self._proposed(who, account, {"action": "forward_external", "to": to,
                                              "message": message_id, "note": note})
 
+    def calendar_event(self, who: Principal, account: str, *, start: str, end: str,
+                       summary: str, location: str = "", calendar: str | None = None,
+                       uid: str | None = None, message_id: int | None = None
+                       ) -> dict[str, Any]:
+        """Propose putting one event in the user's own calendar (calendar_event: no
+        attendees, so no invitation goes out). `uid` updates an event already synced from
+        one of this account's calendars; otherwise the UID is derived from the request (the
+        message's Message-ID and the slot when a message is named, as the meeting proposals
+        do), so the same proposal twice writes one event."""
+        begins, ends = _moment(start, "start"), _moment(end, "end")
+        if not begins < ends:
+            raise Refused("end must be after start")
+        slot = Slot(begins, ends)
+        if slot.end - slot.start > MAX_EVENT_LENGTH:
+            raise Refused("an event may last at most 14 days")
+        writable = {c.name: c for c in own_calendars(self.store, account) if c.writable}
+        if calendar is not None and calendar not in writable:
+            raise Refused(f"no writable calendar {calendar!r} for account {account!r}")
+        sequence = 0
+        if uid is not None:
+            ids = [c.id for name, c in writable.items() if c.id is not None
+                   and calendar in (None, name)]
+            found = [hit for cid in ids if (hit := event_by_uid(self.store, [cid], uid))]
+            if not found:
+                raise Refused("no event with that UID in this account's writable calendars "
+                              "(sync the calendar first)")
+            if len(found) > 1:
+                raise Refused("that UID is in several calendars: name the calendar")
+            cal_id, stored = found[0]
+            if stored.rrule or "ATTENDEE" in stored.raw.upper():
+                raise Refused("that event repeats or invites other people: change it in "
+                              "your calendar program")
+            calendar = next(name for name, c in writable.items() if c.id == cal_id)
+            sequence = _sequence(stored.raw) + 1
+        if calendar is None:
+            if not writable:
+                raise Refused("no writable CalDAV calendar is linked to this account")
+            calendar = next(iter(writable))
+        if uid is None:
+            seed = f"{who.actor}\n{calendar}\n{summary}"
+            if message_id is not None:
+                parsed = parse_message(self._message(account, message_id).raw)
+                seed = parsed.message_id or f"message-{message_id}"
+            uid = meeting_uid(seed, slot)
+        elif message_id is not None:
+            self._message(account, message_id)
+        spec = EventSpec(uid=uid, slot=slot, summary=summary, location=location,
+                         sequence=sequence)
+        payload = {"action": CALENDAR_EVENT, "calendar": calendar, "operation": "put",
+                   "uid": uid, "ics": event_ics(spec, self.clock())}
+        return self._proposed(who, account, payload, reply_to=message_id)
+
     def mailbox(self, who: Principal, account: str, action: ActionType, message_id: int,
                 **fields: Any) -> dict[str, Any]:
         if action not in MAILBOX_ACTIONS:
@@ -284,6 +392,11 @@ class Gateway:
         self._message(account, message_id)
         return self._proposed(who, account, {"action": action.value, "message": message_id,
                                              **fields})
+
+
+def _sequence(raw: str) -> int:
+    found = re.search(r"^SEQUENCE:(\d{1,6})\s*$", raw, re.MULTILINE)
+    return int(found.group(1)) if found else 0
 
 
 def _body(text: str) -> None:

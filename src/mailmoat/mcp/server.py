@@ -62,6 +62,19 @@ Label = Annotated[str, Field(min_length=1, max_length=100,
 ReadFlag = Annotated[bool, Field(description="true: mark read; false: mark unread")]
 Until = Annotated[str, Field(min_length=10, max_length=40,
                              description="ISO 8601 time with a UTC offset")]
+Start = Annotated[str, Field(min_length=16, max_length=40,
+                             description="the event's start: ISO 8601 with a UTC offset")]
+End = Annotated[str, Field(min_length=16, max_length=40,
+                           description="the event's end: ISO 8601 with a UTC offset")]
+EventTitle = Annotated[str, Field(min_length=1, max_length=300)]
+Location = Annotated[str, Field(max_length=500)]
+CalendarName = Annotated[str | None, Field(max_length=200, description="a writable calendar "
+                                           "linked to the account; default: the first")]
+EventUid = Annotated[str | None, Field(min_length=1, max_length=500, description="update the "
+                                       "event with this UID (from read_meeting_context); "
+                                       "omit to create one")]
+OptMessage = Annotated[int | None, Field(ge=1, le=2**31 - 1, description="the message this "
+                                         "event answers, when there is one")]
 
 
 class Attachment(BaseModel):
@@ -125,6 +138,14 @@ def build_server(gateway: Gateway, identify: Identify) -> MCPServer:
         trace, and the phishing flag when the decision has one."""
         return run(ctx, "read_message", "read", account,
                    lambda who, a: gateway.read(a, message_id))
+
+    def read_meeting_context(ctx: Context, message_id: MessageId,
+                             account: Account = None) -> dict[str, Any]:
+        """The meeting a message proposes, read only: the parsed request (kind, certainty,
+        slot), what the mail says about it (untrusted), and the check against your
+        calendars: conflicts, nearby events and free alternatives."""
+        return run(ctx, "read_meeting_context", "read", account,
+                   lambda who, a: gateway.meeting(a, message_id))
 
     def proposal_status(ctx: Context, proposal_id: ProposalId) -> dict[str, Any]:
         """The status of a proposal in an account granted to you: pending, approved,
@@ -200,18 +221,33 @@ def build_server(gateway: Gateway, identify: Identify) -> MCPServer:
         return mailbox("propose_snooze", ActionType.SNOOZE, message_id, account, ctx,
                        until=until)
 
-    reads: list[Callable[..., Any]] = [search_mail, list_lane, read_message, proposal_status]
+    def propose_calendar_event(ctx: Context, start: Start, end: End, summary: EventTitle,
+                               location: Location = "", calendar: CalendarName = None,
+                               uid: EventUid = None, message_id: OptMessage = None,
+                               account: Account = None) -> dict[str, Any]:
+        """Propose creating an event in your own calendar, or updating one by its UID. No
+        attendees: no invitation goes out. Nothing is written until a person approves the
+        exact event bytes."""
+        return run(ctx, "propose_calendar_event", "propose", account,
+                   lambda who, a: gateway.calendar_event(
+                       who, a, start=start, end=end, summary=summary, location=location,
+                       calendar=calendar, uid=uid, message_id=message_id))
+
+    reads: list[Callable[..., Any]] = [search_mail, list_lane, read_message,
+                                       read_meeting_context, proposal_status]
     proposals: list[Callable[..., Any]] = [
         propose_reply, propose_send, propose_forward, propose_archive,
-        propose_trash, propose_move, propose_label, propose_mark, propose_snooze]
+        propose_trash, propose_move, propose_label, propose_mark, propose_snooze,
+        propose_calendar_event]
     tools = [*(_tool(f, _READ) for f in reads), *(_tool(f, _PROPOSE) for f in proposals)]
     return MCPServer("mailmoat", instructions=INSTRUCTIONS, tools=tools,
                      log_level="WARNING")
 
 
-TOOL_NAMES = ("search_mail", "list_lane", "read_message", "proposal_status", "propose_reply",
-              "propose_send", "propose_forward", "propose_archive", "propose_trash",
-              "propose_move", "propose_label", "propose_mark", "propose_snooze")
+TOOL_NAMES = ("search_mail", "list_lane", "read_message", "read_meeting_context",
+              "proposal_status", "propose_reply", "propose_send", "propose_forward",
+              "propose_archive", "propose_trash", "propose_move", "propose_label",
+              "propose_mark", "propose_snooze", "propose_calendar_event")
 
 
 # -- identity ----------------------------------------------------------------------------

@@ -76,8 +76,16 @@ def context_from(message: Message, events_for: Any, *, zone: str, locale: str = 
                                                           counterparty), calendars, zone)
 
 
+def own_calendars(store: Store, account: str) -> list[CalendarSettings]:
+    """The calendars this account may use: linked to it or to no account. Unlike
+    calendars_for_account, never another account's calendar."""
+    return [c for c in calendars_for_account(store, account) if c.account in (None, account)]
+
+
 def meeting_context(store: Store, message_id: int, account: str = "local",
-                    locale: str = "en-US") -> MeetingContext:
+                    locale: str = "en-US", *, own_only: bool = False) -> MeetingContext:
+    """`own_only`: check only calendars of this account (own_calendars), as an agent's
+    reads must."""
     with store.sessions() as session:
         row = session.get(MessageRow, message_id)
         if row is None or row.account != account:
@@ -86,7 +94,8 @@ def meeting_context(store: Store, message_id: int, account: str = "local",
         decision = session.get(DecisionRow, message_id)
         lane = decision.lane if decision else None
     message = parse_message(raw, labels=labels)
-    cals: list[CalendarSettings] = calendars_for_account(store, account)
+    cals: list[CalendarSettings] = (own_calendars(store, account) if own_only
+                                    else calendars_for_account(store, account))
     zone = cals[0].zone if cals else "UTC"
     ids = [c.id for c in cals if c.id is not None]
 
