@@ -84,9 +84,9 @@ def import_demo(store: Store) -> None:
                                 "demo", folder="INBOX") for raw in demo_messages()])
 
 
-def configure(web: Repos, url: str, **notify: Any) -> None:
+def configure(web: Repos, url: str, account: str = "local", **notify: Any) -> None:
     host = url.removeprefix("http://")
-    web.settings.save("local", {"mode": "SUGGEST", "notify": {
+    web.settings.save(account, {"mode": "SUGGEST", "notify": {
         "apprise_urls": [f"json://{host}/hook"], **notify}})
 
 
@@ -239,3 +239,28 @@ def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: i
     assert first.exit_code == 0 and "sent 1" in first.output
     again = CliRunner().invoke(cli, ["notify", "run"])
     assert "sent 0" in again.output and len(rec.hooks) == 1
+
+
+def test_notify_command_without_account_covers_every_account(  # type: ignore[no-untyped-def]
+        tmp_path: Path, receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --account every account is notified for, not one called `local`."""
+    from typer.testing import CliRunner
+
+    from mailmoat.entrypoints.cli.main import app as cli
+
+    rec, url = receiver
+    db = f"sqlite:///{tmp_path / 'all.db'}"
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", db)
+    store = open_store(db)
+    web = Repos(store, sealer=load_key_ring())
+    for account in ("work", "home"):
+        configure(web, url, account=account)
+        store.ingest(NEW_PUSH, "eml", account=account)
+    every = CliRunner().invoke(cli, ["notify", "run"])
+    assert every.exit_code == 0, every.output
+    assert "home: sent 1" in every.output and "work: sent 1" in every.output
+    assert len(rec.hooks) == 2
+    store.ingest(NEW_PUSH.replace(b"outage again", b"outage twice"), "eml", account="work")
+    one = CliRunner().invoke(cli, ["notify", "run", "--account", "home"])
+    assert one.exit_code == 0 and "home: sent 0" in one.output and "work" not in one.output
+    assert len(rec.hooks) == 2

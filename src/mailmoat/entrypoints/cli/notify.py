@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import typer
+from rich.markup import escape
 
 from mailmoat.entrypoints.cli import common
 
@@ -18,16 +19,22 @@ console = common.console
 
 @notify_app.command("run")
 def run(
-    account: str = typer.Option("local", help="the mail account to notify for"),
+    account: str | None = typer.Option(None, help="only this mail account (default: every "
+                                                  "account: configured or with stored mail)"),
     base_url: str = typer.Option("http://127.0.0.1:8025",
                                  help="where links in notifications point"),
 ) -> None:
     """Send what the rules allow now, hold the rest for the digest; safe to run often."""
     from mailmoat.notify.dispatch import notify_account
 
-    report = notify_account(common.repos(), account, base_url)
-    console.print(f"sent {len(report.sent)}, held {len(report.held)}, "
-                  f"in digest {len(report.digest)}, skipped {len(report.skipped)}")
+    store = common.open_store()
+    names = [account] if account is not None else sorted(
+        set(common.account_names()) | set(store.accounts()))
+    web = common.repos(store)
+    for name in names:
+        report = notify_account(web, name, base_url)
+        console.print(f"{escape(name)}: sent {len(report.sent)}, held {len(report.held)}, "
+                      f"in digest {len(report.digest)}, skipped {len(report.skipped)}")
 
 
 @notify_app.command("digest")
