@@ -146,6 +146,7 @@ class Message:
     spam_headers: tuple[tuple[str, str], ...] = ()
     autoreply_header: bool = False
     links: tuple[tuple[str, str], ...] = ()  # (visible text, href) of HTML anchors, capped
+    html_parts: tuple[str, ...] = ()  # decoded text/html parts that are not blank, capped
     raw_size: int = 0
     defects: tuple[str, ...] = ()
     truncations: tuple[str, ...] = field(default=())
@@ -540,8 +541,8 @@ def parse_message_with_html(raw: bytes,
                             labels: tuple[str, ...] = ()) -> tuple[Message, tuple[str, ...]]:
     """The Message and its decoded text/html parts (capped), from one parse: a view that
     shows both never parses the bytes twice."""
-    message, html = _parse(raw, labels)
-    return message, tuple(h for h in html if h.strip())
+    message = _parse(raw, labels)[0]
+    return message, message.html_parts
 
 
 def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
@@ -618,6 +619,7 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
                            if name.lower() in headers),
         autoreply_header=bool("x-autoreply" in msg or "x-autorespond" in msg),
         links=tuple(link for h in acc.html[:4] for link in html_links(h))[:MAX_LINKS],
+        html_parts=tuple(h for h in acc.html if h.strip()),
         raw_size=raw_size,
         defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),

@@ -7,21 +7,29 @@ Every write of a decision also appends to the decision ledger, in the same trans
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import orjson
 from sqlalchemy import Engine, func, insert, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from mailmoat.core.facts import SENT_ORIGIN, is_own_mail, is_sent
-from mailmoat.core.hashing import is_stale
+from mailmoat.core.hashing import SCORER_INPUT_VERSION, is_stale
 from mailmoat.core.message import Message, parse_message, parse_message_with_html
 from mailmoat.core.trace import Trace
 from mailmoat.store.db import StoreError, make_engine, migrate
-from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow, table_of
+from mailmoat.store.tables.messages import (
+    DecisionRow,
+    LedgerRow,
+    MessageRow,
+    MessageViewRow,
+    table_of,
+)
 
 SYSTEM = "system"
 # A parsed message and what it reads as on its own (the judge's Perception: the store only
@@ -51,6 +59,34 @@ class Decider(Protocol):
 
 def content_sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
+
+
+# The stored view's shape; a change here (or to the scorer input, whose hash it keeps) makes
+# every stored view stale, and the views parse the bytes again.
+VIEW_VERSION = 1
+_VIEW_KEY = VIEW_VERSION * 1000 + SCORER_INPUT_VERSION
+
+
+def message_view(message: Message, input_hash: str) -> dict[str, Any]:
+    """What the message views show of a parse, with the hash its decision read."""
+    return {
+        "from_name": message.from_name, "from_addr": message.from_addr,
+        "to": list(message.to), "subject": message.subject, "date": message.date,
+        "body_text": message.body_text,
+        "attachments": [{"filename": a.filename, "content_type": a.content_type,
+                         "size": a.size} for a in message.attachments],
+        "html_parts": list(message.html_parts),
+        "input_hash": input_hash,
+    }
+
+
+def _view_values(mid: int, item: Incoming, message: Message, digest: str,
+                 input_hash: str) -> dict[str, Any]:
+    # Compressed: the views hold the text twice over (body and HTML), and JSON text shrinks
+    # several times (bench/bench_message_views.py).
+    packed = zlib.compress(orjson.dumps(message_view(message, input_hash)), 6)
+    return {"message_id": mid, "version": _VIEW_KEY, "raw_sha256": digest,
+            "labels": list(item.labels), "view": packed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +237,11 @@ class Store:
                 if streamed:
                     _write_big_raws(session, [(ids[digest], item.raw)
                                               for digest, (item, _m) in todo.items()])
+            if todo:  # the parse, kept for the views (the user's own mail included)
+                session.execute(insert(table_of(MessageViewRow)), [
+                    _view_values(ids[digest], item, message, digest,
+                                 str(traces.get(digest, {}).get("input_hash", "")))
+                    for digest, (item, message) in todo.items()])
             if traces:
                 session.execute(insert(table_of(DecisionRow)), [
                     _decision_values(ids[digest], account, d, now)
@@ -432,28 +473,39 @@ class Store:
             if row is None or row.account != account:
                 return None
             decision = session.get(DecisionRow, message_id)
-            message, html = parse_message_with_html(row.raw, labels=tuple(row.labels or ()))
-            trace = decision.trace if decision else {}
-            extra = {"html_parts": list(html)} if with_html else {}
-            return extra | {
-                "id": row.id,
-                "account": row.account,
-                "origin": row.origin,
-                "folder": row.folder,
-                "from_name": message.from_name,
-                "from_addr": message.from_addr,
-                "to": list(message.to),
-                "subject": message.subject,
-                "date": message.date,
-                "body_text": message.body_text,
-                "attachments": [
-                    {"filename": a.filename, "content_type": a.content_type, "size": a.size}
-                    for a in message.attachments
-                ],
-                "lane": decision.lane if decision else None,
-                "trace": trace,
-                "stale": decision is None or is_stale(message, decision.input_hash),
-            }
+            view = self._view(session, row)
+        trace = decision.trace if decision else {}
+        if view is not None:
+            stale = decision is None or view["input_hash"] != decision.input_hash
+        else:  # stored before views were (or no longer matching its bytes): parse now
+            message = parse_message_with_html(row.raw, labels=tuple(row.labels or ()))[0]
+            stale = decision is None or is_stale(message, decision.input_hash)
+            view = message_view(message, "")
+        extra = {"html_parts": view["html_parts"]} if with_html else {}
+        return extra | {
+            "id": row.id,
+            "account": row.account,
+            "origin": row.origin,
+            "folder": row.folder,
+            **{key: view[key] for key in ("from_name", "from_addr", "to", "subject", "date",
+                                          "body_text", "attachments")},
+            "lane": decision.lane if decision else None,
+            "trace": trace,
+            "stale": stale,
+        }
+
+    @staticmethod
+    def _view(session: Session, row: MessageRow) -> dict[str, Any] | None:
+        """The stored view, when it was made from these very bytes, with these labels, in
+        this version. The bytes are hashed on every read (cheap next to a parse), so a
+        message changed in the database is parsed again and its decision shows as stale."""
+        stored = session.get(MessageViewRow, row.id)
+        if (stored is None or stored.version != _VIEW_KEY
+                or list(stored.labels or ()) != list(row.labels or ())
+                or stored.raw_sha256 != content_sha256(row.raw)):
+            return None
+        view: dict[str, Any] = orjson.loads(zlib.decompress(stored.view))
+        return view
 
     def ledger(self, message_id: int) -> list[dict[str, Any]]:
         with self.sessions() as session:

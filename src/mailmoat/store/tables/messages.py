@@ -59,6 +59,24 @@ class MessageRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class MessageViewRow(Base):
+    """A message as its views show it, parsed once at ingest (migration 0018): sender,
+    recipients, subject, date, text, attachment list, HTML parts, and the scorer-input hash
+    of that parse. It holds for the raw bytes it was made from (`raw_sha256`), the labels it
+    was parsed with and its `version`; when any differs (or a message stored before 0018
+    has none) the views parse the bytes again, as before."""
+
+    __tablename__ = "message_views"
+
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    raw_sha256: Mapped[str] = mapped_column(String(64))
+    labels: Mapped[list[str]] = mapped_column(JSON, default=list)
+    view: Mapped[bytes] = mapped_column(LargeBinary)  # zlib-compressed JSON
+
+
 class DecisionRow(Base):
     """The current decision for a message (one row per message)."""
 
