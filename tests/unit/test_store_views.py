@@ -95,3 +95,16 @@ def test_the_migration_goes_down_and_up_and_old_rows_fall_back(store_url: str) -
     assert _read_all(again) == before
     again.ingest(b"From: a@example.org\nSubject: after\n\nhello\n", "eml")
     assert _views(again) == 1
+
+
+def test_the_html_a_view_keeps_is_capped() -> None:
+    """64 parts of 512 KB each could make a 32 MB view; the parse keeps at most 1 MiB."""
+    from mailmoat.core.message import MAX_HTML_CHARS, parse_message_with_html
+
+    part = "<p>" + "x" * 400_000 + "</p>"
+    body = "".join(f"--b\r\nContent-Type: text/html\r\n\r\n{part}\r\n" for _ in range(4))
+    raw = ("From: a@example.org\r\nSubject: big\r\nMIME-Version: 1.0\r\n"
+           "Content-Type: multipart/mixed; boundary=b\r\n\r\n" + body + "--b--\r\n").encode()
+    message, html = parse_message_with_html(raw)
+    assert len(html) == 2 and sum(map(len, html)) <= MAX_HTML_CHARS
+    assert any("HTML parts capped" in t for t in message.truncations)

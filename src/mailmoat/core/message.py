@@ -32,6 +32,7 @@ MAX_PART_BYTES = 512 * 1024  # decoded bytes read from any one part
 MAX_PARTS = 64  # MIME parts visited
 MAX_DEPTH = 8  # nested multipart / message/rfc822 levels
 MAX_BODY_CHARS = 64 * 1024  # plain-text body kept
+MAX_HTML_CHARS = 1024 * 1024  # decoded HTML kept for the views, all parts together
 SNIPPET_CHARS = 200
 MAX_RAW_BYTES = 25 * 1024 * 1024  # bytes of the raw message looked at
 # A big message is mostly attachment bytes nobody reads (only their size is kept), and the
@@ -591,6 +592,12 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
     body = body.strip()
 
     calendar = tuple(_strip_surrogates(c)[:MAX_BODY_CHARS] for c in acc.calendar[:4])
+    html_parts: list[str] = []
+    for part in (h for h in acc.html if h.strip()):
+        if sum(map(len, html_parts)) + len(part) > MAX_HTML_CHARS:
+            truncations.append(f"HTML parts capped at {MAX_HTML_CHARS} chars")
+            break
+        html_parts.append(part)
     message = Message(
         from_name=from_name,
         from_addr=from_addr,
@@ -619,7 +626,7 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
                            if name.lower() in headers),
         autoreply_header=bool("x-autoreply" in msg or "x-autorespond" in msg),
         links=tuple(link for h in acc.html[:4] for link in html_links(h))[:MAX_LINKS],
-        html_parts=tuple(h for h in acc.html if h.strip()),
+        html_parts=tuple(html_parts),
         raw_size=raw_size,
         defects=tuple(dict.fromkeys(notes + acc.defects + [type(d).__name__ for d in top_defects])),
         truncations=tuple(dict.fromkeys(truncations + acc.truncations)),
