@@ -87,8 +87,14 @@ def test_every_other_header_is_capped_too() -> None:
     assert len(parse_message(raw).subject) <= 4_000
 
 
-def test_a_message_view_parses_the_bytes_once(client: TestClient, store: Store,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_message_view_parses_the_bytes_at_most_once(client: TestClient, store: Store,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not at all when the parse was stored at ingest (migration 0018); once for a message
+    stored without it."""
+    from sqlalchemy import delete
+
+    from mailmoat.store.tables.messages import MessageViewRow
+
     mid = store.ingest(b"From: a@b.example\r\nSubject: hi\r\nContent-Type: text/html\r\n\r\n"
                        b"<p>hello <b>there</b></p>\r\n", "eml").message_id
     parses: list[int] = []
@@ -101,6 +107,11 @@ def test_a_message_view_parses_the_bytes_once(client: TestClient, store: Store,
     monkeypatch.setattr(core_message, "_parse", counted)
     reply = client.get(f"/api/messages/{mid}", params={"html": "true"})
     assert reply.status_code == 200 and "there" in reply.json()["html"]["html"]
+    assert parses == []
+    with store.sessions.begin() as session:
+        session.execute(delete(MessageViewRow))
+    again = client.get(f"/api/messages/{mid}", params={"html": "true"})
+    assert again.json() == reply.json()
     assert len(parses) == 1
 
 
