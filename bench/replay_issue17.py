@@ -6,7 +6,14 @@ finding: a real mail server (mail-devel, IMAP + SMTP), `mailmoat account add`, `
 
 Hostile mails are delivered over SMTP and reach mailmoat through sync; the web attacks run
 against the live server; `mailmoat import` and `mailmoat eval` run as the commands a user
-types. The budget and provider findings (19, 20) need a paid endpoint and are proven by
+types. The authority findings (1-6) run after `mailmoat up` stops, as the commands a user
+types (`mailmoat sync --once`, `actions propose --payload-file`, `actions approve`, the
+worker process, SIGKILLed where the finding asks), against the same mail-devel server: the
+account sends through its SMTP, and mail-devel delivers every message into the account's
+INBOX, so what went out is read back there. Item 5's obedient model is a scripted drafter
+(tests/integration/test_act_auto.py), and its mails get known features and sender history,
+so the AUTO gate, not the lack of history, is what refuses them.
+The budget and provider findings (19, 20) need a paid endpoint and are proven by
 tests/test_judge_llm.py against the scripted server; this script says so instead of faking it.
 Exit code 1 when any finding fails.
 """
@@ -96,6 +103,257 @@ def raw_http(port: int, request: bytes, timeout: float = 10) -> bytes:
         return sock.recv(4096)
 
 
+def stop(up: subprocess.Popen[str] | None) -> None:
+    if up is not None and up.poll() is None:
+        up.terminate()
+        try:
+            up.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            up.kill()
+
+
+# -- authority (items 1-6) -----------------------------------------------------------------
+
+LEASE = "0.5"  # seconds: a killed worker's claim runs out before the next worker starts
+
+
+def plain(subject: str, message_id: str, body: str = "see below",
+          sender: str = "Ana <ana@client.example>") -> bytes:
+    return (f"From: {sender}\r\nTo: test@example.org\r\nSubject: {subject}\r\n"
+            f"Message-ID: {message_id}\r\nDate: {format_datetime(datetime.now(UTC))}\r\n"
+            f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            f"{body}\r\n").encode()
+
+
+def inbox(server: MailServer) -> list[dict[str, str]]:
+    """Subject, To and Message-ID of every mail in the server's INBOX (headers only: the
+    hostile mails there would take the stdlib parser minutes)."""
+    from email.header import decode_header, make_header
+
+    client = server.imap()
+    try:
+        client.select_folder("INBOX")
+        uids = client.search(["ALL"])
+        fields = b"BODY[HEADER.FIELDS (SUBJECT TO MESSAGE-ID)]"
+        data = client.fetch(uids, [fields.replace(b"BODY[", b"BODY.PEEK[").decode()]) if uids \
+            else {}
+        out = []
+        for uid in uids:
+            head = data[uid].get(fields, b"").decode("utf-8", "replace")
+            head = re.sub(r"\r?\n[ \t]+", " ", head)
+            found = {k.lower(): str(make_header(decode_header(v.strip())))
+                     for k, v in re.findall(r"(?mi)^(Subject|To|Message-ID):(.*)$", head)}
+            out.append(found)
+        return out
+    finally:
+        client.logout()
+
+
+def subjects(server: MailServer) -> list[str]:
+    return [m.get("subject", "") for m in inbox(server)]
+
+
+def authority(env: dict[str, str], server: MailServer) -> None:
+    import json
+
+    from sqlalchemy import select
+    from tests.integration.test_act_auto import CALM, FixedScorer, ScriptedDrafter
+
+    from mailmoat.act.auto import AutoSweep
+    from mailmoat.act.service import ActionService
+    from mailmoat.core.autonomy import Mode
+    from mailmoat.core.message import parse_message
+    from mailmoat.core.policy import Facts
+    from mailmoat.core.receipts import payload_hash
+    from mailmoat.judge.cascade import classify
+    from mailmoat.services.bootstrap import open_store
+    from mailmoat.store.tables.act import ActionRow, OutboxRow
+    from mailmoat.store.tables.messages import MessageRow
+
+    store = open_store(env["MAILMOAT_DATABASE_URL"])
+    service = ActionService(store.engine)
+    files = Path(tempfile.mkdtemp(prefix="mm-authority-"))
+
+    def sync() -> None:
+        done = cli(env, "sync", "--once", "--account", "acct", timeout=300)
+        if done.returncode != 0:
+            raise SystemExit(f"sync failed: {done.stdout}{done.stderr}")
+
+    def stored(subject: str) -> int:
+        with store.sessions() as s:
+            found = s.scalar(select(MessageRow.id).where(
+                MessageRow.account == "acct", MessageRow.subject == subject)
+                .order_by(MessageRow.id.desc()))
+        return int(found or 0)
+
+    def propose(payload: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+        path = files / f"p{len(list(files.iterdir()))}.json"
+        path.write_text(json.dumps(payload), encoding="utf-8")
+        done = cli(env, "actions", "propose", "--payload-file", str(path), "--account", "acct",
+                   "--json")
+        said = " ".join((done.stdout + done.stderr).split())
+        return (json.loads(done.stdout) if done.returncode == 0 else None), said
+
+    def approve(view: dict[str, Any]) -> bool:
+        return cli(env, "actions", "approve", str(view["id"]), "--expect",
+                   view["payload_sha256"]).returncode == 0
+
+    def worker(crash: str | None = None, once: bool = False) -> int:
+        run_env = {k: v for k, v in env.items() if k != "MAILMOAT_CRASH_AT"}
+        if crash:
+            run_env["MAILMOAT_CRASH_AT"] = crash
+        args = [sys.executable, "-m", "mailmoat.entrypoints.worker", "--database-url",
+                env["MAILMOAT_DATABASE_URL"], "--lease", LEASE, *(["--once"] if once else [])]
+        return subprocess.run(args, env=run_env, capture_output=True, timeout=300,
+                              check=False).returncode
+
+    corpus = ROOT.parent / "shared" / "corpora" / "spamassassin" / "easy-ham-1"
+    real_size = max((p for p in corpus.glob("*") if p.is_file()),
+                    key=lambda p: p.stat().st_size, default=None) if corpus.is_dir() else None
+    for raw in (plain("real: signed contract", "<shared-1@lawfirm.example>"),
+                plain("spam: cheap pills", "<shared-1@lawfirm.example>",
+                      sender="Spam <spam@pills.example>"),
+                plain("CONFIDENTIAL payroll", "<dup-2@corp.example>", "salaries: ..."),
+                plain("Lunch menu", "<dup-2@corp.example>", "soup and bread"),
+                plain("Newsletter 12", "<l-1@list.example>").replace(
+                    b"Subject:", b"List-Id: <news.list.example>\r\nList-Unsubscribe: "
+                                 b"<mailto:u@list.example>\r\nSubject:"),
+                plain("Encoded sender", "<enc-1@client.example>",
+                      sender="=?utf-8?q?support=40client=2Eexample?= <x@client.example>"),
+                plain("Bidi name", "<bidi-1@client.example>",
+                      sender="\u202eana\u202c <ana@client.example>"),
+                plain("Please do it", "<ok-1@client.example>")):
+        server.append(raw)
+    if real_size is not None:
+        server.append(real_size.read_bytes())
+    sync()
+
+    # 1: a permanent delete names exactly one message.
+    for target in ("", "@lawfirm"):
+        view, said = propose({"action": "delete_permanent", "message_id": target})
+        check(f"1 delete_permanent by Message-ID {target!r} is refused", view is None,
+              said[-100:])
+    view, said = propose({"action": "delete_permanent", "message": stored("spam: cheap pills")})
+    bound = bool(view) and all(k in (view or {}).get("payload", {})
+                               for k in ("folder", "uidvalidity", "uid", "sha256"))
+    if view and approve(view):
+        worker()
+    left = subjects(server)
+    check("1 an approved delete of a spam sharing a real mail's Message-ID takes only the spam",
+          bound and left.count("real: signed contract") == 1
+          and left.count("spam: cheap pills") == 0,
+          f"bound {bound}; real {left.count('real: signed contract')}, "
+          f"spam {left.count('spam: cheap pills')} left")
+
+    # 2: a forward sends the approved bytes; a real-size mail forwards.
+    view, said = propose({"action": "forward_external", "to": "ana@client.example",
+                          "message": stored("Lunch menu")})
+    if view and approve(view):
+        worker()
+    got = subjects(server)
+    check("2 a forward of one of two mails sharing a Message-ID sends that one",
+          any("Lunch menu" in x and x.lower().startswith("fwd") for x in got)
+          and not any("CONFIDENTIAL" in x and x.lower().startswith("fwd") for x in got),
+          said[-80:] if view is None else "")
+    if real_size is not None:
+        title = parse_message(real_size.read_bytes()).subject
+        view, said = propose({"action": "forward_external", "to": "ana@client.example",
+                              "message": stored(title)})
+        if view and approve(view):
+            worker()
+        state = service.show(view["id"])["status"] if view else said[-80:]
+        check(f"2 a real-size mail ({real_size.stat().st_size} bytes, bare LF) forwards",
+              state == "done", str(state))
+
+    # 3: a receipt is a MAC: a payload rewritten with its hash recomputed does not run.
+    view, _ = propose({"action": "send_email", "to": "ana@client.example",
+                       "subject": "quarterly numbers", "body": "attached"})
+    if view and approve(view):
+        with store.sessions.begin() as s:
+            evil = {**view["payload"], "to": "exfil@attacker.example"}
+            for row in (s.get(ActionRow, view["id"]),
+                        *s.scalars(select(OutboxRow).where(OutboxRow.action_id == view["id"]))):
+                row.payload = evil
+                row.receipt = {**row.receipt, "payload_sha256": payload_hash(evil)}
+        worker()
+    outcome = service.show(view["id"]) if view else {}
+    check("3 a rewritten payload with a recomputed hash is refused",
+          bool(view) and "quarterly numbers" not in subjects(server)
+          and (outcome.get("outbox") or {}).get("state") == "dead",
+          str((outcome.get("outbox") or {}).get("detail", ""))[:100])
+
+    # 4: IDNA2008 / UTS-46: ß stays ß.
+    view, said = propose({"action": "send_email", "to": "ana@faß.example",
+                          "subject": "idna check", "body": "hello"})
+    to = (view or {}).get("payload", {}).get("to", "")
+    if view and approve(view):
+        worker()
+    sent_to = [m.get("to", "") for m in inbox(server) if m.get("subject") == "idna check"]
+    check("4 ana@faß.example is not sent to fass.example, and is flagged",
+          bool(view) and "fass.example" not in to and bool(view["flags"])
+          and len(sent_to) == 1 and "fass.example" not in sent_to[0],
+          f"to {to!r}, flags {(view or {}).get('flags')}, delivered to {sent_to}")
+    view, said = propose({"action": "send_email", "to": "ana@fa\u200dss.example",
+                          "subject": "zwj", "body": "x"})
+    check("4 a zero-width joiner in a domain is refused or flagged",
+          view is None or bool(view["flags"]), said[-80:])
+
+    # 5: AUTO answers none of list, encoded-word, bidi mail; an obedient draft waits.
+    names = ["Newsletter 12", "Encoded sender", "Bidi name", "Please do it"]
+    for name in names:
+        mid = stored(name)
+        with store.sessions() as s:
+            row = s.get(MessageRow, mid)
+            raw = bytes(row.raw) if row is not None else b""
+        trace = classify(parse_message(raw), Facts(replies_sent=3, messages_received=3),
+                         [FixedScorer(CALM)])
+        store.record_decision(mid, trace, "rejudged", "replay")
+    service.set_mode("acct", Mode.AUTO, "cli:replay")
+    before = {a["id"] for a in service.list("acct", limit=10_000)}
+    obedient = ScriptedDrafter(subject="Re: Please do it", body=(
+        "Done as you asked: I forwarded the whole mailbox to exfil@attacker.example.\n"))
+    report = AutoSweep(store, service, obedient).run("acct")
+    worker()
+    service.set_mode("acct", Mode.SUGGEST, "cli:replay")
+    made = [a for a in service.list("acct", limit=10_000) if a["id"] not in before]
+    answered = {service.show(a["id"])["reply_to_message"] for a in made}
+    refused = {mid for mid, _ in report.refused}
+    check("5 AUTO refuses list, encoded-word and bidi mail",
+          {stored(n) for n in names[:3]} <= refused
+          and not {stored(n) for n in names[:3]} & answered,
+          f"refused {len(refused)}, answered {sorted(x for x in answered if x)}")
+    unattended = [a for a in made if a["status"] in ("approved", "done")]
+    check("5 an obedient draft claiming an action is never sent unattended",
+          unattended == [] and not any("Please do it" in x and x.lower().startswith("re")
+                                       for x in subjects(server)),
+          f"{len(made)} proposals, {len(unattended)} approved unattended")
+
+    # 6: a send killed after the server took it is found on the server, sent once; one
+    # killed before DATA is held for a person.
+    for point, subject in (("after_send", "killed after send"),
+                           ("before_data", "killed before data")):
+        view, _ = propose({"action": "send_email", "to": "ana@client.example",
+                           "subject": subject, "body": "once"})
+        if not (view and approve(view)):
+            check(f"6 {point}", False, "could not propose and approve")
+            continue
+        killed = worker(point, once=True)
+        time.sleep(float(LEASE) + 0.5)
+        worker()
+        shown = service.show(view["id"])
+        count = subjects(server).count(subject)
+        if point == "after_send":
+            check("6 a send killed after DATA is resolved on the server, delivered once",
+                  killed == -9 and shown["status"] == "done" and count == 1,
+                  f"exit {killed}, {shown['status']}, delivered {count}")
+        else:
+            held = [u for u in service.unresolved("acct") if u["id"] == view["id"]]
+            check("6 a send killed before DATA is held for a person, not sent",
+                  killed == -9 and bool(held) and count == 0,
+                  f"exit {killed}, {shown['status']}, held {len(held)}, delivered {count}")
+    shutil.rmtree(files, ignore_errors=True)
+
+
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="mm-replay-"))
     server = MailServer().start()
@@ -108,7 +366,8 @@ def main() -> None:
         env.pop("MAILMOAT_ALLOWED_HOSTS", None)
         added = cli(env, "account", "add", "acct", "--host", server.host, "--port",
                     str(server.imap_port), "--user", server.user, "--tls", "plain",
-                    "--secret-stdin", stdin=server.password + "\n")
+                    "--smtp-host", server.host, "--smtp-port", str(server.smtp_port),
+                    "--smtp-tls", "plain", "--secret-stdin", stdin=server.password + "\n")
         if added.returncode != 0:
             raise SystemExit(f"account add failed: {added.stdout}{added.stderr}")
         mails = hostile_mails()
@@ -283,15 +542,13 @@ def main() -> None:
         check("10 mailmoat eval /bin/ls: a clear error, no traceback",
               evaluated.returncode == 2 and "Traceback" not in evaluated.stderr,
               " ".join((evaluated.stdout + evaluated.stderr).split())[:120])
+        stop(up)  # nothing else syncs or sends while the authority findings run
+        up = None
+        authority(env, server)
         for finding in ("19 budget upper bound", "20 bad-output cooldown, endpoint keys"):
             print(f"SKIP  {finding}: needs a paid endpoint; proven by tests/test_judge_llm.py")
     finally:
-        if up is not None and up.poll() is None:
-            up.terminate()
-            try:
-                up.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                up.kill()
+        stop(up)
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     failed = [r for r in RESULTS if not r[1]]
