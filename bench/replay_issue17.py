@@ -40,7 +40,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # tests.support is imported as a package
 
 from tests.support.mailserver import MailServer, free_port  # noqa: E402
 
@@ -134,12 +134,10 @@ def inbox(server: MailServer) -> list[dict[str, str]]:
     try:
         client.select_folder("INBOX")
         uids = client.search(["ALL"])
-        fields = b"BODY[HEADER.FIELDS (SUBJECT TO MESSAGE-ID)]"
-        data = client.fetch(uids, [fields.replace(b"BODY[", b"BODY.PEEK[").decode()]) if uids \
-            else {}
+        data = client.fetch(uids, ["BODY.PEEK[HEADER]"]) if uids else {}
         out = []
         for uid in uids:
-            head = data[uid].get(fields, b"").decode("utf-8", "replace")
+            head = data[uid].get(b"BODY[HEADER]", b"").decode("utf-8", "replace")
             head = re.sub(r"\r?\n[ \t]+", " ", head)
             found = {k.lower(): str(make_header(decode_header(v.strip())))
                      for k, v in re.findall(r"(?mi)^(Subject|To|Message-ID):(.*)$", head)}
@@ -219,7 +217,7 @@ def authority(env: dict[str, str], server: MailServer) -> None:
                     b"Subject:", b"List-Id: <news.list.example>\r\nList-Unsubscribe: "
                                  b"<mailto:u@list.example>\r\nSubject:"),
                 plain("Encoded sender", "<enc-1@client.example>",
-                      sender="=?utf-8?q?support=40client=2Eexample?= <x@client.example>"),
+                      sender="support@=?utf-8?q?client=2Eexample?="),
                 plain("Bidi name", "<bidi-1@client.example>",
                       sender="\u202eana\u202c <ana@client.example>"),
                 plain("Please do it", "<ok-1@client.example>")):
@@ -316,12 +314,16 @@ def authority(env: dict[str, str], server: MailServer) -> None:
     worker()
     service.set_mode("acct", Mode.SUGGEST, "cli:replay")
     made = [a for a in service.list("acct", limit=10_000) if a["id"] not in before]
-    answered = {service.show(a["id"])["reply_to_message"] for a in made}
-    refused = {mid for mid, _ in report.refused}
+    with store.sessions() as s:
+        answered = set(s.scalars(select(ActionRow.reply_to_message).where(
+            ActionRow.id.in_([a["id"] for a in made]))))
+    refused = dict(report.refused)
     check("5 AUTO refuses list, encoded-word and bidi mail",
-          {stored(n) for n in names[:3]} <= refused
+          {stored(n) for n in names[:3]} <= set(refused)
           and not {stored(n) for n in names[:3]} & answered,
-          f"refused {len(refused)}, answered {sorted(x for x in answered if x)}")
+          "; ".join(f"{n}: " + ("answered" if stored(n) in answered
+                                else str(refused.get(stored(n), "not refused"))[:60])
+                    for n in names))
     unattended = [a for a in made if a["status"] in ("approved", "done")]
     check("5 an obedient draft claiming an action is never sent unattended",
           unattended == [] and not any("Please do it" in x and x.lower().startswith("re")
