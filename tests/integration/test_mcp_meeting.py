@@ -240,3 +240,8 @@ def test_scopes_and_grants_hold_for_the_meeting_tools(world: dict[str, Any]) -> 
     with pytest.raises(Refused, match="not granted"):
         gateway.call(reader, "read_meeting_context", "read", "other",
                      lambda a: gateway.meeting(a, _id(store, INVITE, "other")))
+    # An event may name only a message of its own account.
+    elsewhere = world["agent"].call_raw("propose_calendar_event", {
+        "start": "2026-12-09T10:00:00+00:00", "end": "2026-12-09T11:00:00+00:00",
+        "summary": "x", "message_id": _id(store, INVITE, "other")})
+    assert elsewhere.is_error and "no message" in elsewhere.content[0].text
