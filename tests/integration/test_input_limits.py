@@ -32,7 +32,7 @@ from mailmoat.services.imports import BATCH_BYTES, import_path
 from mailmoat.store import Store
 from tests.support.llm_server import LLMServer, ok
 
-KLORN = Path(__file__).resolve().parents[2] / "shared" / "eval" / "klorn"
+KLORN = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
 runner = CliRunner()
 
 
@@ -207,7 +207,7 @@ def test_import_never_opens_a_pipe_and_skips_what_is_not_mail(tmp_path: Path) ->
 
 
 def test_the_sniffer_keeps_real_mail(tmp_path: Path) -> None:
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "spamassassin"
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "spamassassin"
     files = sorted(p for p in corpus.rglob("*") if p.is_file())[:400] if corpus.is_dir() else []
     if not files:
         pytest.skip("../shared/corpora/spamassassin is not present")
