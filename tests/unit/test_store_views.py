@@ -109,3 +109,37 @@ def test_the_html_a_view_keeps_is_capped() -> None:
     message, html = parse_message_with_html(raw)
     assert len(html) == 2 and sum(map(len, html)) <= MAX_HTML_CHARS
     assert any("HTML parts capped" in t for t in message.truncations)
+
+
+def test_mail_decided_late_gets_its_view_with_the_decisions_hash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mail stored without a decision (an older build took it for the user's own) has a view
+    without a hash; it is never taken as stale for that, and `decide_late` stores the parse
+    it decided on, so the view is read from the store again."""
+    from datetime import UTC, datetime
+
+    from mailmoat.core.message import parse_message
+    from mailmoat.store.messages import Store as MessageStore
+    from mailmoat.store.messages import _view_values, content_sha256
+
+    store = open_store(f"sqlite:///{tmp_path / 'v.db'}")
+    raw = b"From: ann@acme.example\r\nSubject: late\r\n\r\ncall me\r\n"
+    values = MessageStore._message_values(Incoming(raw, "imap", "INBOX"), parse_message(raw),
+                                          content_sha256(raw), "local", datetime.now(UTC))
+    with store.sessions.begin() as s:  # as such mail was stored: the message and a view
+        row = MessageRow(**values)
+        s.add(row)
+        s.flush()
+        mid = row.id
+        s.execute(MessageViewRow.__table__.insert().values(
+            **_view_values(mid, (), parse_message(raw), content_sha256(raw), "")))
+    assert (store.get_message(mid) or {})["stale"] is True  # no decision yet
+    assert store.decide_late("local", [mid]) == [mid]
+    fresh = store.get_message(mid) or {}
+    assert fresh["stale"] is False and fresh["lane"]
+
+    def no_parse(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("the view parsed although decide_late stored its parse")
+
+    monkeypatch.setattr(store_messages, "parse_message_with_html", no_parse)
+    assert store.get_message(mid) == fresh

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Engine, func, insert, or_, select, text, true
+from sqlalchemy import Engine, delete, func, insert, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -80,13 +80,13 @@ def message_view(message: Message, input_hash: str) -> dict[str, Any]:
     }
 
 
-def _view_values(mid: int, item: Incoming, message: Message, digest: str,
+def _view_values(mid: int, labels: Sequence[str], message: Message, digest: str,
                  input_hash: str) -> dict[str, Any]:
     # Compressed: the views hold the text twice over (body and HTML), and JSON text shrinks
     # several times (bench/bench_message_views.py).
     packed = zlib.compress(orjson.dumps(message_view(message, input_hash)), 6)
     return {"message_id": mid, "version": _VIEW_KEY, "raw_sha256": digest,
-            "labels": list(item.labels), "view": packed}
+            "labels": list(labels), "view": packed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +239,7 @@ class Store:
                                               for digest, (item, _m) in todo.items()])
             if todo:  # the parse, kept for the views (the user's own mail included)
                 session.execute(insert(table_of(MessageViewRow)), [
-                    _view_values(ids[digest], item, message, digest,
+                    _view_values(ids[digest], item.labels, message, digest,
                                  str(traces.get(digest, {}).get("input_hash", "")))
                     for digest, (item, message) in todo.items()])
             if traces:
@@ -328,6 +328,13 @@ class Store:
                 session.execute(insert(table_of(LedgerRow)), [
                     _ledger_values(mid, "decided", d, SYSTEM, now)
                     for mid, d in zip(ids, traces, strict=True)])
+                # The views keep this parse, with the hash the new decision read.
+                session.execute(delete(MessageViewRow).where(MessageViewRow.message_id.in_(ids)))
+                session.execute(insert(table_of(MessageViewRow)), [
+                    _view_values(mid, labels or (), message, content_sha256(raw),
+                                 str(d.get("input_hash", "")))
+                    for (mid, _raw, labels), raw, (message, _p), d
+                    in zip(rows, raws, todo, traces, strict=True)])
         except IntegrityError:
             return []
         return ids
@@ -475,7 +482,7 @@ class Store:
             decision = session.get(DecisionRow, message_id)
             view = self._view(session, row)
         trace = decision.trace if decision else {}
-        if view is not None:
+        if view is not None and (decision is None or view["input_hash"]):
             stale = decision is None or view["input_hash"] != decision.input_hash
         else:  # stored before views were (or no longer matching its bytes): parse now
             message = parse_message_with_html(row.raw, labels=tuple(row.labels or ()))[0]
