@@ -151,6 +151,9 @@ def test_a_proposed_event_writes_nothing_until_approved_then_once_by_uid(
     assert _copies(store, ring, uid) == []
 
     service.approve(made["proposal_id"], "cli:emma", expected_sha256=made["payload_sha256"])
+    # `actions run` does not call it stuck for want of SMTP: it runs on the next pass.
+    assert [why for row, why in worker.executor.waiting()
+            if row.action_id == made["proposal_id"]] == []
 
     class Killed(BaseException):  # like SIGKILL: no `except Exception` stops it
         pass

@@ -232,7 +232,11 @@ class Executor:
             pending = Pending(row.id, row.action_id, row.account, row.action, row.state,
                               row.attempts, row.next_attempt_at, row.lease_until,
                               row.claimed_by, row.last_error)
-            why = why_waiting(pending, now, self.transports.keys())
+            # As claim() takes rows: a calendar write needs no transport, only writers.
+            runnable = (set(self.transports) | {row.account}
+                        if self.calendars and row.action in CALENDAR_ACTIONS
+                        else self.transports.keys())
+            why = why_waiting(pending, now, runnable)
             if why is not None:
                 found.append((pending, why))
         return found
