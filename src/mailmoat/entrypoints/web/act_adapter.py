@@ -12,13 +12,16 @@ from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
 from mailmoat.core.ids import ascii_id
+from mailmoat.core.receipts import unicode_domain
 from mailmoat.entrypoints.web.approvals import (
     ApprovalOutcome,
+    OutgoingMail,
     PendingAction,
     TriageItem,
     UnknownSend,
 )
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
+from mailmoat.store.senders import sending_address
 
 
 def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
@@ -59,7 +62,24 @@ def _summary(view: dict[str, Any]) -> str:
     return f"to {to}: {view.get('subject', '')}" if to else str(view["action"])
 
 
-def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
+def _mail(view: dict[str, Any], from_addr: str) -> OutgoingMail | None:
+    """A send as its recipient reads it; every field read off the payload the hash covers."""
+    payload = view.get("payload")
+    if not isinstance(payload, dict) or payload.get("action") != "send_email":
+        return None
+    to = str(payload.get("to", ""))
+    local, _, domain = to.rpartition("@")
+    replying = view.get("replying_to")
+    return OutgoingMail(
+        from_addr=from_addr, to=to, to_unicode=f"{local}@{unicode_domain(domain)}" if local else to,
+        subject=str(payload.get("subject", "")), body=str(payload.get("body", "")),
+        in_reply_to=str(payload.get("in_reply_to") or ""),
+        attachments=tuple(f"{a.get('filename', '')} ({a.get('content_type', '')})"
+                          for a in payload.get("attachments") or [] if isinstance(a, dict)),
+        replying_to=replying if isinstance(replying, dict) else None)
+
+
+def _pending(view: dict[str, Any], diff: str = "", from_addr: str = "") -> PendingAction:
     payload = view.get("payload")
     return PendingAction(
         id=str(view["id"]),
@@ -74,6 +94,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
         proposed_by=f"{view.get('proposed_by', '')} via {view.get('source', '')}",
+        mail=_mail(view, from_addr),
     )
 
 
@@ -103,7 +124,7 @@ class ActApprovals:
         if view.get("revision", 1) > 1 and isinstance(view.get("payload"), dict):
             edits = edits_from_audit(self.service.audit_trail(int(view["id"])))
             diff = draft_diff(edits, view["payload"])
-        return _pending(view, diff)
+        return _pending(view, diff, sending_address(self.service.engine, account) or "")
 
     def approve(self, account: str, action_id: str, actor: str,
                 expected_sha256: str | None = None) -> ApprovalOutcome:
