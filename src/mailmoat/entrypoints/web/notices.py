@@ -13,6 +13,7 @@ from mailmoat.core.lanes import Lane
 
 NOTICES: dict[str, str] = {
     "moved": "moved to {0}",
+    "moved_many": "moved the ticked messages to {0} (urgent mail stays visible)",
     "moved_urgent": "moved to {0}: urgent mail stays visible, so {1} was not allowed",
     "moved_no_push": "moved to {0}: evidence speaks against this sender, so PUSH was not allowed",
     "pinned": "sender pinned to {0}",

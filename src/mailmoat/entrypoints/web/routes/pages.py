@@ -186,12 +186,6 @@ def setup_submit(
 
 # -- mail -------------------------------------------------------------------------------
 
-@router.get("/", response_class=HTMLResponse)
-def firewall(request: Request, me: SessionInfo = User) -> HTMLResponse:
-    return render(request, "firewall.html",
-                  {"lanes": views.firewall(request.app.state.store, me.account)})
-
-
 @router.get("/lane/{lane}", response_class=HTMLResponse)
 def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000),
               me: SessionInfo = User) -> HTMLResponse:

@@ -1,0 +1,99 @@
+"""The decision queue and the approval-as-mail page in Debian's Chromium: the keyboard flow
+(j/k, x, a number key to move, a to approve), screenshots at desktop and phone width, and
+axe-core with no serious or critical violations on each page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mailmoat.act.service import ActionService
+from mailmoat.demo import import_demo
+from mailmoat.entrypoints.web.app import create_app
+from mailmoat.services.bootstrap import open_store
+from tests.e2e.test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api
+from tests.support.act_support import incoming
+from tests.support.axe import require_axe, serious_violations
+from tests.support.webhelpers import PASSWORD, live_server, make_user
+
+WIDTHS = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def sign_in(page: Any, url: str) -> None:
+    page.goto(f"{url}/login")
+    page.fill("#username", "ann")
+    page.fill("#password", PASSWORD)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+
+
+def check_page(page: Any, url: str, name: str) -> None:
+    """Screenshot at both widths and axe-core at each: no serious violation."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        page.goto(url)
+        page.screenshot(path=str(SHOTS / f"ux-{name}-{width}.png"), full_page=True)
+        assert serious_violations(page) == [], f"{name} at {width} width"
+
+
+def test_queue_keyboard_flow_and_approval_as_mail(tmp_path: Path) -> None:
+    require_axe()
+    store = open_store(f"sqlite:///{tmp_path / 'ux.db'}")
+    import_demo(store)
+    make_user(store, "ann", ["local"])
+    mid = store.ingest(incoming(subject="Can we meet?"), "eml").message_id
+    service = ActionService(store.engine)
+    reply = service.propose("local", {"action": "send_email", "subject": "Re: Can we meet?",
+                                      "body": "Thursday at 10 works.\n— Sam\n"},
+                            "agent", "api", reply_to_message=mid)
+    meeting = [r["id"] for r in store.list_messages("MEETING")]
+    assert meeting
+    with live_server(create_app(store)) as server, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            # bypass_csp: only so the test can inject axe; the app's CSP is unchanged.
+            page = browser.new_context(bypass_csp=True).new_page()
+            sign_in(page, server.url)
+            assert page.inner_text("h2") == "What needs you"
+            check_page(page, f"{server.url}/", "home")
+            check_page(page, f"{server.url}/firewall", "firewall")
+            check_page(page, f"{server.url}/approvals/{reply['id']}", "approval")
+
+            # Keyboard: j to the rows, down to the first MEETING row, x ticks it, 3 moves
+            # the ticked rows to QUEUE (a form POST with the session's CSRF token).
+            page.set_viewport_size(WIDTHS["desktop"])
+            page.goto(f"{server.url}/")
+            page.keyboard.press("?")
+            assert page.is_visible("#keys-help")
+            rows = page.locator("[data-row]")
+            first_meeting = next(i for i in range(rows.count())
+                                 if rows.nth(i).get_attribute("data-id") == str(meeting[0]))
+            for _ in range(first_meeting + 1):
+                page.keyboard.press("j")
+            assert page.evaluate("document.activeElement.dataset.id") == str(meeting[0])
+            page.keyboard.press("x")
+            assert page.is_checked(f"#tick-{meeting[0]}")
+            with page.expect_navigation():
+                page.keyboard.press("3")
+            assert "moved the ticked messages to QUEUE" in page.inner_text("p.flash")
+            assert store.get_message(meeting[0])["lane"] == "QUEUE"  # type: ignore[index]
+
+            # The approval reads as mail; a approves exactly the bytes shown.
+            page.goto(f"{server.url}/approvals/{reply['id']}")
+            assert page.inner_text("#mail-subject") == "Re: Can we meet?"
+            assert "Thursday at 10 works." in page.inner_text("#mail-body")
+            assert "Could you send me the deck?" in page.inner_text("section.answers")
+            with page.expect_navigation():
+                page.keyboard.press("a")
+            assert "approved" in page.inner_text("p.flash")
+        finally:
+            browser.close()
+    receipt = service.show(reply["id"])["receipt"]
+    assert receipt["approved_by"] == "ann"
+    assert receipt["payload_sha256"] == reply["payload_sha256"]
+
+
+pytestmark = pytest.mark.slow
