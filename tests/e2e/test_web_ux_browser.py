@@ -61,6 +61,8 @@ def test_queue_keyboard_flow_and_approval_as_mail(tmp_path: Path) -> None:
             check_page(page, f"{server.url}/", "home")
             check_page(page, f"{server.url}/firewall", "firewall")
             check_page(page, f"{server.url}/approvals/{reply['id']}", "approval")
+            check_page(page, f"{server.url}/search?q=checkout", "search")
+            assert "checkout is down" in page.inner_text("#search-hits")
 
             # Keyboard: j to the rows, down to the first MEETING row, x ticks it, 3 moves
             # the ticked rows to QUEUE (a form POST with the session's CSRF token).
@@ -68,6 +70,13 @@ def test_queue_keyboard_flow_and_approval_as_mail(tmp_path: Path) -> None:
             page.goto(f"{server.url}/")
             page.keyboard.press("?")
             assert page.is_visible("#keys-help")
+            page.keyboard.press("/")  # to the search box, and a search from the keyboard
+            assert page.evaluate("document.activeElement.id") == "q"
+            page.keyboard.type("wire confirmation")
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            assert "Wire confirmation needed" in page.inner_text("#search-hits")
+            page.goto(f"{server.url}/")
             rows = page.locator("[data-row]")
             first_meeting = next(i for i in range(rows.count())
                                  if rows.nth(i).get_attribute("data-id") == str(meeting[0]))

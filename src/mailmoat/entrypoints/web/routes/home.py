@@ -40,7 +40,7 @@ NOW = frozenset({Lane.PUSH.value, Lane.MEETING.value})
 BULK_MAX = 200  # ids one bulk move may name
 
 
-def _zone(request: Request, account: str) -> ZoneInfo:
+def zone_of(request: Request, account: str) -> ZoneInfo:
     name = AccountNotifySettings.load(web(request).settings(account)).notify.timezone
     try:
         return ZoneInfo(name)
@@ -48,7 +48,7 @@ def _zone(request: Request, account: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def _received(moment: datetime, zone: ZoneInfo) -> dict[str, str]:
+def received_in(moment: datetime, zone: ZoneInfo) -> dict[str, str]:
     local = moment.astimezone(zone)
     return {"iso": local.isoformat(timespec="minutes"),
             "text": f"{local:%a %d %b, %H:%M}", "zone": str(zone)}
@@ -58,14 +58,14 @@ def decision_queue(request: Request, me: SessionInfo) -> dict[str, Any]:
     """The queue as plain data: the page and GET /api/queue show the same."""
     store = request.app.state.store
     hide = views._snoozed(store, me.account)
-    zone = _zone(request, me.account)
+    zone = zone_of(request, me.account)
     groups = []
     for lane, limit in NEEDS_YOU:
         rows = []
         for row in lane_rows(store, me.account, lane.value, limit, hide):
             trace = row.pop("trace") or {}
             rows.append({**row, "why": why(trace),
-                         "received": _received(row["received"], zone),
+                         "received": received_in(row["received"], zone),
                          "unread": row["seen"] is False})
         groups.append({"lane": lane.value, "blurb": views.LANE_BLURB[lane], "rows": rows})
     approvals = request.app.state.approvals.list(me.account)
