@@ -106,3 +106,51 @@ def test_queue_keyboard_flow_and_approval_as_mail(tmp_path: Path) -> None:
 
 
 pytestmark = pytest.mark.slow
+
+
+def test_onboarding_from_no_mailbox_to_first_lanes(tmp_path: Path, mail_server: Any) -> None:
+    """A person with only the demo mail adds their IMAP account in the page (mail-devel),
+    tests it, starts the first sync, watches it finish, and sees their mail in the queue."""
+    from tests.integration.test_web_onboarding import URGENT
+    from tests.support.mailserver import HOST
+
+    require_axe()
+    store = open_store(f"sqlite:///{tmp_path / 'onboard.db'}")
+    import_demo(store)
+    make_user(store, "ann", ["local"])
+    mail_server.deliver(URGENT)
+    with live_server(create_app(store)) as server, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_context(bypass_csp=True).new_page()
+            sign_in(page, server.url)
+            page.click("#connect-mailbox a")
+            assert page.url.endswith("/accounts")
+            check_page(page, f"{server.url}/accounts?preset=imap", "accounts")
+            page.set_viewport_size(WIDTHS["desktop"])
+            page.fill("#acc-name", "work")
+            page.fill("#acc-user", mail_server.user)
+            page.fill("#acc-password", mail_server.password)
+            page.fill("#acc-host", HOST)
+            page.fill("#acc-port", str(mail_server.imap_port))
+            page.select_option("#acc-tls", "plain")
+            with page.expect_navigation():
+                page.click("text=Add and seal the password")
+            assert "account added" in page.inner_text("p.flash")
+            with page.expect_navigation():
+                page.click("#test-account")
+            assert "it works" in page.inner_text("#h-check")
+            page.screenshot(path=str(SHOTS / "ux-account-tested-desktop.png"), full_page=True)
+            assert serious_violations(page) == []
+            with page.expect_navigation():
+                page.click("#start-sync")
+            page.wait_for_selector("text=Done: 1 new message", timeout=60_000)
+            page.screenshot(path=str(SHOTS / "ux-account-synced-desktop.png"), full_page=True)
+            page.click("text=See what needs you")
+            page.wait_for_url(f"{server.url}/")
+            assert "Production outage: payments failing now" in page.inner_text("main")
+            assert not page.is_visible("#connect-mailbox")
+            page.screenshot(path=str(SHOTS / "ux-home-after-onboarding-desktop.png"),
+                            full_page=True)
+        finally:
+            browser.close()

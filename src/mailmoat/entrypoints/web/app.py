@@ -51,7 +51,7 @@ def create_app(
     process behind a proxy accepts the same link. `allowed_hosts`: names besides the base
     URL's host that the server answers to (default: the comma-separated
     MAILMOAT_ALLOWED_HOSTS); any other Host header is refused."""
-    from mailmoat.entrypoints.web.routes import api, home, pages, search
+    from mailmoat.entrypoints.web.routes import accounts, api, home, pages, search
     from mailmoat.entrypoints.web.routes.rules import rules_router
 
     app = FastAPI(
@@ -78,7 +78,7 @@ def create_app(
     vapid_public_key(app.state.web)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
-    for resource in (home, search):  # modules with module-level `pages` and `api` routers
+    for resource in (home, search, accounts):  # modules with module-level `pages` and `api` routers
         app.include_router(resource.pages)
         app.include_router(resource.api)
     app.include_router(rules_router)

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
+from mailmoat.accounts.registry import list_accounts
 from mailmoat.core.explain import why
 from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.web import views
@@ -88,8 +89,9 @@ def home(request: Request, me: SessionInfo = User) -> HTMLResponse:
     queue = decision_queue(request, me)
     empty = not (queue["approvals"] or queue["triage"]
                  or any(g["rows"] for g in queue["groups"] if g["lane"] in NOW))
-    return render(request, "home.html", {"q": queue, "empty": empty,
-                                         "lanes": [lane.value for lane in Lane]})
+    return render(request, "home.html", {
+        "q": queue, "empty": empty, "lanes": [lane.value for lane in Lane],
+        "no_account": not list_accounts(request.app.state.store)})
 
 
 @pages.get("/firewall", response_class=HTMLResponse)
