@@ -14,6 +14,7 @@ from mailmoat.core.actions import is_floor
 from mailmoat.core.ids import ascii_id
 from mailmoat.core.receipts import unicode_domain
 from mailmoat.entrypoints.web.approvals import (
+    ApprovalLine,
     ApprovalOutcome,
     OutgoingMail,
     PendingAction,
@@ -115,6 +116,14 @@ class ActApprovals:
     def list(self, account: str) -> list[PendingAction]:
         return [p for p in (self.show(account, str(s["id"]))
                             for s in self.service.list(account, "pending")) if p]
+
+    def lines(self, account: str) -> builtins.list[ApprovalLine]:
+        """One line per pending action, from the summaries alone (the home page)."""
+        return [ApprovalLine(str(s["id"]), str(s["action"]),
+                             f"to {s['to']}: {s['subject']}" if s.get("to")
+                             else str(s["action"]),
+                             f"{s.get('proposed_by', '')} via {s.get('source', '')}")
+                for s in self.service.list(account, "pending")]
 
     def show(self, account: str, action_id: str) -> PendingAction | None:
         view = self._owned(account, action_id)

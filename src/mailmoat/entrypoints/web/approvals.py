@@ -44,6 +44,17 @@ class PendingAction:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovalLine:
+    """A pending action as one line of the home page; its page shows the rest (the mail, the
+    recipient warnings, the exact bytes). Cheap to list: no recipient checks, no diff."""
+
+    id: str
+    kind: str
+    summary: str
+    proposed_by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class UnknownSend:
     """A send that may or may not have gone out and was not found on the server."""
 
