@@ -1,7 +1,7 @@
 """Mail accounts from the web page: add one (with provider presets and a short recipe each),
 test it step by step, watch its first sync, remove it. The secret is sealed with the key
-ring, as `mailmoat account add` seals it, and never shown again; the page that adds an
-account grants it to the person adding it and switches their view to it."""
+ring, as `mailmoat account add` seals it, and never shown again. An added account is granted
+to the person adding it; the page (not the API) also switches their view to it."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _settings(body: AccountIn) -> AccountSettings:
 
 
 def _add(request: Request, me: SessionInfo, body: AccountIn) -> AccountSettings:
-    """Store (sealed), grant it to this person and show it to them. AccountError: why not.
+    """Store (sealed) and grant it to this person. AccountError: why not.
 
     A name under which mail is stored that this person may not read is refused: the new
     mailbox would be granted together with another one's stored record."""
@@ -76,7 +76,6 @@ def _add(request: Request, me: SessionInfo, body: AccountIn) -> AccountSettings:
     except SecretKeyError as exc:
         raise AccountError(str(exc)) from None
     web(request).grant(me.username, added.name)
-    web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), added.name)
     return added
 
 
@@ -129,6 +128,8 @@ def add_form(request: Request, name: str = Form(..., max_length=200),
                          password=password, smtp_host=smtp_host, smtp_port=smtp_port,
                          smtp_tls=smtp_tls, server_files_sent=server_files_sent)
         added = _add(request, me, body)
+        # The page shows the new mailbox at once; the API leaves the session's view alone.
+        web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), added.name)
     except (AccountError, ValueError) as exc:
         # Nothing saved; the form again with the reason and what was typed (never the
         # password). A pydantic error lists each field.
