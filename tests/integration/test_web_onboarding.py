@@ -13,6 +13,7 @@ from sqlalchemy import select
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.services.bootstrap import open_store
+from mailmoat.store.demo_mailbox import demo_only
 from mailmoat.store.tables.accounts import AccountRow
 from tests.support.mailserver import HOST, MailServer, free_port
 from tests.support.webhelpers import make_user, sign_in
@@ -81,6 +82,17 @@ def test_from_no_mailbox_to_its_first_lanes(tmp_path: Path, mail_server: MailSer
                      headers={"X-CSRF-Token": bob_csrf})
     assert taken.status_code == 400 and "stored under the name" in taken.json()["detail"]
 
+    # With a mailbox of her own, the demo mailbox can leave Ann's view; its mail stays stored.
+    demo_count = store.count("local")
+    assert bob.post("/demo/remove", data={"csrf": bob_csrf}).status_code == 409  # no mailbox
+    assert 'id="remove-demo"' in client.get("/accounts").text
+    gone = client.post("/demo/remove", data={"csrf": csrf}, follow_redirects=False)
+    assert gone.status_code == 303 and gone.headers["location"] == "/accounts?done=demo_removed"
+    assert "checkout is down" not in client.get("/").text
+    assert client.get("/api/session").json()["accounts"] == ["work"]
+    assert store.count("local") == demo_count
+    assert 'id="remove-demo"' not in client.get("/accounts").text
+
     removed = client.post("/accounts/work/remove", data={"csrf": csrf}, follow_redirects=False)
     assert removed.status_code == 303
     assert client.get("/api/accounts").json() == []
@@ -105,3 +117,11 @@ def test_each_step_of_a_failing_connection_is_named(tmp_path: Path,
                         headers={"X-CSRF-Token": csrf}).json()["steps"]
     assert [(s["name"], s["state"]) for s in steps][:3] == [
         ("dns", "ok"), ("tcp", "failed"), ("tls", "skipped")]
+    # Mail of the person's own imported into "local" makes it more than a demo: it stays.
+    assert not demo_only(store, "local")
+    import_demo(store)
+    assert demo_only(store, "local")
+    store.ingest(URGENT, "eml")
+    assert not demo_only(store, "local")
+    assert 'id="remove-demo"' not in client.get("/accounts").text
+    assert client.post("/demo/remove", data={"csrf": csrf}).status_code == 409

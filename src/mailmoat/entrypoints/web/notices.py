@@ -32,6 +32,7 @@ NOTICES: dict[str, str] = {
     "account_added": "account added: its password is sealed; test it, then start the first sync",
     "account_removed": "account removed: its sealed password is gone, stored mail stays",
     "sync_started": "first sync started",
+    "demo_removed": "the demo mailbox is out of your view (its mail stays stored, unshown)",
     "mode_saved": "mode {0} saved",
     "lane_actions_saved": "lane actions saved",
     "notifications_saved": "notifications saved",

@@ -25,6 +25,7 @@ from mailmoat.accounts.secrets import SecretKeyError, load_key_ring
 from mailmoat.entrypoints.web.routes.pages import back, render
 from mailmoat.entrypoints.web.security.auth import SESSION_COOKIE, api_user, page_user, web
 from mailmoat.services.mailbox_setup import CheckReport, FirstSyncs, check_mailbox
+from mailmoat.store.demo_mailbox import demo_only, leave_account
 from mailmoat.store.people import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
@@ -32,6 +33,7 @@ api = APIRouter(prefix="/api", responses={401: {"description": "not signed in"},
                                           404: {"description": "no such account of yours"}})
 User = Depends(page_user)
 Me = Depends(api_user)
+DEMO = "local"  # the account the demo mailbox (and mail imported from disk) is stored under
 
 
 class AccountIn(BaseModel):
@@ -103,7 +105,12 @@ def _list_ctx(request: Request, me: SessionInfo, **extra: Any) -> dict[str, Any]
     accounts = [a for a in list_accounts(request.app.state.store) if a.name in me.accounts]
     chosen = preset(str(extra.pop("preset", "") or "")) or PRESETS[0]
     return {"accounts": accounts, "presets": PRESETS, "p": chosen, "error": "",
-            "form": {}, **extra}
+            "form": {}, "demo": _demo_removable(request, me, accounts), **extra}
+
+
+def _demo_removable(request: Request, me: SessionInfo, mine: list[AccountSettings]) -> bool:
+    """The demo mailbox may leave this person's view once a real mailbox of theirs exists."""
+    return bool(mine) and DEMO in me.accounts and demo_only(request.app.state.store, DEMO)
 
 
 @pages.get("/accounts", response_class=HTMLResponse)
@@ -167,6 +174,18 @@ def sync_form(request: Request, name: str, me: SessionInfo = User) -> Response:
     _mine(request, me, name)
     _first_syncs(request).start(request.app.state.store, name)
     return back(f"/accounts/{name}", "sync_started")
+
+
+@pages.post("/demo/remove")
+def remove_demo_form(request: Request, me: SessionInfo = User) -> Response:
+    """Take the demo mailbox out of this person's view (its mail stays stored, unshown)."""
+    mine = [a for a in list_accounts(request.app.state.store) if a.name in me.accounts]
+    if not _demo_removable(request, me, mine):
+        raise HTTPException(409, "the demo mailbox can go once a mailbox of yours is added, "
+                                 "and only while it holds demo mail alone")
+    web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), mine[0].name)
+    leave_account(request.app.state.store, me.username, DEMO)
+    return back("/accounts", "demo_removed")
 
 
 @pages.post("/accounts/{name}/remove")
