@@ -1,5 +1,5 @@
 """The decision queue and the approval-as-mail page in Debian's Chromium: the keyboard flow
-(j/k, x, a number key to move, a to approve), screenshots at desktop and phone width, and
+(j/k, x, a number key to move, a then Enter to approve), screenshots at desktop and phone width, and
 axe-core with no serious or critical violations on each page."""
 
 from __future__ import annotations
@@ -95,8 +95,11 @@ def test_queue_keyboard_flow_and_approval_as_mail(tmp_path: Path) -> None:
             assert page.inner_text("#mail-subject") == "Re: Can we meet?"
             assert "Thursday at 10 works." in page.inner_text("#mail-body")
             assert "Could you send me the deck?" in page.inner_text("section.answers")
+            page.keyboard.press("a")  # focuses the button: one stray key never approves
+            assert page.evaluate("document.activeElement.dataset.key") == "a"
+            assert service.show(reply["id"])["status"] == "pending"
             with page.expect_navigation():
-                page.keyboard.press("a")
+                page.keyboard.press("Enter")
             assert "approved" in page.inner_text("p.flash")
         finally:
             browser.close()

@@ -48,9 +48,10 @@
     else if (/^[1-5]$/.test(key)) { moveTo(LANES[Number(key) - 1]); }
     else if (key === "e") { moveTo("INFO"); }
     else if (key === "a") {
+      // Focus only: an irreversible send is never one stray keystroke away. Enter approves.
       var approve = document.querySelector("button[data-key=a]");
       if (!approve) return;
-      approve.click();
+      approve.focus();
     }
     else if (key === "/") {
       var search = document.getElementById("q");
