@@ -7,7 +7,8 @@ through the real login form and asks uvicorn (its own process) for each page --r
 times: the home page, and searches for a common word, two words, a number and a sender
 address (each finds mail; at most 50 hits are shown). Prints p50/p95/p99 per page.
 Goal: p95 <= 100 ms for each.
-Run: .venv/bin/python bench/bench_home.py  (--db PATH keeps the built store for reruns)
+Run: .venv/bin/python bench/bench_home.py  (--db PATH keeps the built store for reruns;
+--postgres URL measures PostgreSQL: its generated tsvector column and GIN index)
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
-from bench_web import build, free_port, measure
+from bench_web import build, free_port, measure, store_url
 
 PAGES = (
     ("home", "/"),
@@ -34,7 +38,7 @@ PAGES = (
 )
 
 
-def hits(db: Path) -> dict[str, int]:
+def hits(db: Path | str) -> dict[str, int]:
     """How many mails each search finds (the same query the page runs): every one finds
     some, or the bench would time an empty answer."""
     from urllib.parse import parse_qs, urlsplit
@@ -42,7 +46,7 @@ def hits(db: Path) -> dict[str, int]:
     from mailmoat.services.bootstrap import open_store
     from mailmoat.store.search import search
 
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(store_url(db))
     found = {}
     for name, path in PAGES:
         query = parse_qs(urlsplit(path).query).get("q")
@@ -53,18 +57,18 @@ def hits(db: Path) -> dict[str, int]:
     return found
 
 
-def approvals(db: Path, count: int) -> None:
+def approvals(db: Path | str, count: int) -> None:
     from mailmoat.act.service import ActionService
     from mailmoat.services.bootstrap import open_store
 
-    service = ActionService(open_store(f"sqlite:///{db}").engine)
+    service = ActionService(open_store(store_url(db)).engine)
     for i in range(count):
         service.propose("local", {"action": "send_email", "to": f"ana{i}@client.example",
                                   "subject": f"Numbers {i}", "body": "Attached.\n"},
                         "bench", "api")
 
 
-def serve_and_measure(db: Path, requests: int) -> dict[str, list[float]]:
+def serve_and_measure(db: Path | str, requests: int) -> dict[str, list[float]]:
     port = free_port()
     bench_web = str(Path(__file__).with_name("bench_web.py"))
     server = subprocess.Popen([sys.executable, bench_web, "--serve", str(db), str(port)],
@@ -86,19 +90,56 @@ def serve_and_measure(db: Path, requests: int) -> dict[str, list[float]]:
         server.wait(timeout=10)
 
 
+@contextmanager
+def schema_in(admin_url: str | None) -> Iterator[str | None]:
+    """A fresh PostgreSQL schema for the bench (None: SQLite); dropped afterwards."""
+    if admin_url is None:
+        yield None
+        return
+    from sqlalchemy import create_engine, text
+
+    schema = f"mm_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(admin_url)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{admin_url}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def analyze(db: Path | str) -> None:
+    """PostgreSQL: fresh planner statistics, as autovacuum would gather them in time."""
+    if "://" not in str(db):
+        return
+    from sqlalchemy import text
+
+    from mailmoat.services.bootstrap import open_store
+
+    engine = open_store(store_url(db)).engine
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("ANALYZE"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--approvals", type=int, default=5)
     parser.add_argument("--db", type=Path, help="build here once, reuse on later runs")
+    parser.add_argument("--postgres", metavar="URL",
+                        help="PostgreSQL instead (e.g. postgresql+psycopg://postgres@127.0.0.1"
+                             "/test): built in a fresh schema, dropped afterwards")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or Path(tmp) / "bench.db"
-        if not db.exists():
+    with tempfile.TemporaryDirectory() as tmp, schema_in(args.postgres) as pg:
+        db: Path | str = pg or args.db or Path(tmp) / "bench.db"
+        if pg or not Path(db).exists():
             start = time.perf_counter()
             build(db, args.messages)
             approvals(db, args.approvals)
+            analyze(db)
             print(f"built in {time.perf_counter() - start:.1f}s")
         found = hits(db)
         timings = serve_and_measure(db, args.requests)

@@ -1,6 +1,7 @@
 """Search over stored mail by subject, sender and preview, through the index migration
-0018_search made: FTS5 on SQLite, a GIN tsvector index on PostgreSQL. Every word of the
-query must match (as a word prefix), newest first, one account only. Persists nothing."""
+0018_search made: FTS5 on SQLite, a stored tsvector column with a GIN index on PostgreSQL.
+Every word of the query must match (as a word prefix), newest first, one account only.
+Persists nothing."""
 
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ from sqlalchemy import text
 from mailmoat.store.messages import Store
 
 MAX_WORDS = 8
-# Exactly the expression ix_messages_search covers (migration 0018_search): any other
-# spelling would not use the index.
-PG_DOCUMENT = ("to_tsvector('simple', coalesce(subject, '') || ' ' || coalesce(from_name, '') "
-               "|| ' ' || coalesce(from_addr, '') || ' ' || coalesce(snippet, ''))")
 _WORD = re.compile(r"[\w@.+-]+")
 _EDGE = ".+-@"
 
@@ -52,8 +49,8 @@ def search(store: Store, account: str, query: str, limit: int = 50) -> list[dict
     if store.engine.dialect.name == "postgresql":
         sql = text(f"SELECT {columns} FROM messages m LEFT JOIN decisions d "
                    "ON d.message_id = m.id WHERE m.account = :account AND "
-                   f"{PG_DOCUMENT.replace('coalesce(', 'coalesce(m.')} "
-                   "@@ to_tsquery('simple', :q) ORDER BY m.id DESC LIMIT :limit")
+                   # search_doc: the stored tsvector migration 0018 indexes (GIN)
+                   "m.search_doc @@ to_tsquery('simple', :q) ORDER BY m.id DESC LIMIT :limit")
         params: dict[str, Any] = {"account": account, "q": _tsquery(words), "limit": limit}
     else:
         sql = text(f"SELECT {columns} FROM messages_fts f JOIN messages m ON m.id = f.rowid "

@@ -3,7 +3,8 @@ scheduling mail, sends waiting for approval, triage), then what to read when the
 (QUEUE), each row with a one-line reason in
 plain words (core/explain.py, read off the stored trace) and the arrival time in the
 person's zone; the numbers and sources stay on the trace page. The lane overview moved to
-/firewall. A bulk move and keyboard shortcuts (static/keys.js) act on the rows; without
+/firewall, with the counts per lane (counting a whole mailbox is the one cost here that
+grows with it). A bulk move and keyboard shortcuts (static/keys.js) act on the rows; without
 JavaScript every action is still a plain form POST."""
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def decision_queue(request: Request, me: SessionInfo) -> dict[str, Any]:
             rows.append({**row, "why": why(trace),
                          "received": received_in(row["received"], zone),
                          "unread": row["seen"] is False})
-        groups.append({"lane": lane.value, "blurb": views.LANE_BLURB[lane], "rows": rows})
+        groups.append({"lane": lane.value, "blurb": views.LANE_BLURB[lane], "rows": rows,
+                       "more": len(rows) == limit})
     source = request.app.state.approvals
     # One line each; the recipient checks and the exact bytes are on each approval's page.
     approvals = source.lines(me.account) if hasattr(source, "lines") else source.list(
@@ -81,7 +83,6 @@ def decision_queue(request: Request, me: SessionInfo) -> dict[str, Any]:
                               "until you approve these exact bytes"} for a in approvals],
         "triage": [{"message_id": t.message_id, "subject": t.subject, "why": t.reason}
                    for t in triage],
-        "counts": views.counts(store, me.account),
         "zone": str(zone),
     }
 
