@@ -3,7 +3,7 @@ bootstrap (the one way to open the store, scorers, key ring, transports), ingest
 (parse -> facts -> classify -> save), the sync pass (sync + notify + AUTO sweep + outbox),
 relabel (the one human relabel), imports (mail from disk), jobs (the bodies every job runner
 runs), leases (holding a lease in the database with a heartbeat), watchers (IDLE watch pools
-sharded by leases).
+sharded by leases), mailbox_setup (the web's step-by-step account test and first sync).
 
 May import: the feature packages, store/, core/. Never entrypoints.
 """
