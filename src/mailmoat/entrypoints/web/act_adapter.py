@@ -22,7 +22,7 @@ from mailmoat.entrypoints.web.approvals import (
     UnknownSend,
 )
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
-from mailmoat.store.senders import sending_address
+from mailmoat.store.sending_address import sending_address
 
 
 def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
