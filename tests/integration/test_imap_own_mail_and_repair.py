@@ -8,9 +8,11 @@ import os
 import signal
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from mailmoat.accounts.registry import AccountSettings, Submission, add_account, get_account
@@ -24,6 +26,7 @@ from mailmoat.core.local_scorer import score_local
 from mailmoat.learn.service import Learning
 from mailmoat.mail.runner import sync_once
 from mailmoat.services.bootstrap import open_store
+from mailmoat.store import messages as messages_module
 from mailmoat.store.mailbox_state import SyncBook
 from mailmoat.store.tables.accounts import LocationRow
 from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
@@ -164,6 +167,67 @@ def test_a_sent_folder_by_name_or_by_configuration_is_not_judged(
     learning = Learning(store, account="work")
     assert learning.facts("ann@acme.example").replies_sent == 1
     assert learning.facts("bob@b.example").replies_sent == 1
+
+
+def test_an_inbox_configured_as_the_sent_folder_is_still_judged_and_marked(
+    tmp_path: Path, keyword_server: MailServer
+) -> None:
+    """A server that files sent copies in INBOX (the chaos topology's mail-devel) leads to a
+    Sent folder configured as INBOX: the inbox stays an inbox, every mail in it is decided
+    and marked (issue 20: it was all stored as the user's own mail, never decided)."""
+    _append_all(keyword_server, [("INBOX", make_message(n, subject=f"inbox {n}"))
+                                 for n in range(4)] + [("INBOX", _mine(9))])
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    ring = load_key_ring(tmp_path / "secret.key")
+    add_account(store, ring, AccountSettings(
+        name="work", host=HOST, port=keyword_server.imap_port, username=keyword_server.user,
+        tls="plain", submission=Submission(host=HOST, port=keyword_server.smtp_port,
+                                           tls="plain", sent_folder="INBOX")),
+        keyword_server.password)
+    report = sync_once(store, ring, get_account(store, "work"))
+    assert (report.own, report.created) == (0, 5)
+    with store.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(DecisionRow)) == 5
+    flags = _flags(keyword_server, "INBOX")
+    assert len(flags) == 5
+    assert all(sum(f.startswith(b"$Moat") for f in fl) == 1 for fl in flags.values())
+
+
+def test_mail_stored_without_a_decision_is_decided_by_the_next_pass(
+    tmp_path: Path, keyword_server: MailServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that stored inbox mail as the user's own (the rule an older build applied to a
+    Sent folder configured as INBOX) left it stored and located, with no decision, no plan
+    and no mark. The next pass decides it (`decided_late`), plans and marks it, once."""
+    _append_all(keyword_server, [("INBOX", make_message(n, subject=f"inbox {n}"))
+                                 for n in range(5)])
+    store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
+    ring = load_key_ring(tmp_path / "secret.key")
+    add_account(store, ring, AccountSettings(
+        name="work", host=HOST, port=keyword_server.imap_port, username=keyword_server.user,
+        tls="plain"), keyword_server.password)
+    account = get_account(store, "work")
+    with monkeypatch.context() as patch:  # the older rule: this inbox was "own mail"
+        patch.setattr(messages_module, "is_own_mail", lambda *_args: True)
+        first = sync_once(store, ring, account)
+    assert (first.own, first.created) == (5, 0)
+    with store.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(DecisionRow)) == 0
+    assert store.undecided("work") != []
+    assert not any(f.startswith(b"$Moat") for fl in _flags(keyword_server, "INBOX").values()
+                   for f in fl)
+
+    second = sync_once(store, ring, account)
+    assert second.decided_late == 5 and second.repaired == 5 and second.created == 0
+    assert store.undecided("work") == []
+    flags = _flags(keyword_server, "INBOX")
+    assert len(flags) == 5
+    assert all(sum(f.startswith(b"$Moat") for f in fl) == 1 for fl in flags.values())
+    with store.sessions() as session:
+        ledger = Counter(session.scalars(select(LedgerRow.message_id)))
+    assert sorted(ledger.values()) == [1] * 5  # one decision each
+    third = sync_once(store, ring, account)
+    assert third.decided_late == 0 and third.repaired == 0 and third.actions_planned == 0
 
 
 def _sync_process(tmp_path: Path, crash: bool) -> subprocess.CompletedProcess[bytes]:

@@ -243,14 +243,14 @@ def test_eval_with_a_model_fails_on_a_safety_violation(tmp_path: Path,
 
 def test_a_big_message_is_stored_byte_for_byte(store_url: str) -> None:
     from mailmoat.store.messages import STREAM_RAW_ABOVE
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
     store = open_store(store_url)
     raw = _big_mail(STREAM_RAW_ABOVE, "Stored whole.")
     assert len(raw) > STREAM_RAW_ABOVE
     result = store.ingest(raw, "eml")
     small = store.ingest(b"From: a@b.example\r\nSubject: small\r\n\r\nhi\r\n", "eml")
-    assert WebStore(store).raw_message(result.message_id, "local") == raw
+    assert Repos(store).summaries.raw(result.message_id, "local") == raw
     assert store.ingest(raw, "eml").created is False  # the content hash still finds it
     shown = store.get_message(result.message_id)
     assert shown is not None and not shown["stale"] and shown["body_text"] == "Stored whole."

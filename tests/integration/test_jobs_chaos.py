@@ -17,10 +17,6 @@ from tests.support.chaos_support import ChaosSize, assert_marked, assert_sound, 
 @pytest.mark.slow
 @pytest.mark.rabbitmq
 @pytest.mark.postgres
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect after merging the restructure, fixes16 and jobs20 (issue 20 stays open): "
-    "in the merged tree some mails are stored without a decision after worker kills (175 of "
-    "492 in one run) and no later pass decides them; sends, leases and resume times hold"))
 def test_sigkilled_workers_lose_nothing_and_duplicate_nothing(
         tmp_path: Path, pg_url: str, rabbitmq_queue: tuple[str, str]) -> None:
     size = ChaosSize()

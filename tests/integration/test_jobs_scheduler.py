@@ -42,7 +42,8 @@ class _Queue:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, tuple[Any, ...]]] = []
-        for name in ("sync_account", "resume", "run_outbox", "notify", "heal"):
+        for name in ("sync_account", "resume", "run_outbox", "notify", "heal",
+                     "sync_calendars"):
             setattr(self, name, _Actor(self.sent, name))
 
 

@@ -16,7 +16,7 @@ from mailmoat.judge.state import JudgeState, provider_key
 from mailmoat.notify.dispatch import notify_account
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store.messages import Incoming
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from mailmoat.store.tables.messages import LedgerRow
 from tests.support.llm_server import LLMServer, error, ok
 from tests.support.webhelpers import live_server
@@ -166,13 +166,13 @@ def test_a_healed_decision_is_never_announced_twice(server: LLMServer, tmp_path)
                        provider_backoff_s=0)
     judge = LLMJudge(config=config, state=JudgeState(store.engine))
     store.scorers = [judge]
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     # A whole mail, To included: a mail addressed to no one is a spam shape (core/evidence.py).
     urgent = (b"From: ops@example.org\r\nTo: me@example.org\r\n"
               b"Subject: outage again: urgent\r\n\r\n"
               b"Production is down, please respond asap, customers cannot pay.\r\n")
     with live_server(receiver) as live:
-        web.save_settings("local", {"mode": "SUGGEST", "notify": {
+        web.settings.save("local", {"mode": "SUGGEST", "notify": {
             "apprise_urls": [f"json://{live.url.removeprefix('http://')}/hook"]}})
         (result,) = store.ingest_many([Incoming(urgent, "eml")])
         before = store.get_message(result.message_id)

@@ -107,7 +107,7 @@ def test_it_learns_corrections_made_by_another_process(store_url: str) -> None:
 
 
 def test_an_undone_correction_is_unlearned(store_url: str) -> None:
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
     store, scorer = default_store(store_url)
     first = [store.ingest(deploy(n), "eml") for n in range(20)]
@@ -115,10 +115,11 @@ def test_an_undone_correction_is_unlearned(store_url: str) -> None:
     for r in first:
         learning.correct(r.message_id, "PUSH", "sam")
     assert store.ingest(deploy(98), "eml").lane == "PUSH"
-    web = WebStore(open_store(store_url), sealer=load_key_ring())
+    web = Repos(open_store(store_url), sealer=load_key_ring())
     for r in first:
-        assert web.undo(r.message_id, "local", "sam", also=lambda session, undone, m=r.message_id:
-                        learning.withdraw(session, m, undone, "sam")) == "QUEUE"
+        assert web.decisions.undo(r.message_id, "local", "sam",
+                                  also=lambda session, undone, m=r.message_id:
+                                  learning.withdraw(session, m, undone, "sam")) == "QUEUE"
     after = store.ingest(deploy(99), "eml")  # the undos mean a retrain without them
     assert after.lane == "QUEUE"
     assert scorer.for_account("local").last_undo > 0
@@ -196,11 +197,11 @@ def test_sync_learns_out_of_the_box(env: str, server: MailServer) -> None:
 def test_status_and_heal_do_not_mistake_it_for_a_model(tmp_path: Path) -> None:
     from mailmoat.entrypoints.cli.judge import start_heal_thread
     from mailmoat.entrypoints.web.views import status
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
     store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
     store.scorers = scorers_for(store.engine, environ=NO_MODEL)
-    shown = status(store, WebStore(store, sealer=load_key_ring()), "local", 0)
+    shown = status(store, Repos(store, sealer=load_key_ring()), "local", 0)
     assert shown["scorers"] == ["learned"]
     assert shown["scorer_health"] == "local scorer only (no model)"
     assert model_scorers(store.scorers) == []  # what `judge heal` and `up`'s sweep re-judge with

@@ -26,7 +26,7 @@ from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.keys import vapid
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.support.webhelpers import live_server, make_user
 
 NEW_PUSH = b"From: ops@example.org\nTo: me@example.org\nSubject: outage again: urgent\n\n" \
@@ -84,15 +84,15 @@ def import_demo(store: Store) -> None:
                                 "demo", folder="INBOX") for raw in demo_messages()])
 
 
-def configure(web: WebStore, url: str, **notify: Any) -> None:
+def configure(web: Repos, url: str, **notify: Any) -> None:
     host = url.removeprefix("http://")
-    web.save_settings("local", {"mode": "SUGGEST", "notify": {
+    web.settings.save("local", {"mode": "SUGGEST", "notify": {
         "apprise_urls": [f"json://{host}/hook"], **notify}})
 
 
 def test_rate_limit_dedup_and_digest_over_real_apprise(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     configure(web, url)
     import_demo(store)  # 3 PUSH + 2 MEETING, all fresh
     now = datetime.now(UTC)
@@ -115,7 +115,7 @@ def test_rate_limit_dedup_and_digest_over_real_apprise(store: Store, receiver) -
 
 def test_quiet_hours_hold_then_digest(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     now = datetime.now(UTC)
     start = (now - timedelta(minutes=5)).strftime("%H:%M")
     end = (now + timedelta(minutes=20)).strftime("%H:%M")
@@ -130,7 +130,7 @@ def test_quiet_hours_hold_then_digest(store: Store, receiver) -> None:  # type: 
 
 def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     configure(web, url)
     mid = store.ingest(NEW_PUSH, "eml").message_id
     assert store.get_message(mid)["lane"] == "PUSH"  # type: ignore[index]
@@ -140,10 +140,10 @@ def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # 
     client = TestClient(create_app(store))  # not signed in: the signature is the credential
     confirm = client.get(mute.group(1))
     assert confirm.status_code == 200 and "Mute this sender?" in confirm.text
-    assert web.muted_senders("local") == frozenset()  # a GET (link scanner) changes nothing
+    assert web.senders.muted("local") == frozenset()  # a GET (link scanner) changes nothing
     done = client.post(mute.group(1))
     assert done.status_code == 200 and "muted" in done.text
-    assert web.muted_senders("local") == {"ops@example.org"}
+    assert web.senders.muted("local") == {"ops@example.org"}
     tampered = mute.group(1)[:-3] + ("AAA" if not mute.group(1).endswith("AAA") else "BBB")
     assert client.post(tampered).status_code == 400
     assert client.post("/api/links/not-a-token").status_code == 404
@@ -154,7 +154,7 @@ def test_signed_mute_link_stops_that_sender(store: Store, receiver) -> None:  # 
 
 def test_later_link_snoozes_and_reminds(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     configure(web, url)
     mid = store.ingest(NEW_PUSH, "eml").message_id
     notify_account(web, "local", "http://testserver")
@@ -183,7 +183,7 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _verify_vapid(headers: dict[str, str], web: WebStore, audience: str) -> None:
+def _verify_vapid(headers: dict[str, str], web: Repos, audience: str) -> None:
     """The push carries a JWT signed (ES256) by our VAPID key, for the push service's origin."""
     scheme, _, rest = headers["authorization"].partition(" ")
     jwt = rest.split(",")[0].removeprefix("t=").strip()
@@ -192,22 +192,23 @@ def _verify_vapid(headers: dict[str, str], web: WebStore, audience: str) -> None
     assert json.loads(_unb64(claims))["aud"] == audience
     raw = _unb64(sig)
     der = utils.encode_dss_signature(int.from_bytes(raw[:32]), int.from_bytes(raw[32:]))
-    vapid(web).public_key.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+    vapid(web.secrets).public_key.verify(der, f"{head}.{claims}".encode(),
+                                         ec.ECDSA(hashes.SHA256()))
 
 
 def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
         store: Store, receiver) -> None:  # type: ignore[no-untyped-def]
     rec, url = receiver
-    web = WebStore(store, sealer=load_key_ring())
-    web.save_settings("local", {"notify": {}})
-    user = web.get_user("ann")
+    web = Repos(store, sealer=load_key_ring())
+    web.settings.save("local", {"notify": {}})
+    user = web.users.get("ann")
     assert user is not None
     key, auth, sub = _subscription(f"{url}/push/1")
-    web.add_push_subscription(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
-                              sub["keys"]["auth"])
+    web.push.add(user.id, "local", sub["endpoint"], sub["keys"]["p256dh"],
+                  sub["keys"]["auth"])
     _k2, _a2, dead = _subscription(f"{url}/gone/2")
-    web.add_push_subscription(user.id, "local", dead["endpoint"], dead["keys"]["p256dh"],
-                              dead["keys"]["auth"])
+    web.push.add(user.id, "local", dead["endpoint"], dead["keys"]["p256dh"],
+                  dead["keys"]["auth"])
     store.ingest(NEW_PUSH, "eml")
     report = notify_account(web, "local", "http://testserver")
     assert len(report.sent) == 1 and len(rec.pushes) == 1
@@ -219,7 +220,7 @@ def test_web_push_is_encrypted_vapid_signed_and_gone_endpoints_tolerated(
                                         version="aes128gcm"))
     assert plain["title"].startswith("[PUSH]") and "outage again" in plain["body"]
     assert plain["mute"].startswith("http://testserver/n/")
-    assert [s["endpoint"] for s in web.push_subscriptions("local")] == [sub["endpoint"]]
+    assert [s["endpoint"] for s in web.push.subscriptions("local")] == [sub["endpoint"]]
 
 
 def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: ignore[no-untyped-def]
@@ -232,7 +233,7 @@ def test_notify_command_runs_the_dispatcher(tmp_path: Path, receiver,  # type: i
     db = f"sqlite:///{tmp_path / 'cli.db'}"
     monkeypatch.setenv("MAILMOAT_DATABASE_URL", db)
     store = open_store(db)
-    configure(WebStore(store, sealer=load_key_ring()), url)
+    configure(Repos(store, sealer=load_key_ring()), url)
     store.ingest(NEW_PUSH, "eml")
     first = CliRunner().invoke(cli, ["notify", "run"])
     assert first.exit_code == 0 and "sent 1" in first.output

@@ -11,7 +11,7 @@ import pytest
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.mail.runner import sync_once
 from mailmoat.notify.hook import NotifyOnArrival
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.integration.test_notify_dispatch import Receiver, configure
 from tests.support.imap_fixtures import make_setup
 from tests.support.mailserver import MailServer
@@ -36,10 +36,10 @@ def test_synced_push_mail_notifies_once(tmp_path: Path, mail_server: MailServer,
                                         receiver: tuple[Receiver, str]) -> None:
     rec, url = receiver
     setup = make_setup(tmp_path, mail_server)
-    web = WebStore(setup.store, sealer=load_key_ring())
+    web = Repos(setup.store, sealer=load_key_ring())
     configure(web, url)
     # The notifier reads the settings of the account the mail arrives on.
-    web.save_settings("work", web.settings("local"))
+    web.settings.save("work", web.settings.get("local"))
     mail_server.deliver(URGENT)
     mail_server.deliver(CALM)
 

@@ -20,7 +20,7 @@ from mailmoat.entrypoints.web.guard import DEFAULT_BODY_LIMIT, body_limit, trust
 from mailmoat.entrypoints.web.notices import NOTICES, notice_code, notice_text
 from mailmoat.entrypoints.web.sanitize import css_px, is_pixel, sanitize_html
 from mailmoat.store import Store, open_store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.support.webhelpers import live_server, make_user, sign_in
 
 
@@ -168,7 +168,7 @@ def test_parallel_posts_to_the_setup_link_make_exactly_one_user(race_store: Stor
         with ThreadPoolExecutor(8) as pool:
             codes = list(pool.map(setup, range(8)))
     assert codes.count(303) == 1 and codes.count(404) == 7, codes
-    assert WebStore(race_store).user_count() == 1
+    assert Repos(race_store).users.count() == 1
 
 
 # -- ids (WEB-4) ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from mailmoat.act.service import ActionService
 from mailmoat.core.explain import why
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.support.act_support import send_payload
 from tests.support.webhelpers import sign_in
 
@@ -21,8 +21,7 @@ from tests.support.webhelpers import sign_in
 def test_home_lists_what_needs_you_with_reasons_in_words(store: Store) -> None:
     push = store.list_messages("PUSH")
     assert push, "the demo mailbox has PUSH mail"
-    web = WebStore(store)
-    web.save_settings("local", {"notify": {"timezone": "Asia/Seoul"}})
+    Repos(store).settings.save("local", {"notify": {"timezone": "Asia/Seoul"}})
     ActionService(store.engine).propose("local", send_payload(subject="Signed contract"),
                                         "agent", "api")
     client = TestClient(create_app(store))

@@ -43,7 +43,7 @@ def test_two_web_processes_share_sessions_csrf_throttle_and_setup(
         tmp_path: Path, pg_url: str) -> None:
     from mailmoat.entrypoints.web.security.auth import hash_password
     from mailmoat.services.bootstrap import open_store
-    from mailmoat.store.people import WebStore
+    from mailmoat.store.repos import Repos
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAILMOAT_")}
     env.update({"MAILMOAT_DATABASE_URL": pg_url, "XDG_DATA_HOME": str(tmp_path / "data"),
@@ -61,7 +61,7 @@ def test_two_web_processes_share_sessions_csrf_throttle_and_setup(
         assert tokens[0] == tokens[1]
         assert b.get(f"/setup?token={tokens[0]}").status_code == 200
         assert a.get("/setup?token=wrong").status_code == 404
-        WebStore(open_store(pg_url)).create_user("sam", hash_password("correct horse 9"),
+        Repos(open_store(pg_url)).users.create("sam", hash_password("correct horse 9"),
                                                  ["local"])
         assert b.get(f"/setup?token={tokens[0]}").status_code == 404  # done once a user exists
 

@@ -34,8 +34,18 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "radicale"]
 
 
+def put_event(collection_url: str, uid: str, ics: str) -> None:
+    """Store `ics` as <collection>/<uid>.ics, as another calendar client would."""
+    import requests
+
+    r = requests.put(f"{collection_url}{uid}.ics", data=ics.encode(), auth=(USER, PASSWORD),
+                     timeout=10, headers={"Content-Type": "text/calendar"})
+    assert r.status_code in (201, 204), r.text
+
+
 class Radicale:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, command: list[str] | None = None) -> None:
+        """`command`: another Radicale to run (default: the installed one)."""
         self.root = root
         self.port = _free_port()
         users = root / "users"
@@ -43,7 +53,7 @@ class Radicale:
         users.chmod(0o600)
         self.log = open(root / "radicale.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [*_command(), "--server-hosts", f"127.0.0.1:{self.port}",
+            [*(command or _command()), "--server-hosts", f"127.0.0.1:{self.port}",
              "--storage-filesystem-folder", str(root / "collections"),
              "--auth-type", "htpasswd", "--auth-htpasswd-filename", str(users),
              "--auth-htpasswd-encryption", "plain", "--logging-level", "warning"],

@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 
 from mailmoat.entrypoints.web.security import auth as web_auth
 from mailmoat.store import Store
-from mailmoat.store.people import User, WebStore
+from mailmoat.store.repos import Repos
+from mailmoat.store.users import User
 
 PASSWORD = "a long test passphrase"  # a throwaway credential for in-test users
 # Cheap argon2id parameters keep the suite fast on 2 cores; production keeps the library's.
@@ -26,7 +27,7 @@ web_auth.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def make_user(store: Store, name: str, accounts: list[str], password: str = PASSWORD) -> User:
-    return WebStore(store).create_user(name, web_auth.hash_password(password), accounts)
+    return Repos(store).users.create(name, web_auth.hash_password(password), accounts)
 
 
 def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:

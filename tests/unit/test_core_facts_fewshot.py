@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mailmoat.core.facts import ReadRateSettings, SenderHistory, is_sent, sender_facts
+from mailmoat.core.facts import (
+    ReadRateSettings,
+    SenderHistory,
+    is_inbox,
+    is_own_mail,
+    is_sent,
+    sender_facts,
+)
 from mailmoat.core.fewshot import MAX_EXAMPLES, Example, render_examples, select_examples
 from mailmoat.core.lanes import Lane
 
@@ -61,7 +68,11 @@ def test_read_rate_is_a_rate_whatever_the_counts(seen: int, known: int) -> None:
         ("imap", "[Gmail]/Sent Mail", (), True),
         ("imap", "INBOX.Sent Items", (), True),
         ("imap", "보낸편지함", (), True),
-        ("imap", "INBOX", ("\\Sent",), True),
+        ("imap", "INBOX.Sent", (), True),
+        # The inbox is never a Sent folder, whatever a label or the origin says.
+        ("imap", "INBOX", ("\\Sent",), False),
+        ("sent", "INBOX", (), False),
+        ("sent", "inbox", (), False),
         ("imap", "INBOX", (), False),
         ("eml", None, (), False),
         ("imap", "Sentimental", (), False),
@@ -71,6 +82,19 @@ def test_sent_mail_is_known_by_where_it_was_found(
     origin: str, folder: str | None, labels: tuple[str, ...], expected: bool
 ) -> None:
     assert is_sent(origin, folder, labels) is expected
+
+
+def test_the_inbox_is_never_a_sent_folder_nor_own_mail() -> None:
+    """A Sent folder configured as INBOX (a server that files sent copies there) made every
+    inbox mail the user's own: stored without a decision, never marked (issue 20)."""
+    me = frozenset({"me@example.org"})
+    assert is_inbox("INBOX") and is_inbox(" inbox ") and is_inbox("Inbox")
+    assert not is_inbox("INBOX.Sent") and not is_inbox("INBOX/Archive") and not is_inbox(None)
+    for origin in ("sent", "imap"):
+        assert not is_own_mail(origin, "INBOX", (), "ann@acme.example", me)
+        assert not is_own_mail(origin, "INBOX", ("\\Sent",), "me@example.org", me)
+    assert is_own_mail("sent", "Kopien", (), "ann@acme.example", me)
+    assert is_own_mail("imap", "Archive", (), "me@example.org", me)
 
 
 def ex(n: int, sender: str, subject: str, lane: Lane = Lane.PUSH) -> Example:

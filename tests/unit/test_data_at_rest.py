@@ -19,7 +19,8 @@ from mailmoat.entrypoints.web.app import SETUP_TOKEN_SECRET, create_app
 from mailmoat.notify.keys import LINK_KEY, VAPID_KEY, link_key, vapid
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store.db import default_url
-from mailmoat.store.people import NoSealer, WebStore, is_sealed
+from mailmoat.store.repos import Repos
+from mailmoat.store.secrets import NoSealer, is_sealed
 from mailmoat.store.tables.web import AccountSettingsRow, SecretRow
 
 TOKEN = "Zq9SECRETtoken4711xyz"
@@ -74,13 +75,13 @@ def test_no_secret_is_in_the_database_file_in_plain_text(tmp_path: Path) -> None
     db = tmp_path / "m.db"
     store = open_store(f"sqlite:///{db}")
     create_app(store)  # first run makes the link key and the VAPID pair
-    web = WebStore(store, sealer=load_key_ring())
-    web.save_settings("acct", {"mode": "SUGGEST", "notify": {"apprise_urls": [APPRISE]}})
-    assert web.settings("acct")["notify"]["apprise_urls"] == [APPRISE]
-    key = link_key(web)
-    pem = vapid(web).private_pem()
+    web = Repos(store, sealer=load_key_ring())
+    web.settings.save("acct", {"mode": "SUGGEST", "notify": {"apprise_urls": [APPRISE]}})
+    assert web.settings.get("acct")["notify"]["apprise_urls"] == [APPRISE]
+    key = link_key(web.secrets)
+    pem = vapid(web.secrets).private_pem()
     # The one-time /setup token is shared by every web process through the database.
-    setup = web.secret(SETUP_TOKEN_SECRET, lambda: "unused: create_app made it")
+    setup = web.secrets.get(SETUP_TOKEN_SECRET, lambda: "unused: create_app made it")
     body = b"".join(pem.splitlines()[1:-1])
     with store.engine.connect() as conn:
         conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
@@ -94,7 +95,7 @@ def test_no_secret_is_in_the_database_file_in_plain_text(tmp_path: Path) -> None
     assert all(is_sealed(v) for v in stored.values())
     assert set(stored) == {LINK_KEY, VAPID_KEY, SETUP_TOKEN_SECRET}
     with pytest.raises(NoSealer):  # without the key ring, no secret comes out
-        WebStore(open_store(f"sqlite:///{db}")).secret(LINK_KEY, lambda: "x")
+        Repos(open_store(f"sqlite:///{db}")).secrets.get(LINK_KEY, lambda: "x")
 
 
 def test_plain_text_rows_from_older_versions_are_sealed_when_read(tmp_path: Path) -> None:
@@ -106,14 +107,15 @@ def test_plain_text_rows_from_older_versions_are_sealed_when_read(tmp_path: Path
         conn.execute(insert(AccountSettingsRow).values(
             account="acct", data={"notify": {"apprise_urls": [APPRISE]}},
             updated_at=datetime.now(UTC)))
-    web = WebStore(store, sealer=load_key_ring())
-    assert link_key(web) == bytes.fromhex(legacy_key)  # the same key: old links still verify
-    assert web.settings("acct")["notify"]["apprise_urls"] == [APPRISE]
+    web = Repos(store, sealer=load_key_ring())
+    # the same key: old links still verify
+    assert link_key(web.secrets) == bytes.fromhex(legacy_key)
+    assert web.settings.get("acct")["notify"]["apprise_urls"] == [APPRISE]
     with store.engine.connect() as conn:
         value = conn.execute(select(SecretRow.value)).scalar_one()
         data = conn.execute(select(AccountSettingsRow.data)).scalar_one()
         conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
     assert is_sealed(value) and is_sealed(data["notify"]["apprise_urls"][0])
-    assert link_key(web) == bytes.fromhex(legacy_key)
+    assert link_key(web.secrets) == bytes.fromhex(legacy_key)
     store.engine.dispose()
     assert TOKEN.encode() not in _file_bytes(db)

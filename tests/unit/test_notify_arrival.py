@@ -19,7 +19,7 @@ from mailmoat.notify.dispatch import notify_account
 from mailmoat.notify.rules import DATE_SKEW, arrival_time
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 NOW = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
 
@@ -44,7 +44,7 @@ def test_arrival_is_the_date_when_clearly_older_never_later_than_stored() -> Non
 
 def test_a_backfill_of_old_mail_does_not_notify_but_new_mail_does(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'arrival.db'}")
-    web = WebStore(store, sealer=load_key_ring())
+    web = Repos(store, sealer=load_key_ring())
     now = datetime.now(UTC)
     years_old = [store.ingest(urgent(now - timedelta(days=800 + n), n), "imap").message_id
                  for n in range(3)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 
@@ -24,10 +26,13 @@ from mailmoat.accounts.registry import AccountSettings, add_account, get_account
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.core.lane_actions import ActionKind, LaneAction, PlannedAction
 from mailmoat.core.mailbox_sync import FolderState
+from mailmoat.core.message import parse_message
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store.db import MIGRATIONS
 from mailmoat.store.id_sets import among, id_chunks, id_runs
 from mailmoat.store.mailbox_state import Location, Plan, SyncBook
+from mailmoat.store.messages import Incoming, Store, content_sha256
+from mailmoat.store.tables.messages import DecisionRow, LedgerRow, MessageRow
 from tests.conftest import table_indexes
 
 
@@ -174,3 +179,42 @@ def test_unplanned_lists_located_decided_mail_without_a_plan(tmp_path: Path,
     assert book.unplanned("another account") == []
     book.plan_many([_plan(u.message_id, "$A") for u in found])
     assert book.unplanned("book") == [] and nowhere not in {u.message_id for u in found}
+
+
+def _stored_undecided(store: Store, raw: bytes, origin: str, folder: str) -> int:
+    """A message stored the way an older build stored mail it took for the user's own: the
+    message row and nothing else (no decision, no ledger row)."""
+    values = Store._message_values(Incoming(raw, origin, folder), parse_message(raw),
+                                   content_sha256(raw), "book", datetime.now(UTC))
+    with store.sessions.begin() as session:
+        row = MessageRow(**values)
+        session.add(row)
+        session.flush()
+        return row.id
+
+
+def test_undecided_mail_is_found_and_decided_once(tmp_path: Path, store_url: str) -> None:
+    book, decided = _book(tmp_path, store_url)
+    store = book.store
+    inbox = [_stored_undecided(store, f"Subject: late {n}\r\nFrom: ann@acme.example\r\n\r\n"
+                               f"call me {n}\r\n".encode(), "sent", "INBOX") for n in range(3)]
+    own = [store.ingest(b"Subject: mine\r\nFrom: me@example.org\r\n\r\nx\r\n", "sent", "Sent",
+                        account="book").message_id,
+           _stored_undecided(store, b"Subject: by name\r\nFrom: me@example.org\r\n\r\ny\r\n",
+                             "imap", "Sent"),
+           _stored_undecided(store, b"Subject: archived\r\nFrom: me@example.org\r\n\r\nz\r\n",
+                             "imap", "Archive")]
+    me = frozenset({"me@example.org"})
+    assert store.undecided("book", me) == inbox  # the user's own mail stays undecided
+    assert store.undecided("another account", me) == []
+    assert set(store.decide_late("book", [*inbox, *decided, *own], me)) == set(inbox)
+    assert store.undecided("book", me) == []
+    assert store.decide_late("book", inbox, me) == []  # decided once: nothing the second time
+    with store.sessions() as session:
+        lanes = dict(session.execute(select(DecisionRow.message_id, DecisionRow.lane)).all())
+        ledger = Counter(session.scalars(select(LedgerRow.message_id)))
+    assert set(inbox) <= set(lanes) and not set(own) & set(lanes)
+    assert all(ledger[mid] == 1 for mid in [*inbox, *decided])
+    # Located and decided now: the pass's repair plans their lane actions next.
+    book.record_locations(Location("INBOX", 7, n + 1, mid, ()) for n, mid in enumerate(inbox))
+    assert [u.message_id for u in book.unplanned("book")] == inbox

@@ -12,7 +12,7 @@ from mailmoat.entrypoints.cli.mail import _show_to_the_only_user
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.services.bootstrap import open_store
 from mailmoat.services.people import default_accounts
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from tests.support.webhelpers import make_user, sign_in
 
 MAIL = (b"From: ann@example.com\r\nTo: me@example.org\r\nSubject: work mail\r\n\r\nhello\r\n")
@@ -25,18 +25,18 @@ def test_first_user_reads_every_account_and_grants_reach_the_others(tmp_path: Pa
     add_account(store, ring, AccountSettings("work", "127.0.0.1", 1143, "me"), "pw-for-test")
     assert default_accounts(store) == ["local", "work"]
 
-    web = WebStore(store, sealer=load_key_ring())
-    assert not web.grant("nobody", "work")
+    web = Repos(store, sealer=load_key_ring())
+    assert not web.users.grant("nobody", "work")
     make_user(store, "ann", ["local"])
     _show_to_the_only_user(store, "work")  # what `account add` does with one web user
-    assert web.get_user("ann").accounts == ("local", "work")  # type: ignore[union-attr]
+    assert web.users.get("ann").accounts == ("local", "work")  # type: ignore[union-attr]
 
     mid = store.ingest(MAIL, "imap", account="work").message_id
     make_user(store, "bob", ["bob"])
     bob = TestClient(create_app(store))
     sign_in(bob, "bob")
     assert bob.get(f"/api/messages/{mid}").status_code == 404
-    assert web.grant("bob", "work") and web.grant("bob", "work")  # idempotent
+    assert web.users.grant("bob", "work") and web.users.grant("bob", "work")  # idempotent
     bob_again = TestClient(create_app(store))
     sign_in(bob_again, "bob")
     switch = bob_again.get("/api/session").json()

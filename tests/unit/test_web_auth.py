@@ -16,7 +16,7 @@ from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.services.bootstrap import open_store
 from mailmoat.store import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from mailmoat.store.tables.web import SessionRow
 from tests.support.webhelpers import PASSWORD, make_user, sign_in
 
@@ -46,7 +46,7 @@ def test_pages_need_sign_in_and_api_answers_401(app) -> None:  # type: ignore[no
 
 
 def test_password_is_argon2id_and_wrong_password_refused(store: Store, app) -> None:  # type: ignore[no-untyped-def]
-    user = WebStore(store, sealer=load_key_ring()).get_user("ann")
+    user = Repos(store, sealer=load_key_ring()).users.get("ann")
     assert user is not None and user.password_hash.startswith("$argon2id$")
     assert PASSWORD not in user.password_hash
     client = TestClient(app)
@@ -169,10 +169,10 @@ def test_sign_out_and_password_change_end_sessions(store: Store, app) -> None:  
     client.post("/logout", data={"csrf": csrf})
     assert client.get("/api/lanes").status_code == 401
     assert other.get("/api/lanes").status_code == 200
-    web = WebStore(store, sealer=load_key_ring())
-    user = web.get_user("ann")
+    web = Repos(store, sealer=load_key_ring())
+    user = web.users.get("ann")
     assert user is not None
-    web.set_password(user.id, auth.hash_password("another long password"))
+    web.users.set_password(user.id, auth.hash_password("another long password"))
     assert other.get("/api/lanes").status_code == 401
 
 
@@ -191,7 +191,7 @@ def test_setup_link_creates_the_first_user_once(tmp_path: Path) -> None:
         "/setup", data={"token": "one-time", "username": "eve", "password": PASSWORD,
                         "password2": PASSWORD})
     assert again.status_code == 404
-    assert WebStore(store, sealer=load_key_ring()).user_count() == 1
+    assert Repos(store, sealer=load_key_ring()).users.count() == 1
 
 
 def test_sign_in_redirects_only_to_local_paths(app) -> None:  # type: ignore[no-untyped-def]

@@ -10,6 +10,10 @@ Per decided message, newest first:
      guidelines; the draft must address only the original sender. It is proposed and
      approved under the policy identity `auto:<account>` and queued for the guarded
      executor like any human approval. No drafter (no model): no replies, ever.
+  5. MEETING mail is never answered with a drafted reply: in AUTO, the sweep asks its
+     meeting proposer (services/meeting_sweep.py) for the meeting reply and calendar write,
+     proposed for a person to approve and never approved here; what cannot be proposed
+     (an unsure reading, no calendar) goes to the triage list with the reason.
 A draft the gate refuses (wrong recipient, CR/LF, over the cap) lands in triage: a person
 looks at it; it is never sent and never re-drafted on the next sweep.
 
@@ -50,6 +54,7 @@ from mailmoat.core.reply_guard import Inbound, clean_subject, draft_problems, ne
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.store import Store
 from mailmoat.store.tables.act import ActionRow, TriageRow
+from mailmoat.store.tables.calendar import MeetingProposalRow
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
 
 THREAD_MESSAGES = 5
@@ -81,6 +86,20 @@ class Drafter(Protocol):
     def draft(self, request: DraftRequest) -> Draft | None: ...
 
 
+class MeetingProposer(Protocol):
+    """Proposes a MEETING mail's reply and calendar write (services/meeting_sweep.py);
+    `answer` None: nothing proposed, `why` says why."""
+
+    def propose(self, account: str, message_id: int) -> _Proposed: ...
+
+
+class _Proposed(Protocol):
+    @property
+    def answer(self) -> str | None: ...
+    @property
+    def why(self) -> str: ...
+
+
 class UnattendedLaneActions(Protocol):
     """Reversible server-side lane actions (labels, moves), from the IMAP adapter."""
 
@@ -93,6 +112,7 @@ class SweepReport:
     replies_queued: list[int] = field(default_factory=list)  # action ids
     refused: list[tuple[int, str]] = field(default_factory=list)  # (message id, reason)
     lane_actions: list[int] = field(default_factory=list)  # message ids
+    meetings_proposed: list[int] = field(default_factory=list)  # message ids, left pending
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +128,10 @@ class _Candidate:
 
 class AutoSweep:
     def __init__(self, store: Store, service: ActionService, drafter: Drafter | None = None,
-                 lane_actions: UnattendedLaneActions | None = None, batch: int = 200) -> None:
+                 lane_actions: UnattendedLaneActions | None = None, batch: int = 200,
+                 meetings: MeetingProposer | None = None) -> None:
         self.store = store
+        self.meetings = meetings
         self.service = service
         self.drafter = drafter
         self.lane_actions = lane_actions
@@ -133,6 +155,10 @@ class AutoSweep:
             if self.lane_actions is not None and may_run_unattended(settings.mode, False):
                 self._lane_action(account, item, identity)
                 report.lane_actions.append(item.message_id)
+            if item.decision.lane is Lane.MEETING:
+                if not reason:
+                    self._meeting(account, item.message_id, report)
+                continue  # never a drafted reply: the meeting proposal is the answer
             if self.drafter is not None and not reason:
                 self._reply(account, item, settings.guidelines, settings.daily_cap, report)
         return report
@@ -147,6 +173,9 @@ class AutoSweep:
             handled |= set(session.scalars(
                 select(TriageRow.message_id).where(TriageRow.account == account)
             ))
+            handled |= set(session.scalars(  # proposed for already (after its sync pass)
+                select(MeetingProposalRow.message_id).where(
+                    MeetingProposalRow.account == account)))
             rows = session.execute(
                 select(MessageRow.id, MessageRow.raw, DecisionRow)
                 .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
@@ -166,6 +195,15 @@ class AutoSweep:
             out.append(_Candidate(mid, bytes(raw), decision, features, facts,
                                   str(d.source).startswith("llm:"), _phishing(d.trace)))
         return out
+
+    def _meeting(self, account: str, message_id: int, report: SweepReport) -> None:
+        if self.meetings is None:
+            return
+        made = self.meetings.propose(account, message_id)
+        if made.answer is None:
+            self._refuse(account, message_id, f"meeting not proposed: {made.why}", report)
+        else:
+            report.meetings_proposed.append(message_id)
 
     def _lane_action(self, account: str, item: _Candidate, identity: str) -> None:
         assert self.lane_actions is not None

@@ -42,11 +42,13 @@ from mailmoat.core.outbox import (
     BACKOFF_BASE_SECONDS,
     MAX_ATTEMPTS,
     OUTCOME_UNKNOWN,
+    Pending,
     Recovery,
     SentCopy,
     backoff_seconds,
     recover_unknown,
     sent_copy_state,
+    why_waiting,
 )
 from mailmoat.core.receipts import (
     CALENDAR_ACTIONS,
@@ -209,6 +211,25 @@ class Executor:
                 break
             outcomes.append(outcome)
         return outcomes
+
+    def waiting(self) -> list[tuple[Pending, str]]:
+        """Every unfinished outbox row that will not run on the next pass, with why
+        (core.outbox.why_waiting): no SMTP for its account, a retry not yet due, a claim held
+        by another worker."""
+        now = self.clock()
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(OutboxRow).where(OutboxRow.state.in_(("queued", "claimed", "sending")))
+                .order_by(OutboxRow.id)).all()
+        found = []
+        for row in rows:
+            pending = Pending(row.id, row.action_id, row.account, row.action, row.state,
+                              row.attempts, row.next_attempt_at, row.lease_until,
+                              row.claimed_by, row.last_error)
+            why = why_waiting(pending, now, self.transports.keys())
+            if why is not None:
+                found.append((pending, why))
+        return found
 
     # -- one row --------------------------------------------------------------------------
 

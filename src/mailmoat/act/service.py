@@ -55,7 +55,8 @@ from mailmoat.store.tables.act import (
 )
 from mailmoat.store.tables.messages import MessageRow
 
-SOURCES = frozenset({"cli", "api", "web", "auto", "mcp"})
+# "sync": proposals made after a sync pass (meeting replies); approved only by a person.
+SOURCES = frozenset({"cli", "api", "web", "auto", "mcp", "sync"})
 KeySource = Callable[[], KeyRing]
 
 

@@ -9,6 +9,7 @@ docs/calendar.md)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -50,12 +51,32 @@ def resource_href(collection_url: str, uid: str) -> str:
     return base + quote(safe, safe="@") + ".ics"
 
 
+def _bearer_auth(token: Callable[[], str]) -> Any:
+    """requests auth that sends `Authorization: Bearer <token()>`, asked per request (an
+    OAuth access token is renewed before it expires)."""
+    import requests
+
+    class BearerAuth(requests.auth.AuthBase):
+        def __call__(self, request: Any) -> Any:
+            request.headers["Authorization"] = f"Bearer {token()}"
+            return request
+
+    return BearerAuth()
+
+
 class CalDAVSource:
-    def __init__(self, url: str, username: str, password: str, zone: str = "UTC") -> None:
+    def __init__(self, url: str, username: str, password: str, zone: str = "UTC",
+                 token: Callable[[], str] | None = None) -> None:
+        """`token`: log in with a bearer token (asked for per request) instead of the
+        user name and password."""
         self.url, self.username, self.zone = url, username, zone
         self._password = password
+        self._token = token
         self._client: Any = None
         self._calendar: Any = None
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._password, "***") if self._password else text
 
     def __repr__(self) -> str:  # never the password
         return f"CalDAVSource({self.url!r}, user={self.username!r})"
@@ -68,20 +89,25 @@ class CalDAVSource:
 
         host = urlsplit(self.url).hostname or ""
         try:
+            login: dict[str, Any] = ({"auth": _bearer_auth(self._token)} if self._token
+                                     else {"username": self.username,
+                                           "password": self._password})
             self._client = caldav.DAVClient(  # type: ignore[operator]  # lazy export: `object`
-                self.url, username=self.username, password=self._password, timeout=TIMEOUT,
+                self.url, timeout=TIMEOUT,
                 require_tls=host not in ("127.0.0.1", "::1", "localhost"),
-                enable_rfc6764=False)
+                enable_rfc6764=False, **login)
             calendar = self._client.calendar(url=self.url)
             calendar.get_display_name()  # a PROPFIND: proves reachability and the login
         except dav_error.AuthorizationError as exc:
-            raise CalDAVError("auth", f"the server refused user {self.username!r} "
+            who = "the bearer token" if self._token else f"user {self.username!r}"
+            raise CalDAVError("auth", f"the server refused {who} "
                               f"({getattr(exc, 'reason', '') or 'unauthorised'})") from None
         except dav_error.NotFoundError:
             raise CalDAVError("calendar", f"no calendar collection at {self.url}") from None
         except Exception as exc:
-            raise CalDAVError("connect", f"{type(exc).__name__}: "
-                              f"{str(exc).replace(self._password, '***')[:200]}",
+            if type(exc).__name__ == "TokenError":  # the OAuth token endpoint refused
+                raise CalDAVError("auth", str(exc)[:200]) from None
+            raise CalDAVError("connect", f"{type(exc).__name__}: {self._redact(str(exc))[:200]}",
                               transient=True) from None
         self._calendar = calendar
         return calendar

@@ -6,9 +6,11 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from mailmoat.calendar.caldav_source import CalDAVError, CalDAVSource
-from mailmoat.calendar.ics_feed import FeedError, FeedSource
-from mailmoat.calendar.registry import CalendarSettings
+from mailmoat.calendar.caldav_source import CalDAVError
+from mailmoat.calendar.freebusy import HORIZON_DAYS
+from mailmoat.calendar.ics_feed import FeedError
+from mailmoat.calendar.registry import CalendarSettings, Credential
+from mailmoat.calendar.sync import source_for
 
 
 @dataclass(frozen=True)
@@ -18,8 +20,10 @@ class Step:
     detail: str
 
 
-def check(cal: CalendarSettings, secret: str | None) -> list[Step]:
-    """Every step up to the first failure. Never includes the secret."""
+def check(cal: CalendarSettings, cred: Credential | str | None) -> list[Step]:
+    """Every step up to the first failure. Never includes the secret. A str is a password."""
+    if isinstance(cred, str):
+        cred = Credential("password", cred)
     parts = urlsplit(cal.url)
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -36,7 +40,7 @@ def check(cal: CalendarSettings, secret: str | None) -> list[Step]:
         return [*steps, Step("tcp", False, f"{host}:{port}: {exc.strerror or exc}")]
     steps.append(Step("tcp", True, f"{host}:{port} accepts connections"))
     if cal.kind == "ics":
-        feed = FeedSource(cal.url, cal.zone, cal.username, secret)
+        feed = source_for(cal, cred)
         try:
             batch = feed.fetch(None)
         except FeedError as exc:
@@ -44,16 +48,21 @@ def check(cal: CalendarSettings, secret: str | None) -> list[Step]:
         note = f"; {feed.note}" if feed.note else ""
         return [*steps, Step("read", True, f"{len(batch.events)} events in the feed "
                              f"(read-only){note}")]
-    source = CalDAVSource(cal.url, cal.username, secret or "", cal.zone)
+    source = source_for(cal, cred)
     try:
         source.connect()
     except CalDAVError as exc:
         return [*steps, Step(exc.stage, False, str(exc))]
-    steps.append(Step("auth", True, f"logged in as {cal.username}"))
+    how = (f"logged in as {cal.username}" if cred is None or cred.auth == "password"
+           else f"accepted the {'OAuth access' if cred.auth == 'oauth' else 'bearer'} token")
+    steps.append(Step("auth", True, how))
     steps.append(Step("calendar", True, f"calendar collection at {cal.url}"))
     try:
         batch = source.fetch(None)
     except CalDAVError as exc:
         return [*steps, Step(exc.stage, False, str(exc))]
+    if cal.kind == "freebusy":
+        return [*steps, Step("read", True, f"{len(batch.events)} busy periods in the next "
+                             f"{HORIZON_DAYS} days, by {source.how}")]
     how = "sync-token" if batch.token else "full listing (no sync-token)"
     return [*steps, Step("read", True, f"{len(batch.events)} events; incremental sync by {how}")]

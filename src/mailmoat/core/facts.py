@@ -31,9 +31,22 @@ SENT_LABELS: frozenset[str] = frozenset({"\\sent", "sent"})  # IMAP SPECIAL-USE,
 SENT_ORIGIN = "sent"
 
 
+def is_inbox(folder: str | None) -> bool:
+    """True for the inbox itself (IMAP's INBOX, whose name is case-insensitive; a folder
+    under it, such as `INBOX.Sent`, is not the inbox)."""
+    return folder is not None and folder.strip().casefold() == "inbox"
+
+
 @functools.lru_cache(maxsize=256)  # asked for every stored message; a mailbox has few folders
 def is_sent(origin: str, folder: str | None, labels: tuple[str, ...] = ()) -> bool:
-    """True for the user's own outgoing mail, judged by where the store found it."""
+    """True for the user's own outgoing mail, judged by where the store found it.
+
+    The inbox is never a Sent folder, whatever the account's configuration, a SPECIAL-USE
+    flag or a label says: mail there was delivered to the user and is judged like any other.
+    (A test server that files sent copies in INBOX once made a whole inbox "own mail",
+    stored without a decision and never marked.)"""
+    if is_inbox(folder):
+        return False
     if origin == SENT_ORIGIN:
         return True
     if folder:
@@ -52,7 +65,7 @@ def is_own_mail(origin: str, folder: str | None, labels: tuple[str, ...], from_a
     the user is judged like any other mail: anyone can write that header."""
     if is_sent(origin, folder, labels):
         return True
-    if not own_addresses or (folder or "").strip().upper() == "INBOX" or folder is None:
+    if not own_addresses or folder is None or is_inbox(folder):
         return False
     return from_addr.strip().lower() in own_addresses
 

@@ -395,3 +395,42 @@ def _skip_ahead(first: Slot, rrule: str, window: Slot) -> tuple[Slot, str]:
         rule = rule.replace(f"COUNT={m.group(4)}", f"COUNT={left}")
     start = (wall + skip * period).replace(tzinfo=first.start.tzinfo)
     return Slot(start, start + first.duration, first.all_day), rule
+
+
+MAX_BUSY_PERIODS = 10_000
+BUSY_TYPES = frozenset({"BUSY", "BUSY-TENTATIVE", "BUSY-UNAVAILABLE"})
+
+
+def read_freebusy(text: str) -> tuple[list[Slot], str]:
+    """The busy periods of a VFREEBUSY answer (a CalDAV free-busy REPORT, RFC 4791 7.10):
+    FREEBUSY values of type BUSY, BUSY-TENTATIVE or BUSY-UNAVAILABLE (BUSY when unnamed),
+    as start/end or start/duration, in UTC. Returns (periods, problem); a problem means
+    the answer is not a free/busy answer and must not be read as "free"."""
+    if not isinstance(text, str) or "BEGIN:VFREEBUSY" not in text.upper()[:MAX_ICS_CHARS]:
+        return [], "not a VFREEBUSY answer"
+    if len(text) > MAX_ICS_CHARS:
+        return [], f"free/busy answer larger than {MAX_ICS_CHARS} characters: not read"
+    import icalendar
+
+    try:
+        cal = icalendar.Calendar.from_ical(text)
+    except Exception as exc:  # the library raises several error types for broken input
+        return [], f"free/busy answer unreadable: {type(exc).__name__}"
+    busy: list[Slot] = []
+    for component in cal.walk("VFREEBUSY"):
+        values = component.get("FREEBUSY") or []
+        for prop in values if isinstance(values, list) else [values]:
+            kind = str((getattr(prop, "params", {}) or {}).get("FBTYPE", "BUSY")).upper()
+            if kind not in BUSY_TYPES:
+                continue
+            periods = prop.dt if isinstance(getattr(prop, "dt", None), list) else [prop.dt]
+            for start, end_or_length in periods:
+                end = (start + end_or_length if isinstance(end_or_length, timedelta)
+                       else end_or_length)
+                if not (isinstance(start, datetime) and isinstance(end, datetime)
+                        and start.tzinfo is not None and end > start):
+                    return [], "free/busy period without a UTC start and end"
+                busy.append(Slot(start, end))
+                if len(busy) > MAX_BUSY_PERIODS:
+                    return [], f"more than {MAX_BUSY_PERIODS} busy periods: not read"
+    return sorted(busy, key=lambda s: (s.start, s.end)), ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailmoat.core.ical import Invite
@@ -71,16 +72,36 @@ def _vevent(spec: EventSpec, dtstamp: datetime) -> object:
     return event
 
 
-def event_ics(spec: EventSpec, dtstamp: datetime) -> str:
-    """The VCALENDAR to PUT on the user's calendar (no METHOD: it is a stored object)."""
+def _vcalendar(method: str = "") -> Any:
+    """An empty VCALENDAR with mailmoat's PRODID (and METHOD for an iTIP message)."""
     import icalendar
 
     cal = icalendar.Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
-    # the ignore below: icalendar types its component factory as returning object
-    cal.add_component(_vevent(spec, dtstamp))  # type: ignore[arg-type]
-    return cal.to_ical().decode("utf-8")
+    if method:
+        cal.add("method", method)
+    return cal
+
+
+def _answer_event(invite: Invite, dtstamp: datetime) -> Any:
+    """The VEVENT of an answer about `invite`: its UID, SEQUENCE (and RECURRENCE-ID) only."""
+    import icalendar
+
+    event = icalendar.Event()
+    event.add("uid", invite.uid)
+    event.add("dtstamp", dtstamp.astimezone(UTC))
+    event.add("sequence", invite.sequence)
+    if invite.recurrence_id and invite.slot is not None:
+        event.add("recurrence-id", invite.slot.start.astimezone(UTC))
+    return event
+
+
+def event_ics(spec: EventSpec, dtstamp: datetime) -> str:
+    """The VCALENDAR to PUT on the user's calendar (no METHOD: it is a stored object)."""
+    cal = _vcalendar()
+    cal.add_component(_vevent(spec, dtstamp))
+    return str(cal.to_ical().decode("utf-8"))
 
 
 def invites_others(spec: EventSpec, user: str) -> bool:
@@ -99,16 +120,8 @@ def itip_reply(invite: Invite, attendee: str, answer: str, dtstamp: datetime) ->
     if invite.slot is None or not invite.uid:
         raise ValueError("an iTIP REPLY needs the invitation's UID and slot")
     partstat = PARTSTATS[answer]
-    cal = icalendar.Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("method", "REPLY")
-    event = icalendar.Event()
-    event.add("uid", invite.uid)
-    event.add("dtstamp", dtstamp.astimezone(UTC))
-    event.add("sequence", invite.sequence)
-    if invite.recurrence_id:
-        event.add("recurrence-id", invite.slot.start.astimezone(UTC))
+    cal = _vcalendar("REPLY")
+    event = _answer_event(invite, dtstamp)
     if invite.slot.all_day:
         event.add("dtstart", invite.slot.start.date())
         event.add("dtend", invite.slot.end.date())
@@ -122,6 +135,43 @@ def itip_reply(invite: Invite, attendee: str, answer: str, dtstamp: datetime) ->
     event.add("attendee", person)
     cal.add_component(event)
     return cal.to_ical().decode("utf-8")
+
+
+def itip_request(spec: EventSpec, dtstamp: datetime) -> str:
+    """METHOD:REQUEST for an event the user organises: the updated invitation sent when a
+    counter-proposal is accepted (the new times, SEQUENCE moved on)."""
+    cal = _vcalendar("REQUEST")
+    cal.add_component(_vevent(spec, dtstamp))
+    return str(cal.to_ical().decode("utf-8"))
+
+
+def itip_declinecounter(counter: Invite, organizer: str, attendee: str,
+                        dtstamp: datetime) -> str:
+    """METHOD:DECLINECOUNTER (RFC 5546 3.2.8) to the attendee who countered: the UID and
+    SEQUENCE of the user's event, the organiser and that attendee, nothing else from the
+    counter (its text is untrusted and not echoed)."""
+    if not counter.uid:
+        raise ValueError("a DECLINECOUNTER needs the event's UID")
+    cal = _vcalendar("DECLINECOUNTER")
+    event = _answer_event(counter, dtstamp)
+    event.add("organizer", f"mailto:{organizer}")
+    event.add("attendee", f"mailto:{attendee}")
+    cal.add_component(event)
+    return cal.to_ical().decode("utf-8")
+
+
+def counter_text(answer: str, proposed: Slot, zone: str, original: Slot | None = None,
+                 name: str = "") -> str:
+    """The template answer to a counter-proposal: the new time accepted (the invitation is
+    updated), or declined (the original time stands)."""
+    hello = f"Hi {_clean(name, 60).split(' ')[0]}," if name.strip() else "Hi,"
+    if answer == "accept":
+        body = (f"{when(proposed, zone)} works for me. I've moved the meeting; the updated "
+                "invitation is attached.")
+    else:
+        keep = f" Let's keep {when(original, zone)}." if original is not None else ""
+        body = f"I'm afraid {when(proposed, zone)} doesn't work for me.{keep}"
+    return f"{hello}\n\n{body}\n\nBest regards"
 
 
 def when(slot: Slot, zone: str) -> str:

@@ -4,6 +4,9 @@ found mid-flight after a crash. The executor (act/executor.py) does the I/O arou
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from mailmoat.core.hashing import canonical_json
@@ -84,3 +87,59 @@ def recover_unknown(copy: SentCopy, server_files_sent: bool, staged: bool) -> Re
     if copy is SentCopy.STAGED or server_files_sent or staged:
         return Recovery.RETRY
     return Recovery.HOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """One outbox row that has not finished (queued, claimed or sending), as `why_waiting`
+    reads it."""
+
+    outbox_id: int
+    action_id: int
+    account: str
+    action: str
+    state: str
+    attempts: int
+    next_attempt_at: datetime
+    lease_until: datetime | None = None
+    claimed_by: str | None = None
+    last_error: str = ""
+
+
+def why_waiting(row: Pending, now: datetime, runnable_accounts: Collection[str]) -> str | None:
+    """Why an unfinished outbox row does not run now, in words for a person; None when it is
+    due and the executor takes it on its next pass. `runnable_accounts` are the accounts the
+    executor has a transport for (those with SMTP settings): it claims rows of no other."""
+    if row.account not in runnable_accounts:
+        return (f"account {row.account!r} has no SMTP settings, so nothing can run it; add "
+                f"them with `mailmoat account smtp {row.account} --smtp-host HOST`, then run "
+                f"`mailmoat actions run` again")
+    if row.state in ("claimed", "sending") and row.lease_until is not None \
+            and _utc(row.lease_until) >= now:
+        return (f"{row.claimed_by or 'another worker'} is running it; if that worker died, "
+                f"it is taken over after its claim ends {_when(row.lease_until, now)}")
+    if row.state == "queued" and _utc(row.next_attempt_at) > now:
+        after = (f", after {row.attempts} failed attempt{'s' if row.attempts != 1 else ''}"
+                 + (f" (last: {row.last_error})" if row.last_error else "")
+                 if row.attempts else "")
+        return f"next try {_when(row.next_attempt_at, now)}{after}"
+    return None
+
+
+def _when(at: datetime, now: datetime) -> str:
+    """`in 3 min (14:05 UTC)`: how long from `now`, and the time."""
+    at = _utc(at)
+    left = max(timedelta(0), at - now)
+    seconds = int(left.total_seconds())
+    if seconds < 60:
+        span = f"{seconds} s"
+    elif seconds < 3600:
+        span = f"{(seconds + 59) // 60} min"
+    else:
+        hours, rest = divmod(seconds, 3600)
+        span = f"{hours} h {rest // 60} min" if rest >= 60 else f"{hours} h"
+    return f"in {span} ({at:%Y-%m-%d %H:%M} UTC)"
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

@@ -6,7 +6,8 @@ The bodies live in services/jobs.py: a sync job syncs one account under its leas
 database (services/leases.py), so two workers never sync one account at once and a job
 that finds the lease live asks its holder for one more pass instead of waiting; the outbox
 job drains approved sends, at start and every minute. Every minute the sweep queues the
-accounts whose holder died mid-pass (their lease expired without a release).
+accounts whose holder died mid-pass (their lease expired without a release), and the linked
+calendars whose last sync is older than their interval are synced.
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ def make_huey(name: str | None = None, sqlite_path: Path | None = None) -> Huey:
 
 
 OUTBOX_EVERY = crontab()  # every minute: approvals made between syncs still leave promptly
+# Every minute the calendars whose last sync is older than MAILMOAT_CALENDAR_SYNC_SECONDS
+# (default 900) are synced.
+CALENDAR_EVERY = crontab()
 SWEEP_EVERY = crontab()  # every minute: accounts whose sync holder died are queued again
+DIGEST_EVERY = crontab(minute="*/5")  # daily digests coming due (each goes once a day)
 
 
 @dataclass(frozen=True)
@@ -47,11 +52,17 @@ class Jobs:
     sync_account: Any  # huey TaskWrapper: sync_account(account_name, database_url) -> dict
     run_outbox: Any  # huey TaskWrapper: run_outbox(database_url) -> ["<outbox id> <state>"]
     sweep: Any  # huey TaskWrapper: sweep(database_url) -> [account queued again]
+    sync_calendars: Any  # huey TaskWrapper: sync_calendars(database_url) -> ["<name> ..."]
 
 
-def register(huey: Huey, database_url: str | None = None) -> Jobs:
+def register(huey: Huey, database_url: str | None = None,
+             calendar_every: float | None = None) -> Jobs:
     """Declare mailmoat's tasks on `huey`: the sync pass per account under its lease, the
-    outbox (also every minute), and the sweep for abandoned leases (every minute)."""
+    outbox (also every minute), the sweep for abandoned leases (every minute), the
+    calendar sync (checked every minute: each calendar every `calendar_every` seconds,
+    default MAILMOAT_CALENDAR_SYNC_SECONDS or 900; 0 switches it off) and the daily digests
+    coming due (every five minutes)."""
+    calendar_seconds = bodies.calendar_every() if calendar_every is None else calendar_every
 
     @huey.task(retries=2, retry_delay=5)
     def sync_account(account: str, database_url: str | None = None) -> dict[str, Any]:
@@ -69,6 +80,15 @@ def register(huey: Huey, database_url: str | None = None) -> Jobs:
             sync_account(name, database_url)
         return names
 
+    @huey.task()
+    def sync_calendars(database_url: str | None = None) -> list[str]:
+        return bodies.sync_calendars(bodies.store_for(database_url), calendar_seconds)
+
+    @huey.periodic_task(CALENDAR_EVERY)
+    def calendar_tick() -> None:
+        if calendar_seconds > 0:
+            sync_calendars.call_local(database_url)
+
     @huey.periodic_task(OUTBOX_EVERY)
     def outbox_tick() -> None:
         run_outbox.call_local(database_url)
@@ -77,7 +97,13 @@ def register(huey: Huey, database_url: str | None = None) -> Jobs:
     def sweep_tick() -> None:
         sweep.call_local(database_url)
 
-    return Jobs(huey, sync_account, run_outbox, sweep)
+    @huey.periodic_task(DIGEST_EVERY)
+    def digest_tick() -> list[str]:
+        from mailmoat.notify.hook import base_url
+
+        return bodies.daily_digests(bodies.store_for(database_url), base_url())
+
+    return Jobs(huey, sync_account, run_outbox, sweep, sync_calendars)
 
 
 class EmbeddedConsumer(Consumer):

@@ -8,8 +8,9 @@ account comes from leases in the database (services/leases.py), not from the que
 
 The scheduler queues the periodic work: a sync of every account (the polling safety net;
 IDLE watchers in the workers queue syncs as mail arrives), the sweep that re-queues accounts
-whose sync holder died, the outbox, notifications (digests, "later" links coming due) and
-the heal sweep. Several schedulers may run; the `scheduler` lease lets one act at a time.
+whose sync holder died, the outbox, notifications (digests, "later" links coming due), the
+heal sweep and the sync of the linked calendars. Several schedulers may run; the
+`scheduler` lease lets one act at a time.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class Queue:
     run_outbox: Any  # dramatiq Actor: run_outbox()
     notify: Any  # dramatiq Actor: notify(account, base_url)
     heal: Any  # dramatiq Actor: heal()
+    sync_calendars: Any  # dramatiq Actor: sync_calendars(), every linked calendar
 
 
 def declare(broker: RabbitmqBroker, name: str | None = None,
@@ -98,6 +100,9 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     def heal() -> int:
         return bodies.heal(bodies.store_for(database_url))
 
+    def sync_calendars() -> list[str]:
+        return bodies.sync_calendars(bodies.store_for(database_url))
+
     def resume(account: str) -> dict[str, Any]:
         return sync_account(account, ask=False)
 
@@ -110,7 +115,7 @@ def declare(broker: RabbitmqBroker, name: str | None = None,
     return Queue(broker, name, actor(sync_account, time_limit=SYNC_TIME_LIMIT_MS,
                                      priority=10),
                  resume_actor, actor(run_outbox, priority=10), actor(notify, priority=20),
-                 actor(heal, priority=20))
+                 actor(heal, priority=20), actor(sync_calendars, priority=20))
 
 
 def stop_on_signals() -> threading.Event:
@@ -173,10 +178,11 @@ class Intervals:
     outbox: float = 60.0
     notify: float = 300.0
     heal: float = 300.0
+    calendar: float = 900.0  # every linked calendar (MAILMOAT_CALENDAR_SYNC_SECONDS)
 
     def as_dict(self) -> dict[str, float]:
         return {"sync": self.sync, "sweep": self.sweep, "outbox": self.outbox,
-                "notify": self.notify, "heal": self.heal}
+                "notify": self.notify, "heal": self.heal, "calendar": self.calendar}
 
 
 def scheduler_tick(queue: Queue, jobs: list[str], base_url: str) -> dict[str, int]:
@@ -204,6 +210,9 @@ def scheduler_tick(queue: Queue, jobs: list[str], base_url: str) -> dict[str, in
     if "heal" in jobs:
         queue.heal.send()
         sent["heal"] = 1
+    if "calendar" in jobs:
+        queue.sync_calendars.send()
+        sent["calendar"] = 1
     return sent
 
 

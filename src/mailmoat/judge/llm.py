@@ -17,9 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Generic, TypeVar
-
-import openai
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from mailmoat.core.features import Features
 from mailmoat.core.fewshot import Example
@@ -40,6 +38,9 @@ from mailmoat.judge.prompt import (
     prompt_token_bound,
 )
 from mailmoat.judge.state import JudgeState, Usage, endpoint, model_key, provider_key
+
+if TYPE_CHECKING:  # the SDK loads on the first model call, not with every command
+    import openai
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -292,6 +293,8 @@ class LLMJudge:
         self, provider: ProviderConfig, model: str, chat: list[dict[str, str]],
         rate: RateRow, key: str, contract: ReplyContract[Any], max_tokens: int,
     ) -> _Step:
+        import openai
+
         t0 = time.monotonic()
         try:
             # The SDK types messages and response_format as TypedDicts; ours are plain dicts
@@ -358,6 +361,8 @@ class LLMJudge:
             self.state.cool(provider_key(provider), backoff, failure, now)
 
     def _client(self, provider: ProviderConfig) -> openai.OpenAI:
+        import openai
+
         slot = f"{provider.name}|{endpoint(provider)}"
         client = self._clients.get(slot)
         if client is None:

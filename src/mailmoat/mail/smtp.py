@@ -187,13 +187,29 @@ def render_send(
         if content is None or hashlib.sha256(content).hexdigest() != item["sha256"]:
             raise AttachmentMissing(f"attachment {item['filename']!r} is missing or changed")
         maintype, _, subtype = item["content_type"].partition("/")
+        method = _itip_method(content) if (maintype, subtype) == ("text", "calendar") else None
         msg.add_attachment(
             content, maintype=maintype or "application",
             subtype=subtype or "octet-stream", filename=item["filename"],
+            params={"method": method} if method else {},
         )
     if msg.is_multipart():
         msg.set_boundary(_boundary(message_id))
     return msg.as_bytes()
+
+
+ITIP_METHODS = frozenset({"PUBLISH", "REQUEST", "REPLY", "ADD", "CANCEL", "REFRESH", "COUNTER",
+                          "DECLINECOUNTER"})
+_METHOD_LINE = re.compile(rb"^METHOD:([A-Za-z-]{1,20})\r?$", re.MULTILINE)
+
+
+def _itip_method(content: bytes) -> str | None:
+    """The iTIP METHOD a text/calendar attachment carries, which iMIP (RFC 6047 2.4) wants
+    named on its Content-Type too (mail clients show it as an invitation answer then). Read
+    from the attachment's own (receipted) bytes; only a known method is named."""
+    found = _METHOD_LINE.search(content[:8192])
+    method = found.group(1).decode("ascii").upper() if found else ""
+    return method if method in ITIP_METHODS else None
 
 
 def render_forward(

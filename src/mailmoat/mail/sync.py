@@ -5,7 +5,9 @@ A pass can stop anywhere (crash, dropped connection) and the next pass picks up 
 what is missing: see `core.mailbox_sync` for why that holds. Storing a batch, recording
 where its mail sits and planning its lane actions are separate commits; a stop between them
 leaves stored, located mail with no plan, and every pass plans what such mail lacks
-(`_repair_unplanned`) before it applies actions.
+(`_repair_unplanned`) before it applies actions. Stored mail without a decision that is
+not the user's own (stored as own mail under a rule that has since changed) is decided by
+the next pass (`_decide_late`), then planned and notified like any other.
 
 The user's own mail (a Sent folder: SPECIAL-USE \\Sent, the account's configured Sent
 folder, a Sent folder's usual name; or mail From the account's own address outside the
@@ -35,7 +37,7 @@ from imapclient import IMAPClient
 
 from mailmoat.accounts.registry import AccountSettings
 from mailmoat.core.evidence import junk_marks
-from mailmoat.core.facts import SENT_ORIGIN
+from mailmoat.core.facts import SENT_ORIGIN, is_inbox
 from mailmoat.core.lane_actions import (
     ActionKind,
     LaneAction,
@@ -93,6 +95,7 @@ class PassReport:
     skipped_folders: list[str] = field(default_factory=list)
     own: int = 0  # the user's own mail stored for sender history, not judged
     repaired: int = 0  # located mail found without planned lane actions, planned now
+    decided_late: int = 0  # stored mail found without a decision, decided now
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +200,7 @@ class MailboxSync:
                 report.skipped_folders.append(folder)  # a lane folder not created yet
                 continue
             self._sync_folder(client, folder, features, report, progress)
+        self._decide_late(report)
         self._repair_unplanned(report)
         self._plan_lane_changes(report)
         report.actions_done = ActionRunner(client, self.book, features).run_pending()
@@ -400,6 +404,21 @@ class MailboxSync:
                  self.account.name, message_id, folder, lane, final)
         return True
 
+    def _decide_late(self, report: PassReport) -> None:
+        """Decide this account's stored mail that has no decision and is not the user's own
+        (Store.undecided): mail an earlier pass stored as own mail under a rule that no
+        longer says so (an inbox configured as the Sent folder, issue 20). It runs before
+        `_repair_unplanned`, which then plans its lane actions and sends its arrival
+        notification in this same pass."""
+        found = self.store.undecided(self.account.name, self.own_addresses)
+        for start in range(0, len(found), self.batch):
+            report.decided_late += len(
+                self.store.decide_late(self.account.name, found[start:start + self.batch],
+                                       self.own_addresses))
+        if report.decided_late:
+            log.warning("%s: %d stored messages had no decision; decided now",
+                        self.account.name, report.decided_late)
+
     def _repair_unplanned(self, report: PassReport) -> None:
         """Plan lane actions for located mail that has none: a pass stopped after recording
         where a batch sits and before planning its actions (SIGKILL, power loss). Planned
@@ -495,15 +514,16 @@ def own_addresses(account: AccountSettings) -> frozenset[str]:
 
 def sent_folders(client: IMAPClient, account: AccountSettings) -> frozenset[str]:
     """Folders holding the user's own sent mail: those the server marks \\Sent (RFC 6154
-    SPECIAL-USE) and the account's configured Sent folder. Folders named like a Sent folder
-    are recognised by the store itself (core.facts.is_sent)."""
+    SPECIAL-USE) and the account's configured Sent folder, never the inbox (core.facts.is_inbox:
+    a server that files sent copies in INBOX leaves its inbox an inbox). Folders named like a
+    Sent folder are recognised by the store itself (core.facts.is_sent)."""
     found = set()
     if account.submission is not None and account.submission.sent_folder:
         found.add(account.submission.sent_folder)
     for flags, _delimiter, name in client.list_folders():
         if any(_text(f).casefold() == "\\sent" for f in flags):
             found.add(_text(name))
-    return frozenset(found)
+    return frozenset(f for f in found if not is_inbox(f))
 
 
 def _text(value: object) -> str:

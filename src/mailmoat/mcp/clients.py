@@ -15,12 +15,11 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
+from mailmoat.mcp.limits import DEFAULT_DAILY_PROPOSALS, DEFAULT_RATE_PER_MINUTE
 from mailmoat.store.tables.mcp import AgentRow
 
 SCOPES = frozenset({"read", "propose"})
 TOKEN_PREFIX = "mmagent_"
-DEFAULT_RATE_PER_MINUTE = 60
-DEFAULT_DAILY_PROPOSALS = 100
 LOCAL_NAME = "stdio"  # the stdio server run without --agent
 _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 _ACCOUNT_MAX = 200

@@ -24,7 +24,7 @@ from mailmoat.notify.rules import (
 )
 from mailmoat.notify.settings import AccountNotifySettings
 from mailmoat.notify.signing import LinkClaim, sign_link
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 LINK_LIFETIME = timedelta(hours=24)
 LATER_DELAY = timedelta(hours=2)
@@ -38,9 +38,9 @@ class Report:
     digest: list[int] = field(default_factory=list)
 
 
-def _links(web: WebStore, base_url: str, account: str, message_id: int,
+def _links(repos: Repos, base_url: str, account: str, message_id: int,
            now: datetime) -> tuple[str, str, str]:
-    key = link_key(web)
+    key = link_key(repos.secrets)
     expires = int((now + LINK_LIFETIME).timestamp())
     later = sign_link(key, LinkClaim("later", account, message_id, expires))
     mute = sign_link(key, LinkClaim("mute", account, message_id, expires))
@@ -48,34 +48,34 @@ def _links(web: WebStore, base_url: str, account: str, message_id: int,
     return f"{base}/message/{message_id}", f"{base}/n/{later}", f"{base}/n/{mute}"
 
 
-def _deliver(web: WebStore, settings: AccountNotifySettings, account: str, note: Note) -> bool:
+def deliver(repos: Repos, settings: AccountNotifySettings, account: str, note: Note) -> bool:
     ok = send_apprise(settings.notify.apprise_urls, note)
-    subs = web.push_subscriptions(account)
+    subs = repos.push.subscriptions(account)
     if subs:
-        gone = send_webpush(subs, note, vapid(web))
-        web.forget_push_endpoints(gone)
+        gone = send_webpush(subs, note, vapid(repos.secrets))
+        repos.push.forget(gone)
         ok = ok or len(gone) < len(subs)
     return ok
 
 
-def notify_account(web: WebStore, account: str, base_url: str,
+def notify_account(repos: Repos, account: str, base_url: str,
                    now: datetime | None = None) -> Report:
     now = now or datetime.now(UTC)
-    settings = AccountNotifySettings.load(web.settings(account))
+    settings = AccountNotifySettings.load(repos.settings.get(account))
     local_now = now.astimezone(ZoneInfo(settings.notify.timezone))
-    rules = settings.notify.rules(web.muted_senders(account))
+    rules = settings.notify.rules(repos.senders.muted(account))
     report = Report()
     # "later" links put a message back in line (for the next digest) once their time comes.
-    for entry in web.notifications(account, kinds=["later"]):
+    for entry in repos.notifications.entries(account, kinds=["later"]):
         if entry["due_at"] and entry["due_at"] <= now:
-            web.forget_notification(account, entry["message_id"], "later")
-            web.forget_notification(account, entry["message_id"], "sent")
-            web.log_notification(account, entry["message_id"], "held", "later")
-    log = web.notifications(account, since=now - timedelta(days=2))
+            repos.notifications.forget(account, entry["message_id"], "later")
+            repos.notifications.forget(account, entry["message_id"], "sent")
+            repos.notifications.log(account, entry["message_id"], "held", "later")
+    log = repos.notifications.entries(account, since=now - timedelta(days=2))
     notified = frozenset(e["message_id"] for e in log if e["kind"] in ("sent", "digested"))
     sends = [e["created_at"] for e in log if e["kind"] == "sent"]
 
-    candidates = web.fresh_candidates(account, since=now - rules.fresh_for)
+    candidates = repos.notifications.fresh_candidates(account, since=now - rules.fresh_for)
     for row in candidates:
         verdict, why = decide_notification(
             Candidate(row["id"], row["lane"], row["from_addr"],
@@ -85,29 +85,29 @@ def notify_account(web: WebStore, account: str, base_url: str,
             report.skipped[row["id"]] = why
             continue
         if verdict is Verdict.HOLD:
-            web.log_notification(account, row["id"], "held", why)
+            repos.notifications.log(account, row["id"], "held", why)
             report.held.append(row["id"])
             continue
         # Claim first: the unique row is what stops a second worker sending it again.
-        if not web.log_notification(account, row["id"], "sent", row["lane"]):
+        if not repos.notifications.log(account, row["id"], "sent", row["lane"]):
             report.skipped[row["id"]] = "already notified"
             continue
-        url, later, mute = _links(web, base_url, account, row["id"], now)
+        url, later, mute = _links(repos, base_url, account, row["id"], now)
         title = f"[{row['lane']}] {row['from_name'] or row['from_addr']}"
-        _deliver(web, settings, account, Note(title, row["subject"] or "(no subject)", url,
+        deliver(repos, settings, account, Note(title, row["subject"] or "(no subject)", url,
                                               later, mute))
         sends.append(now)
         report.sent.append(row["id"])
 
-    held = [e for e in web.notifications(account, kinds=["held"])
+    held = [e for e in repos.notifications.entries(account, kinds=["held"])
             if e["message_id"] not in notified and e["message_id"] not in report.sent]
     held_ids = list(dict.fromkeys(e["message_id"] for e in held))
     if digest_due(len(held_ids), rules, History(notified, tuple(sends)), local_now):
-        summaries = [s for s in (web.message_summary(m, account) for m in held_ids) if s]
+        summaries = [s for s in (repos.summaries.get(m, account) for m in held_ids) if s]
         title, body = digest_text([(s["lane"], s["from_addr"], s["subject"]) for s in summaries])
-        _deliver(web, settings, account, Note(title, body, base_url.rstrip("/") + "/"))
+        deliver(repos, settings, account, Note(title, body, base_url.rstrip("/") + "/"))
         for mid in held_ids:
-            web.log_notification(account, mid, "digested")
-            web.forget_notification(account, mid, "held")
+            repos.notifications.log(account, mid, "digested")
+            repos.notifications.forget(account, mid, "held")
         report.digest = held_ids
     return report

@@ -14,7 +14,7 @@ from typing import Any
 from mailmoat.accounts.secrets import load_key_ring
 from mailmoat.mail.ingress import Arrival
 from mailmoat.notify.dispatch import notify_account
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 log = logging.getLogger(__name__)
 NOTIFYING_LANES = frozenset({"PUSH", "MEETING"})
@@ -27,12 +27,12 @@ def base_url() -> str:
 
 class NotifyOnArrival:
     def __init__(self, store: Any, url: str | None = None) -> None:
-        self.web = WebStore(store, sealer=load_key_ring())
+        self.repos = Repos(store, sealer=load_key_ring())
         self.url = url or base_url()
 
     def on_decided(self, arrival: Arrival) -> None:
         # Quiet lanes never notify; the notifier's own log stops a second send of the same
         # message when several arrive in one pass.
         if arrival.lane in NOTIFYING_LANES:
-            report = notify_account(self.web, arrival.account, self.url)
+            report = notify_account(self.repos, arrival.account, self.url)
             log.info("notify %s: sent %s, held %s", arrival.account, report.sent, report.held)

@@ -50,6 +50,9 @@ class NotifyIn(BaseModel):
     rate_limit: int = Field(3, ge=1, le=100)
     rate_window_minutes: int = Field(10, ge=1, le=1440)
     fresh_minutes: int = Field(30, ge=1, le=1440)
+    daily_digest_hour: int | None = Field(
+        None, ge=0, le=23, description="local hour from which the daily digest (approvals "
+        "waiting, what was filed and silenced) goes out once a day; unset: no daily digest")
 
     @field_validator("timezone")
     @classmethod

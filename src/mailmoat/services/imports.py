@@ -20,6 +20,14 @@ class ImportSummary:
     failed: list[ReadError] = field(default_factory=list)
     skipped: list[ReadError] = field(default_factory=list)
 
+    def skipped_by_reason(self) -> list[tuple[str, list[str]]]:
+        """The skipped files grouped by why, the most common reason first (then by name),
+        each with the files in the order they were met."""
+        groups: dict[str, list[str]] = {}
+        for skip in self.skipped:
+            groups.setdefault(skip.error, []).append(skip.where)
+        return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
 
 def import_path(
     store: Store,

@@ -111,12 +111,23 @@ def run_outbox(store: Store, worker: str) -> list[str]:
 
 
 def notify(store: Store, account: str, base_url: str) -> dict[str, int]:
-    """Digests and "later" links coming due for one account (notify/dispatch.py)."""
+    """Digests and "later" links coming due for one account (notify/dispatch.py), and its
+    daily digest when that is due (services/digest.py)."""
     from mailmoat.notify.dispatch import notify_account
-    from mailmoat.store.people import WebStore
+    from mailmoat.services.digest import send_digest
+    from mailmoat.store.repos import Repos
 
-    report = notify_account(WebStore(store, sealer=key_ring()), account, base_url)
-    return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest)}
+    report = notify_account(Repos(store, sealer=key_ring()), account, base_url)
+    daily = send_digest(store, account, base_url)
+    return {"sent": len(report.sent), "held": len(report.held), "digest": len(report.digest),
+            "daily": int(daily.sent)}
+
+
+def daily_digests(store: Store, base_url: str) -> list[str]:
+    """The embedded schedule hook: every account's daily digest that is due, once a day."""
+    from mailmoat.services.digest import send_due_digests
+
+    return [o.account for o in send_due_digests(store, base_url) if o.sent]
 
 
 def heal(store: Store) -> int:
@@ -127,6 +138,56 @@ def heal(store: Store) -> int:
     if not models:
         return 0
     return run_heal(store, models).rejudged
+
+
+ENV_CALENDAR_EVERY = "MAILMOAT_CALENDAR_SYNC_SECONDS"
+DEFAULT_CALENDAR_EVERY = 900.0
+
+
+def calendar_every() -> float:
+    """Seconds between syncs of each linked calendar (MAILMOAT_CALENDAR_SYNC_SECONDS,
+    default 900); 0 switches the scheduled calendar sync off."""
+    import os
+
+    raw = os.environ.get(ENV_CALENDAR_EVERY, "").strip()
+    try:
+        return float(raw) if raw else DEFAULT_CALENDAR_EVERY
+    except ValueError:
+        raise ValueError(f"{ENV_CALENDAR_EVERY} must be a number of seconds") from None
+
+
+def sync_calendars(store: Store, every: float | None = None,
+                   clock: Any = time.time) -> list[str]:
+    """Sync the linked calendars: with `every`, only those whose last sync is at least that
+    many seconds old (0 or less: none); without, all of them. Each runs under its lease
+    `calendar:<name>` (a calendar synced elsewhere right now is skipped), and a calendar
+    that fails is reported ("<name> failed: ...") and left for the next run."""
+    from mailmoat.calendar.registry import list_calendars
+    from mailmoat.calendar.sync import sync_calendar
+    from mailmoat.core.schedule import due
+    from mailmoat.store.calendar_store import calendar_row
+
+    now = clock()
+    out: list[str] = []
+    for cal in list_calendars(store):
+        if every is not None:
+            row = calendar_row(store, cal.name)
+            last = row.last_sync_at if row is not None else None
+            seen = {} if last is None else {cal.name: last.timestamp()}
+            if not due({cal.name: every}, seen, now):
+                continue
+        held = try_hold(store, f"calendar:{cal.name}", holder_name("calendar"))
+        if held is None:
+            continue
+        try:
+            report = sync_calendar(store, key_ring(), cal.name)
+            out.append(f"{cal.name} {report.written} written {report.deleted} removed")
+        except Exception as exc:  # unreachable, refused: the next run tries again
+            log.warning("calendar %s not synced: %s", cal.name, exc)
+            out.append(f"{cal.name} failed: {str(exc)[:200]}")
+        finally:
+            held.release()
+    return out
 
 
 def account_names(store: Store) -> list[str]:

@@ -7,7 +7,9 @@ REPLY attached) and the calendar write, both pending together in the decision qu
     the mail and the slot) on the user's own calendar (reversible), or, when asked to invite
     the sender, an event with them as attendee (calendar_invite, a floor action);
   - a clash: reply declining with up to three alternatives; no event until one is chosen;
-  - a cancellation: delete the event by UID; no reply.
+  - a cancellation: delete the event by UID; no reply;
+  - a COUNTER to the user's own event: accept (the event moved, the updated REQUEST sent)
+    or decline (a DECLINECOUNTER; the event stays).
 Nothing is proposed from an unsure reading. Each action keeps its own receipt; rejecting one
 leaves the other pending.
 """
@@ -24,11 +26,15 @@ from mailmoat.act.auto import Drafter, DraftRequest
 from mailmoat.act.errors import PolicyRefused
 from mailmoat.act.service import ActionService
 from mailmoat.calendar.registry import calendars_for_account
+from mailmoat.core.ical import read_ics
 from mailmoat.core.itip import (
     EventSpec,
+    counter_text,
     event_ics,
     invites_others,
+    itip_declinecounter,
     itip_reply,
+    itip_request,
     meeting_uid,
     reply_text,
     when,
@@ -38,7 +44,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.receipts import CALENDAR_EVENT, FloorAction
 from mailmoat.core.untrusted import wrap_untrusted
 from mailmoat.services.meeting import MeetingContext, meeting_context
-from mailmoat.store.calendar_store import events_between
+from mailmoat.store.calendar_store import event_by_uid, events_between
 from mailmoat.store.messages import Store
 from mailmoat.store.tables.calendar import MeetingProposalRow
 from mailmoat.store.tables.messages import DecisionRow, MessageRow
@@ -95,19 +101,20 @@ def propose_meeting(
     invite_sender: bool = False,
     locale: str = "en-US",
     drafter: Drafter | None = None,
+    not_before: datetime | None = None,
 ) -> MeetingProposal:
     """Put the reply and the calendar write in the decision queue, linked. `user` is the
-    user's own address (the attendee in an iTIP REPLY)."""
+    user's own address (the attendee in an iTIP REPLY). With `not_before`, a slot that ended
+    before it is not proposed for (a sweep over older mail)."""
     ctx = meeting_context(store, message_id, account, locale)
     reading, check = ctx.reading, ctx.check
-    user = user or user_address(store, account, message_id)
     if reading.certainty == "unsure":
         raise NotProposable(f"unsure ({reading.understood}): nothing is proposed; read the mail")
+    if not_before is not None and reading.slot is not None and reading.slot.end <= not_before:
+        raise NotProposable("the proposed time has passed; nothing is proposed")
+    user = user or user_address(store, account, message_id)
     if reading.kind in ("reply", "declinecounter", "refresh"):
         raise NotProposable(f"{reading.kind}: an answer to your own invitation, nothing to send")
-    if reading.kind == "counter":
-        raise NotProposable("a counter-proposal to your own invitation: answering it (a new "
-                            "REQUEST or DECLINECOUNTER) is not drafted yet; read the mail")
     if answer == "auto":
         answer = "decline" if check.clash else "accept"
     if answer not in ("accept", "decline"):
@@ -132,7 +139,10 @@ def propose_meeting(
     event: dict[str, Any] | None = None
     slot = reading.slot
     assert slot is not None
-    if reading.kind == "cancel":
+    if reading.kind == "counter":
+        reply, event = _counter(store, actions, account, message, ctx, answer, user, dtstamp,
+                                calendar)
+    elif reading.kind == "cancel":
         answer = "cancel"
         uid = reading.invite.uid if reading.invite else _stored_uid(store, ctx, account)
         if not uid:
@@ -165,7 +175,7 @@ def propose_meeting(
                              organizer=user if invite_sender else "",
                              attendees=(user, message.from_addr) if invite_sender else ())
             event = _event_payload(spec, user, cal_name, dtstamp)
-    if reply is not None and drafter is not None:
+    if reply is not None and drafter is not None and reading.kind != "counter":
         reply = _model_text(drafter, account, message, reply, ctx, answer)
     reply_id = event_id = None
     if reply is not None:
@@ -182,6 +192,61 @@ def propose_meeting(
         session.flush()
         link_id = link.id
     return MeetingProposal(link_id, message_id, answer, reply_id, event_id)
+
+
+def _counter(store: Store, actions: ActionService, account: str, message: Any,
+             ctx: MeetingContext, answer: str, user: str, dtstamp: datetime,
+             calendar: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A COUNTER to the user's own event. Accept: the event moved to the proposed time
+    (same UID, SEQUENCE on; it names the attendees, so it is a `calendar_invite`) and the
+    updated REQUEST sent to the one who countered. Decline: a DECLINECOUNTER to them, and
+    the event stays as it is."""
+    reading = ctx.reading
+    counter, slot = reading.invite, reading.slot
+    if counter is None or slot is None or not counter.uid:
+        raise NotProposable("a counter-proposal without a readable event UID; read the mail")
+    cals = calendars_for_account(store, account)
+    found = event_by_uid(store, [c.id for c in cals if c.id is not None], counter.uid)
+    if found is None:
+        raise NotProposable("a counter-proposal for an event that is not in your calendar")
+    cal_id, stored = found
+    original = read_ics(stored.raw, ctx.zone)
+    organizer = original.organizer.address if original.organizer else user
+    if organizer.lower() != user.lower():
+        raise NotProposable("a counter-proposal for an event you do not organise; its "
+                            "organiser answers it")
+    sender = message.from_addr
+    if not any(a.address == sender.lower() for a in original.attendees):
+        raise NotProposable(f"{sender} is not an attendee of that event; read the mail")
+    summary = original.summary or _subject(message.subject, "").removeprefix(": ")
+    if answer == "accept":
+        spec = EventSpec(uid=counter.uid, slot=slot, summary=summary or "Meeting",
+                         organizer=user, attendees=tuple(a.address for a in original.attendees),
+                         location=original.location,
+                         sequence=max(original.sequence, counter.sequence) + 1)
+        attachment = itip_request(spec, dtstamp)
+        text = counter_text("accept", slot, ctx.zone, name=message.from_name)
+        filename = "invite.ics"
+        home = next((c.name for c in cals if c.id == cal_id and c.writable), None)
+        event = _event_payload(spec, user, calendar or home or _writable(store, account, None),
+                               dtstamp)
+    else:
+        attachment = itip_declinecounter(counter, user, sender, dtstamp)
+        text = counter_text("decline", slot, ctx.zone, original.slot, message.from_name)
+        filename = "declinecounter.ics"
+        event = None
+    digest = actions.store_attachment(attachment.encode())
+    reply = {"action": "send_email", "to": sender,
+             "subject": f"{'Updated invitation' if answer == 'accept' else 'Declined'}: "
+                        f"{_clean_subject(summary or message.subject)}",
+             "body": text, "attachments": [{"filename": filename,
+                                            "content_type": "text/calendar",
+                                            "sha256": digest}]}
+    return reply, event
+
+
+def _clean_subject(text: str) -> str:
+    return " ".join(text.split())[:200]
 
 
 def user_address(store: Store, account: str, message_id: int) -> str:

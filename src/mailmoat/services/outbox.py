@@ -35,6 +35,7 @@ from mailmoat.accounts.registry import AccountSettings, list_accounts, login_sec
 from mailmoat.accounts.secrets import KeyRing, SecretKeyError, load_key_ring
 from mailmoat.act.executor import DEFAULT_LEASE_SECONDS, Executor, Outcome
 from mailmoat.act.reversible import ReversibleApplier
+from mailmoat.core.outbox import Pending
 from mailmoat.mail.smtp import (
     ImapSettings,
     MailTransport,
@@ -97,12 +98,10 @@ def transports(store: Store, ring: KeyRing) -> dict[str, MailTransport]:
 
 def calendar_writers(store: Store, ring: KeyRing) -> dict[str, Any]:
     """One writer per linked CalDAV calendar (feeds are read-only), by calendar name."""
-    from mailmoat.calendar.caldav_source import CalDAVSource
-    from mailmoat.calendar.registry import list_calendars, open_secret
+    from mailmoat.calendar.registry import list_calendars
+    from mailmoat.calendar.sync import open_source
 
-    return {c.name: CalDAVSource(c.url, c.username, open_secret(store, ring, c.name) or "",
-                                 c.zone)
-            for c in list_calendars(store) if c.writable}
+    return {c.name: open_source(store, ring, c) for c in list_calendars(store) if c.writable}
 
 
 def crash_hook_from_env() -> Any:
@@ -174,9 +173,18 @@ def run_outbox(database_url: str | None, worker: str,
                poll: float = 0.0) -> Iterator[Outcome]:
     """Drain the outbox (at most one row with `once`), then, with `poll` > 0, keep looking
     for due work every `poll` seconds. Raises WorkerConfigError when it cannot start."""
+    for outcomes, _ in outbox_passes(database_url, worker, lease_seconds, once, poll):
+        yield from outcomes
+
+
+def outbox_passes(database_url: str | None, worker: str,
+                  lease_seconds: float = DEFAULT_LEASE_SECONDS, once: bool = False,
+                  poll: float = 0.0) -> Iterator[tuple[list[Outcome], list[tuple[Pending, str]]]]:
+    """run_outbox pass by pass: what each pass did, and what is left waiting and why
+    (Executor.waiting), for `mailmoat actions run` to explain."""
     running = build_worker(database_url, worker, lease_seconds)
     while True:
-        yield from running.run_pass(once=once)
+        yield running.run_pass(once=once), running.executor.waiting()
         if once or poll <= 0:
             return
         time.sleep(poll)

@@ -4,7 +4,11 @@ db            engines, migrations (one Alembic head), StoreError
 tables/       one module per area, one registration (Alembic's env.py reads it)
 messages      messages and their decisions: save with a Decider's traces, read, list
 mailbox_state live-mailbox state: folders, locations, server actions pending
-people        people, sessions, settings, sender preferences, notifications, push
+repos         Repos: one small object over the repositories below (web, notify/, the CLI)
+users user_sessions login_failures   who may sign in, their sessions, failed sign-ins
+secrets settings senders   sealed named secrets, per-account settings, per-sender choices
+decisions notifications summaries   a person's relabel and undo, the notification log and
+              push subscriptions, small per-account message reads
 leases        leases shared by workers (compare-and-set) and the record of every grant
 id_sets       chunked id queries
 decision_queue  the home page's rows: a lane's newest mail with its trace and read state

@@ -113,6 +113,19 @@ def events_between(store: Store, calendar_ids: Iterable[int], start: datetime,
     return events
 
 
+def event_by_uid(store: Store, calendar_ids: Iterable[int], uid: str
+                 ) -> tuple[int, StoredEvent] | None:
+    """(calendar id, the event with its raw text) for this UID, or None."""
+    ids = list(calendar_ids)
+    if not ids or not uid:
+        return None
+    with store.sessions() as session:
+        row = session.scalars(select(CalendarEventRow).where(
+            CalendarEventRow.calendar_id.in_(ids), CalendarEventRow.uid == uid[:500])
+            .order_by(CalendarEventRow.id)).first()
+        return None if row is None else (row.calendar_id, _row_to_event(row))
+
+
 def count_events(store: Store, calendar_id: int) -> int:
     with store.sessions() as session:
         return len(list(session.scalars(select(CalendarEventRow.id).where(

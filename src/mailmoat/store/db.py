@@ -1,10 +1,12 @@
-"""Engine, connection settings and migrations."""
+"""Engine, connection settings and migrations, and the few helpers every repository shares
+(the time now, naive SQLite datetimes read back as UTC, a transaction-scoped lock)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +14,9 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 ENV_URL = "MAILMOAT_DATABASE_URL"
@@ -21,6 +24,26 @@ ENV_URL = "MAILMOAT_DATABASE_URL"
 
 class StoreError(RuntimeError):
     """The store cannot be opened or migrated; the message says what to fix."""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes for timezone-aware columns; they were stored as UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def serialise(session: Session, key: int) -> None:
+    """A transaction-scoped PostgreSQL advisory lock on `key`; on SQLite the first write of a
+    transaction takes the database's write lock, which serialises the same way."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+
+
+class Refused(Exception):
+    """Raised inside a transaction to roll it back."""
 
 
 def default_url() -> str:
@@ -93,14 +116,15 @@ def make_engine(url: str | None = None) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (run on every start)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest revision (run on every start), or to `revision` (a
+    restore loads rows at the revision they were backed up at, then migrates to head)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")  # one head: 0013_one_head joins the old branches
+            command.upgrade(config, revision)  # one head: 0013_one_head joins the old branches
     except Exception as exc:
         safe = engine.url.render_as_string(hide_password=True)
         raise StoreError(f"cannot migrate {safe}: {type(exc).__name__}: {exc}") from exc

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, insert, select, text, true
+from sqlalchemy import Engine, func, insert, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from mailmoat.core.facts import is_own_mail, is_sent
+from mailmoat.core.facts import SENT_ORIGIN, is_own_mail, is_sent
 from mailmoat.core.hashing import is_stale
 from mailmoat.core.message import Message, parse_message, parse_message_with_html
 from mailmoat.core.trace import Trace
@@ -226,6 +226,70 @@ class Store:
                 mid, lane = known[digest]
                 results.append(IngestResult(mid, False, lane or "", own=lane is None))
         return results
+
+    def undecided(self, account: str, own_addresses: frozenset[str] = frozenset()) -> list[int]:
+        """This account's stored messages that have no decision and are not the user's own
+        mail (core.facts.is_own_mail, the rule ingest applies), oldest first. Ingest stores
+        a message and its decision in one transaction, so these exist only when the rule
+        said "own mail" then and says otherwise now (an inbox once taken for a Sent folder):
+        `decide_late` gives them their decision. Asked on every sync pass: mail found in a
+        Sent folder (origin `sent` outside the inbox) is own mail by that rule and is left
+        out in SQL, so the common answer is one anti-join over a few rows."""
+        message, decision = MessageRow.__table__.c, DecisionRow.__table__.c
+        decided = select(decision.message_id).where(decision.message_id == message.id)
+        with self.sessions() as session:
+            rows = session.execute(
+                select(message.id, message.origin, message.folder, message.labels,
+                       message.from_addr)
+                .where(message.account == account, ~decided.exists(),
+                       or_(message.origin != SENT_ORIGIN,
+                           func.lower(func.trim(message.folder)) == "inbox"))
+                .order_by(message.id))
+            return [mid for mid, origin, folder, labels, from_addr in rows
+                    if not is_own_mail(origin, folder, tuple(labels or ()), from_addr or "",
+                                       own_addresses)]
+
+    def decide_late(self, account: str, message_ids: Sequence[int],
+                    own_addresses: frozenset[str] = frozenset()) -> list[int]:
+        """Give stored, undecided messages (`undecided`) their first decision, in one
+        transaction, exactly as ingest would have: the store's Decider decides
+        (services/ingest.py), the store writes the decision and its ledger row ("decided").
+        The user's own mail among them (core.facts.is_own_mail) and mail decided meanwhile
+        are skipped; if another writer decides one of them while this runs, nothing is
+        written and the next pass asks again. Returns the ids decided."""
+        if not message_ids:
+            return []
+        now = _now()
+        try:
+            with self.sessions.begin() as session:
+                rows = [(mid, raw, labels) for mid, raw, labels, origin, folder, sender
+                        in session.execute(
+                            select(MessageRow.id, MessageRow.raw, MessageRow.labels,
+                                   MessageRow.origin, MessageRow.folder, MessageRow.from_addr)
+                            .outerjoin(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                            .where(MessageRow.account == account,
+                                   MessageRow.id.in_(sorted(set(message_ids))),
+                                   DecisionRow.message_id.is_(None))
+                            .order_by(MessageRow.id))
+                        if not is_own_mail(origin, folder, tuple(labels or ()), sender or "",
+                                           own_addresses)]
+                if not rows:
+                    return []
+                raws = [bytes(raw or b"") for _mid, raw, _labels in rows]
+                todo = [(parse_message(raw, labels=tuple(labels or ())), None)
+                        for raw, (_mid, _raw, labels) in zip(raws, rows, strict=True)]
+                traces = self._decider().decide(session, account, todo, self.scorers, now,
+                                                [], raws)
+                ids = [mid for mid, _raw, _labels in rows]
+                session.execute(insert(table_of(DecisionRow)), [
+                    _decision_values(mid, account, d, now)
+                    for mid, d in zip(ids, traces, strict=True)])
+                session.execute(insert(table_of(LedgerRow)), [
+                    _ledger_values(mid, "decided", d, SYSTEM, now)
+                    for mid, d in zip(ids, traces, strict=True)])
+        except IntegrityError:
+            return []
+        return ids
 
     def _decider(self) -> Decider:
         if self.decider is None:

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import typer
@@ -19,10 +19,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from mailmoat.act.errors import ActError
-from mailmoat.act.service import ActionService
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.receipts import PayloadError
 from mailmoat.entrypoints.cli import common
+
+if TYPE_CHECKING:  # the store loads only when a command runs (CLI start-up)
+    from mailmoat.act.service import ActionService
 
 actions_app = typer.Typer(help="Proposed actions, approvals and the guarded executor.",
                           no_args_is_help=True)
@@ -30,6 +32,8 @@ console = common.console
 
 
 def _service() -> ActionService:
+    from mailmoat.act.service import ActionService
+
     return ActionService(common.open_store().engine)
 
 
@@ -42,14 +46,7 @@ def _account(given: str | None) -> str:
     at a terminal is asked; a script gets an error naming them, never a silent guess."""
     if given:
         return given
-    from mailmoat.accounts.registry import list_accounts
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        names = [a.name for a in list_accounts(open_store())]
-    except StoreError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+    names = common.account_names()
     if len(names) <= 1:
         return names[0] if names else "local"
     if sys.stdin.isatty():
@@ -246,6 +243,7 @@ def sweep(account: str | None = typer.Option(None, help=ACCOUNT_HELP)) -> None:
     Replies are drafted by the configured model (none configured: no drafts, ever); sync
     runs this after every pass."""
     from mailmoat.act.auto import AutoSweep
+    from mailmoat.act.service import ActionService
     from mailmoat.services.bootstrap import build_drafter
 
     account = _account(account)
@@ -264,14 +262,29 @@ def run(database_url: str | None = typer.Option(
         ) -> None:
     """Run the guarded executor over the outbox until it is idle (or keep polling), with
     the transports of every account that has SMTP settings; apply approved reversible
-    actions on the IMAP server."""
-    from mailmoat.services.outbox import WorkerConfigError, run_outbox
+    actions on the IMAP server. Says what it did, and why anything left waits."""
+    from mailmoat.services.outbox import WorkerConfigError, outbox_passes
 
+    told: list[tuple[int, str]] | None = None
     try:
-        for outcome in run_outbox(database_url, f"worker-{os.getpid()}", once=once, poll=poll):
-            typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
+        for outcomes, waiting in outbox_passes(database_url, f"worker-{os.getpid()}",
+                                               once=once, poll=poll):
+            for outcome in outcomes:
+                typer.echo(f"{outcome.outbox_id} {outcome.state} {outcome.detail}")
+            now = [(p.outbox_id, why) for p, why in waiting]
+            if now != told:  # with --poll, only when it changes
+                _explain(outcomes, waiting, first=told is None)
+                told = now
     except WorkerConfigError as exc:
         raise common.fail(exc) from exc
+
+
+def _explain(outcomes: list[Any], waiting: list[Any], first: bool) -> None:
+    if not outcomes and not waiting and first:
+        typer.echo("nothing to run: no approved action is waiting in the outbox")
+    for pending, why in waiting:
+        typer.echo(f"{pending.outbox_id} waiting (action {pending.action_id}, "
+                   f"{pending.action}): {why}")
 
 
 app = actions_app  # the group as main.py registers it

@@ -5,30 +5,20 @@ from __future__ import annotations
 import getpass
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mailmoat.services.agents import (
-    DEFAULT_DAILY_PROPOSALS,
-    DEFAULT_RATE_PER_MINUTE,
-    ClientError,
-    agent_clients,
-)
+from mailmoat.entrypoints.cli import common
+from mailmoat.mcp.limits import DEFAULT_DAILY_PROPOSALS, DEFAULT_RATE_PER_MINUTE
 
 app = typer.Typer(help="Agents allowed to read and propose over MCP.", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console, err = common.console, common.err
 
 
 def _clients():
-    from mailmoat.store import StoreError
+    from mailmoat.services.agents import agent_clients
 
-    try:
-        return agent_clients()
-    except StoreError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+    return agent_clients(common.open_store())
 
 
 @app.command()
@@ -42,6 +32,8 @@ def add(
                                   help="proposals a day (UTC)"),
 ) -> None:
     """Register an agent and print its token once: it is stored only as a hash."""
+    from mailmoat.services.agents import ClientError
+
     try:
         token = _clients().add(name, scopes, account, f"cli:{getpass.getuser()}",
                                rate_per_minute=rate, daily_proposals=daily_cap)

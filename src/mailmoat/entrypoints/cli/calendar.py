@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from mailmoat.entrypoints.cli import common
 
 ENV_SECRET = "MAILMOAT_CALENDAR_SECRET"
 
@@ -17,41 +17,18 @@ app = typer.Typer(help="Calendars (CalDAV, ICS feeds): add, list, test, sync, re
                   no_args_is_help=True)
 meeting_app = typer.Typer(help="Meeting requests: what a mail proposes, checked against your "
                           "calendars.", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console = common.console
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
-    return typer.Exit(code)
-
-
-def _store() -> Any:
-    from mailmoat.store import StoreError, open_store
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _ring() -> Any:
-    from mailmoat.accounts.secrets import SecretKeyError, load_key_ring
-
-    try:
-        return load_key_ring()
-    except SecretKeyError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _secret(from_stdin: bool, kind: str) -> str | None:
+def _secret(from_stdin: bool, kind: str, label: str = "password (or app password)"
+            ) -> str | None:
     if from_stdin:
         return sys.stdin.readline().rstrip("\r\n")
     if os.environ.get(ENV_SECRET):
         return os.environ[ENV_SECRET]
     if kind == "ics":
         return None  # a public feed needs none
-    return str(typer.prompt("password (or app password)", hide_input=True))
+    return str(typer.prompt(label, hide_input=True))
 
 
 @app.command("add")
@@ -62,20 +39,48 @@ def add(
     account: str | None = typer.Option(None, help="the mail account this calendar answers for"),
     zone: str = typer.Option("UTC", help="your IANA time zone, e.g. Europe/Berlin"),
     ics: bool = typer.Option(False, "--ics", help="a read-only ICS feed (webcal:// or https://)"),
-    secret_stdin: bool = typer.Option(False, "--secret-stdin", help=f"read the password from "
-                                      f"stdin (else ${ENV_SECRET}, else a hidden prompt)"),
+    freebusy: bool = typer.Option(False, "--freebusy", help="CalDAV, busy times only: read by "
+                                  "the free-busy report (else events reduced to busy times); "
+                                  "no titles are stored, nothing is written"),
+    secret_stdin: bool = typer.Option(False, "--secret-stdin", help=f"read the password (or "
+                                      f"token) from stdin (else ${ENV_SECRET}, else a hidden "
+                                      "prompt)"),
+    bearer: bool = typer.Option(False, "--bearer", help="CalDAV: log in with a bearer token "
+                                "(read like the password) instead of a password"),
+    oauth: bool = typer.Option(False, "--oauth", help="CalDAV: OAuth; the secret is the "
+                               "refresh token, exchanged at --token-endpoint"),
+    token_endpoint: str = typer.Option("", help="--oauth: the OAuth token URL"),
+    client_id: str = typer.Option("", help="--oauth: the OAuth client id"),
+    scope: str = typer.Option("", help="--oauth: scope to request"),
 ) -> None:
-    """Add a calendar. Its password is sealed with AES-256-GCM, like a mail account's."""
-    from mailmoat.calendar.registry import CalendarError, CalendarSettings, add_calendar
+    """Add a calendar. Its password or token is sealed with AES-256-GCM, like a mail
+    account's."""
+    from mailmoat.calendar.registry import (
+        CalendarError,
+        CalendarSettings,
+        Credential,
+        add_calendar,
+    )
 
-    kind = "ics" if ics else "caldav"
+    if ics and freebusy:
+        raise common.fail("choose one of --ics and --freebusy")
+    kind = "ics" if ics else "freebusy" if freebusy else "caldav"
+    if bearer and oauth:
+        raise common.fail("choose one of --bearer and --oauth")
+    auth = "bearer" if bearer else "oauth" if oauth else "password"
+    label = {"password": "password (or app password)", "bearer": "bearer token",
+             "oauth": "OAuth refresh token"}[auth]
     settings = CalendarSettings(name=name, url=url, kind=kind, username=user, account=account,
                                 zone=zone)
-    store, ring = _store(), _ring()
+    store, ring = common.open_store(), common.key_ring()
+    secret = _secret(secret_stdin, kind, label)
+    cred = None if secret is None else Credential(
+        auth, secret, token_endpoint, client_id, scope,
+        os.environ.get("MAILMOAT_OAUTH_CLIENT_SECRET", "") if oauth else "")
     try:
-        add_calendar(store, ring, settings, _secret(secret_stdin, kind))
+        add_calendar(store, ring, settings, cred)
     except CalendarError as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     console.print(f"added calendar [bold]{name}[/bold]; try it: mailmoat calendar test {name}")
 
 
@@ -85,7 +90,7 @@ def list_() -> None:
     from mailmoat.calendar.registry import list_calendars
     from mailmoat.store.calendar_store import calendar_row, count_events
 
-    store = _store()
+    store = common.open_store()
     cals = list_calendars(store)
     if not cals:
         console.print("no calendars; add one with: mailmoat calendar add")
@@ -104,15 +109,15 @@ def test(name: str = typer.Argument(...)) -> None:
     """Reach the calendar step by step (dns, tcp, auth, calendar, read); say which fails."""
     from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.calendar.check import check
-    from mailmoat.calendar.registry import CalendarError, get_calendar, open_secret
+    from mailmoat.calendar.registry import CalendarError, get_calendar, open_credential
 
-    store, ring = _store(), _ring()
+    store, ring = common.open_store(), common.key_ring()
     try:
         cal = get_calendar(store, name)
-        secret = open_secret(store, ring, name)
+        cred = open_credential(store, ring, name)
     except (CalendarError, SecretKeyError) as exc:
-        raise _fail(str(exc)) from None
-    steps = check(cal, secret)
+        raise common.fail(str(exc)) from None
+    steps = check(cal, cred)
     for step in steps:
         mark = "[green]ok[/green]" if step.ok else "[red]failed[/red]"
         console.print(f"{mark} {step.name}: {step.detail}")
@@ -128,13 +133,13 @@ def sync(name: str = typer.Argument(...)) -> None:
     from mailmoat.calendar.registry import CalendarError
     from mailmoat.calendar.sync import sync_calendar
 
-    store, ring = _store(), _ring()
+    store, ring = common.open_store(), common.key_ring()
     try:
         report = sync_calendar(store, ring, name)
     except CalendarError as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     except (CalDAVError, FeedError) as exc:
-        raise _fail(str(exc), 1) from None
+        raise common.fail(str(exc), 1) from None
     how = "full" if report.full else "incremental"
     console.print(f"{name}: {how} sync, {report.written} written, {report.deleted} removed")
 
@@ -145,9 +150,9 @@ def remove(name: str = typer.Argument(...)) -> None:
     from mailmoat.calendar.registry import CalendarError, remove_calendar
 
     try:
-        remove_calendar(_store(), name)
+        remove_calendar(common.open_store(), name)
     except CalendarError as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     console.print(f"removed calendar {name}")
 
 
@@ -163,11 +168,11 @@ def show(
     from mailmoat.services.meeting import MeetingNotFound, meeting_context
     from mailmoat.services.meeting_proposals import proposals_for
 
-    store = _store()
+    store = common.open_store()
     try:
         ctx = meeting_context(store, message_id, account, locale)
     except MeetingNotFound as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     data = ctx.as_dict()
     actions = ActionService(store.engine)
     data["proposals"] = [
@@ -232,13 +237,13 @@ def propose(
     from mailmoat.services.meeting import MeetingNotFound
     from mailmoat.services.meeting_proposals import NotProposable, propose_meeting
 
-    store = _store()
+    store = common.open_store()
     try:
         made = propose_meeting(store, ActionService(store.engine), message_id, account=account,
                                proposed_by=f"cli:{getpass.getuser()}", source="cli", answer=answer,
                                calendar=calendar, invite_sender=invite_sender, locale=locale)
     except (MeetingNotFound, NotProposable) as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     console.print(f"proposed ({made.answer}): reply action {made.reply_action_id or '-'}, "
                   f"calendar action {made.event_action_id or '-'}; review with `mailmoat "
                   f"meeting show {message_id}`")
@@ -252,12 +257,12 @@ def approve(message_id: int = typer.Argument(...)) -> None:
     from mailmoat.act.service import ActionService
     from mailmoat.services.meeting_proposals import NotProposable, approve_meeting
 
-    store = _store()
+    store = common.open_store()
     try:
         done = approve_meeting(store, ActionService(store.engine), message_id,
                                f"cli:{getpass.getuser()}")
     except NotProposable as exc:
-        raise _fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     for a in done:
         console.print(f"approved action {a['id']} {a['action']} sha256 "
                       f"{a['receipt']['payload_sha256'][:16]}")

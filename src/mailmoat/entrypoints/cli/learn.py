@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
 
 from mailmoat.entrypoints.cli import common
-from mailmoat.learn.service import Learning, LearningError, pin_dict
-from mailmoat.services.relabel import relabel
+
+if TYPE_CHECKING:  # the store loads only when a command runs (CLI start-up)
+    from mailmoat.learn.service import Learning, LearningError
 
 rules_app = typer.Typer(help="Learned sender rules and human pins.", no_args_is_help=True)
 console, err = common.console, common.err
@@ -24,6 +26,8 @@ ACCOUNT = typer.Option("local", "--account", help="the mail account")
 
 
 def _learning(account: str) -> Learning:
+    from mailmoat.learn.service import Learning
+
     return Learning(common.open_store(), account=account)
 
 
@@ -38,6 +42,8 @@ def list_rules(
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """Every learned rule (with the corrections it cites) and every pin."""
+    from mailmoat.learn.service import pin_dict
+
     learning = _learning(account)
     rules, pins = learning.rules(), learning.pins()
     if as_json:
@@ -58,6 +64,8 @@ def list_rules(
 def show(key: str = typer.Argument(..., help="an address or a domain"),
          account: str = ACCOUNT) -> None:
     """One sender: its pin, its learned rule and the corrections the rule came from."""
+    from mailmoat.learn.service import LearningError
+
     learning = _learning(account)
     try:
         view, pin = learning.rule(key)
@@ -81,6 +89,8 @@ def show(key: str = typer.Argument(..., help="an address or a domain"),
 def remove(key: str = typer.Argument(..., help="an address or a domain"),
            account: str = ACCOUNT, actor: str | None = ACTOR) -> None:
     """Remove a learned rule; the corrections behind it will not count again."""
+    from mailmoat.learn.service import LearningError
+
     try:
         rule, lapsed = _learning(account).remove(key, actor or _actor())
     except LearningError as exc:
@@ -96,6 +106,8 @@ def pin(key: str = typer.Argument(..., help="an address or an organisation's dom
         lane: str = typer.Argument(..., help="PUSH, MEETING, QUEUE, INFO or SILENT"),
         account: str = ACCOUNT, actor: str | None = ACTOR) -> None:
     """Pin a sender to a lane. Only a pin can send a sender to SILENT."""
+    from mailmoat.learn.service import LearningError
+
     try:
         made = _learning(account).pin(key, lane, actor or _actor())
     except LearningError as exc:
@@ -107,6 +119,8 @@ def pin(key: str = typer.Argument(..., help="an address or an organisation's dom
 def unpin(key: str = typer.Argument(..., help="an address or a domain"),
           account: str = ACCOUNT, actor: str | None = ACTOR) -> None:
     """Remove a pin."""
+    from mailmoat.learn.service import LearningError
+
     try:
         gone = _learning(account).unpin(key, actor or _actor())
     except LearningError as exc:
@@ -119,6 +133,9 @@ def correct(message_id: int = typer.Argument(..., help="the message id"),
             account: str = ACCOUNT, actor: str | None = ACTOR,
             note: str = typer.Option("", help="why, for the ledger")) -> None:
     """Move a message to another lane; two identical moves for a sender make a rule."""
+    from mailmoat.learn.service import LearningError
+    from mailmoat.services.relabel import relabel
+
     try:
         done = relabel(common.open_store(), account, message_id, lane, actor or _actor(), note)
     except LearningError as exc:

@@ -9,25 +9,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from mailmoat.accounts.registry import (
-    AccountError,
-    AccountSettings,
-    Submission,
-    add_account,
-    get_account,
-    list_accounts,
-    remove_account,
-    reseal_all,
-)
-from mailmoat.accounts.secrets import (
-    ENV_KEY,
-    SecretKeyError,
-    add_primary_key,
-    drop_old_keys,
-)
 from mailmoat.core.lane_actions import LaneActions
 from mailmoat.entrypoints.cli import common
 
@@ -63,6 +46,28 @@ def _read_secret(what: str, from_stdin: bool) -> str:
     return str(typer.prompt(what, hide_input=True))
 
 
+# The SMTP side, shared by `account add` and `account smtp`.
+SMTP_HOST = typer.Option(None, help="SMTP submission host (to send approved mail; logs in "
+                         "with the same password/token)")
+SMTP_PORT = typer.Option(None, help="default 587 (starttls) or 465 (implicit)")
+SMTP_TLS = typer.Option("starttls", help="implicit | starttls | plain (loopback only)")
+SMTP_LOGIN = typer.Option(True, "--smtp-login/--smtp-no-login",
+                          help="AUTH as the account (off: a relay trusting you)")
+FROM_ADDR = typer.Option(None, "--from", help="sender address (default: user)")
+SENT_FOLDER = typer.Option("Sent", help="where copies of sent mail go")
+SERVER_FILES_SENT = typer.Option(
+    False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)")
+
+
+def _submission(host: str, port: int | None, tls: str, login: bool, from_addr: str | None,
+                sent_folder: str, server_files_sent: bool) -> Any:
+    from mailmoat.accounts.registry import Submission
+
+    return Submission(host=host, port=port or (465 if tls == "implicit" else 587), tls=tls,
+                      from_addr=from_addr or "", login=login, sent_folder=sent_folder,
+                      server_files_sent=server_files_sent)
+
+
 @account_app.command("add")
 def account_add(
     name: str = typer.Argument(..., help="a short name for the account"),
@@ -81,23 +86,19 @@ def account_add(
     secret_stdin: bool = typer.Option(False, "--secret-stdin",
                                       help=f"read the password/refresh token from stdin "
                                            f"(else ${ENV_SECRET}, else a hidden prompt)"),
-    smtp_host: str | None = typer.Option(None, help="SMTP submission host (to send approved "
-                                         "mail; logs in with the same password/token)"),
-    smtp_port: int | None = typer.Option(None, help="default 587 (starttls) or 465 (implicit)"),
-    smtp_tls: str = typer.Option("starttls", help="implicit | starttls | plain (loopback only)"),
-    smtp_login: bool = typer.Option(True, "--smtp-login/--smtp-no-login",
-                                    help="AUTH as the account (off: a relay trusting you)"),
-    from_addr: str | None = typer.Option(None, "--from", help="sender address (default: user)"),
-    sent_folder: str = typer.Option("Sent", help="where copies of sent mail go"),
-    server_files_sent: bool = typer.Option(
-        False, help="the server files sent mail in the Sent folder itself (Gmail, Outlook)"),
+    smtp_host: str | None = SMTP_HOST,
+    smtp_port: int | None = SMTP_PORT,
+    smtp_tls: str = SMTP_TLS,
+    smtp_login: bool = SMTP_LOGIN,
+    from_addr: str | None = FROM_ADDR,
+    sent_folder: str = SENT_FOLDER,
+    server_files_sent: bool = SERVER_FILES_SENT,
 ) -> None:
     """Add an account. The password (or refresh token) is sealed with AES-256-GCM."""
-    submission = None if smtp_host is None else Submission(
-        host=smtp_host, port=smtp_port or (465 if smtp_tls == "implicit" else 587),
-        tls=smtp_tls, from_addr=from_addr or "", login=smtp_login, sent_folder=sent_folder,
-        server_files_sent=server_files_sent,
-    )
+    from mailmoat.accounts.registry import AccountError, AccountSettings, add_account
+
+    submission = None if smtp_host is None else _submission(
+        smtp_host, smtp_port, smtp_tls, smtp_login, from_addr, sent_folder, server_files_sent)
     settings = AccountSettings(
         name=name, host=host, port=port or (993 if tls == "implicit" else 143), username=user,
         tls=tls, auth=auth, token_endpoint=token_endpoint, client_id=client_id, scope=scope,
@@ -119,12 +120,10 @@ def account_add(
 def _show_to_the_only_user(store: Any, name: str) -> None:
     """Single-user self-hosting: the one web user sees the new mailbox at once. With several
     users, who reads which mailbox is an explicit `mailmoat user grant`."""
-    from mailmoat.store.people import WebStore
-
-    web = WebStore(store, sealer=common.key_ring())
-    users = web.usernames()
+    people = common.repos(store)
+    users = people.users.names()
     if len(users) == 1:
-        web.grant(users[0], name)
+        people.users.grant(users[0], name)
         console.print(f"web user {users[0]} may read {name}")
     elif users:
         console.print(f"grant it to a web user: mailmoat user grant USER {name}")
@@ -133,6 +132,8 @@ def _show_to_the_only_user(store: Any, name: str) -> None:
 @account_app.command("list")
 def account_list() -> None:
     """List accounts (never their secrets)."""
+    from mailmoat.accounts.registry import list_accounts
+
     accounts = list_accounts(_store())
     if not accounts:
         console.print("no accounts; add one with: mailmoat account add")
@@ -149,6 +150,8 @@ def account_list() -> None:
 def account_test(name: str = typer.Argument(...)) -> None:
     """Connect and log in; say exactly which step fails (dns, tcp, tls, auth, capability)."""
     from mailmoat.accounts.oauth import TokenError
+    from mailmoat.accounts.registry import AccountError, get_account
+    from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.mail.imap import ConnectError, ServerFeatures
     from mailmoat.mail.runner import close, open_client
 
@@ -188,7 +191,7 @@ def account_lane(
     Applies to messages as they are decided or change lane from now on."""
     from dataclasses import replace
 
-    from mailmoat.accounts.registry import update_lane_actions
+    from mailmoat.accounts.registry import get_account, update_lane_actions
     from mailmoat.core.lane_actions import LaneActions
     from mailmoat.core.lanes import Lane
 
@@ -214,9 +217,43 @@ def account_lane(
                   f"mark read {'yes' if changed.mark_read else 'no'}")
 
 
+@account_app.command("smtp")
+def account_smtp(
+    name: str = typer.Argument(..., help="the account"),
+    smtp_host: str | None = SMTP_HOST,
+    smtp_port: int | None = SMTP_PORT,
+    smtp_tls: str = SMTP_TLS,
+    smtp_login: bool = SMTP_LOGIN,
+    from_addr: str | None = FROM_ADDR,
+    sent_folder: str = SENT_FOLDER,
+    server_files_sent: bool = SERVER_FILES_SENT,
+    off: bool = typer.Option(False, "--off", help="stop sending from this account"),
+) -> None:
+    """Give an existing account its SMTP side, so approved mail from it can be sent (or
+    --off: stop sending from it). It logs in with the account's own password or token."""
+    from mailmoat.accounts.registry import AccountError, set_submission
+
+    if off == (smtp_host is not None):
+        raise _fail("give --smtp-host HOST, or --off to stop sending from this account")
+    submission = None if smtp_host is None else _submission(
+        smtp_host, smtp_port, smtp_tls, smtp_login, from_addr, sent_folder, server_files_sent)
+    try:
+        set_submission(_store(), name, submission)
+    except AccountError as exc:
+        raise _fail(str(exc)) from None
+    if submission is None:
+        console.print(f"{name}: sending off; approved mail from it waits until SMTP is set")
+    else:
+        console.print(f"{name}: sends through {submission.host}:{submission.port} "
+                      f"({submission.tls}); queued approved mail leaves on the next "
+                      f"`mailmoat actions run` or sync pass")
+
+
 @account_app.command("remove")
 def account_remove(name: str = typer.Argument(...)) -> None:
     """Forget an account and its secrets. Stored mail stays; nothing changes on the server."""
+    from mailmoat.accounts.registry import AccountError, remove_account
+
     try:
         remove_account(_store(), name)
     except AccountError as exc:
@@ -227,6 +264,9 @@ def account_remove(name: str = typer.Argument(...)) -> None:
 @account_app.command("rotate-key")
 def account_rotate_key() -> None:
     """Seal every stored secret with a new key, then retire the old one."""
+    from mailmoat.accounts.registry import reseal_all
+    from mailmoat.accounts.secrets import ENV_KEY, SecretKeyError, add_primary_key, drop_old_keys
+
     store, ring = _store(), _ring()
     from_env = ring.path is None
     try:
@@ -247,29 +287,18 @@ def account_rotate_key() -> None:
 
 
 def accounts_configured() -> bool:
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        return bool(list_accounts(open_store()))
-    except StoreError:
-        return False
+    return bool(common.account_names(strict=False))
 
 
 def web_account() -> str:
     """The mailbox the web page shows: the first account, or the demo/imported mail."""
-    from mailmoat.services.bootstrap import open_store
-    from mailmoat.store import StoreError
-
-    try:
-        accounts = list_accounts(open_store())
-    except StoreError:
-        return "local"
-    return accounts[0].name if accounts else "local"
+    return next(iter(common.account_names(strict=False)), "local")
 
 
 def _summary(name: str, report: Any) -> str:
     extra = f", resynced {', '.join(report.resynced)}" if report.resynced else ""
+    if report.decided_late:  # stored mail that had no decision (Store.undecided)
+        extra += f", decided late {report.decided_late}"
     return (f"{name}: fetched {report.fetched}, new {report.created}, "
             f"known {report.already_known}, corrections {report.corrections}, "
             f"server actions {report.actions_done}{extra}")
@@ -283,6 +312,8 @@ def sync_command(
     """Sync mail accounts: once, or for good with IMAP IDLE. Every pass notifies, runs the
     AUTO sweep and drains the outbox (services/sync_pass.py)."""
     from mailmoat.accounts.oauth import TokenError
+    from mailmoat.accounts.registry import list_accounts
+    from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.mail.imap import ConnectError
     from mailmoat.services.sync_pass import SyncPass
 
@@ -294,16 +325,14 @@ def sync_command(
     if once:
         failed = False
         for a in accounts:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          console=console, transient=True) as bar:
-                task = bar.add_task(f"{a.name}: backfill", total=None)
+            with common.progress(f"{a.name}: backfill") as meter:
 
-                def progress(folder: str, done: int, total: int, task: Any = task,
-                             bar: Progress = bar, name: str = a.name) -> None:
-                    bar.update(task, description=f"{name}/{folder}", completed=done, total=total)
+                def report_progress(folder: str, done: int, total: int, meter: Any = meter,
+                                    name: str = a.name) -> None:
+                    meter.update(description=f"{name}/{folder}", completed=done, total=total)
 
                 try:
-                    report = passes.run(a, progress=progress)
+                    report = passes.run(a, progress=report_progress)
                 except (ConnectError, TokenError, SecretKeyError) as exc:
                     err.print(f"[red]{a.name}:[/red] {exc}")
                     failed = True
@@ -332,6 +361,7 @@ def sync_command(
 def start_background_sync(workers: int = 2, poll: float = 300.0) -> Any:
     """For `mailmoat up`: huey workers in this process, and one IDLE watcher per account
     that queues a sync job whenever the server reports activity. Returns a stop function."""
+    from mailmoat.accounts.registry import AccountSettings, list_accounts
     from mailmoat.entrypoints.jobs import make_huey, register, start_workers
     from mailmoat.mail.runner import run_forever
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from mailmoat.core.message import parse_message
 from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.cli import actions as actions_cli
 from mailmoat.entrypoints.cli import agent as agent_cli
+from mailmoat.entrypoints.cli import backup as backup_cli
 from mailmoat.entrypoints.cli import calendar as calendar_cli
 from mailmoat.entrypoints.cli import common
 from mailmoat.entrypoints.cli import judge as judge_commands
@@ -26,10 +29,26 @@ from mailmoat.entrypoints.cli import messages as messages_cli
 from mailmoat.entrypoints.cli import notify as notify_cli
 from mailmoat.entrypoints.cli import scheduler as scheduler_cli
 from mailmoat.entrypoints.cli import users as users_cli
-from mailmoat.judge.cascade import classify as classify_message
-from mailmoat.store.messages import Store
 
 app = typer.Typer(help="mailmoat: an attention firewall for email.", no_args_is_help=True)
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from mailmoat import __version__
+
+        typer.echo(f"mailmoat {__version__} (Python {sys.version.split()[0]})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="print the version and exit"),
+) -> None:
+    """mailmoat: an attention firewall for email."""
+
+
 cli_mail.register(app)  # account, sync, worker
 calendar_cli.register(app)  # calendar, meeting
 scheduler_cli.register(app)  # scheduler
@@ -65,12 +84,19 @@ def classify(
     as_json: bool = typer.Option(False, "--json", help="print the decision trace as JSON"),
 ) -> None:
     """Classify one message and print its lane and decision trace."""
+    from mailmoat.judge.cascade import classify as classify_message
+
     if path == "-":
         raw = sys.stdin.buffer.read()
     else:
         file = Path(path)
+        if file.is_dir():
+            console.print(f"[red]error:[/red] {escape(path)} is a directory: classify reads one "
+                          f"message (an .eml file, or - for standard input). To judge a folder "
+                          f"of mail, import it: mailmoat import {escape(path)}", soft_wrap=True)
+            raise typer.Exit(2)
         if not file.is_file():
-            console.print(f"[red]error:[/red] no such file: {path}")
+            console.print(f"[red]error:[/red] no such file: {escape(path)}")
             raise typer.Exit(2)
         raw = file.read_bytes()
     if account is None:
@@ -297,44 +323,56 @@ def _floors_and_baseline(report: Any, floors: bool, baseline: Path | None,
     return failed
 
 
-def _open_store() -> Store:
-    return common.open_store(with_scorers=True)
-
-
 @app.command("import")
 def import_command(
     path: Path = typer.Argument(..., help=".eml file, directory, Maildir or mbox"),
 ) -> None:
     """Import mail from disk; importing the same messages twice adds nothing."""
-    from rich.progress import Progress
-
     from mailmoat.mail.importer import ImportPathError, count_messages
     from mailmoat.services.imports import import_path
 
-    store = _open_store()
+    store = common.open_store(with_scorers=True)
     try:
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("importing", total=count_messages(path))
-            summary = import_path(store, path, on_progress=lambda n: progress.advance(task, n))
+        with common.progress("importing", count_messages(path)) as meter:
+            summary = import_path(store, path, on_progress=lambda n: meter.update(advance=n))
     except ImportPathError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     console.print(f"imported {summary.imported}, already present {summary.already_present}, "
                   f"skipped {len(summary.skipped)}, failed {len(summary.failed)}")
-    for skip in summary.skipped[:20]:
-        console.print(f"  skipped {escape(skip.where)}: {escape(skip.error)}")
-    if len(summary.skipped) > 20:
-        console.print(f"  … and {len(summary.skipped) - 20} more skipped")
+    _print_skipped(summary)
     for failure in summary.failed[:20]:
         console.print(f"  [yellow]{escape(failure.where)}[/yellow]: {escape(failure.error)}")
+    if len(summary.failed) > 20:
+        console.print(f"  … and {len(summary.failed) - 20} more failed")
+    if summary.imported == summary.already_present == 0 and not summary.failed:
+        console.print(f"nothing imported: {escape(str(path))} holds no mail mailmoat can read. "
+                      "It reads .eml files (one message each), Maildir folders (with cur/, "
+                      "new/ and tmp/), mbox files, and directories of those.")
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _print_skipped(summary: Any, examples: int = 3) -> None:
+    """Skipped files, one line per reason with a count and the first few files."""
+    if not summary.skipped:
+        return
+    console.print(f"skipped {len(summary.skipped)} (not mail, or not a regular file), "
+                  "by reason:")
+    for reason, where in summary.skipped_by_reason():
+        shown = ", ".join(escape(w) for w in where[:examples])
+        more = f", and {len(where) - examples} more" if len(where) > examples else ""
+        console.print(f"  {len(where)} × {escape(reason)}: {shown}{more}", highlight=False,
+                      soft_wrap=True)
+
+
+PORT_ENV = "MAILMOAT_PORT"
 
 
 @app.command()
 def up(
     host: str = typer.Option("127.0.0.1", help="address to serve on"),
-    port: int = typer.Option(8025, help="port to serve on"),
+    port: int = typer.Option(8025, envvar=PORT_ENV, help="port to serve on"),
 ) -> None:
     """Migrate, import the demo mailbox when empty and no account is set up, then serve."""
     import uvicorn
@@ -344,7 +382,8 @@ def up(
     from mailmoat.entrypoints.web.app import create_app
     from mailmoat.services.agents import mount_mcp
 
-    store = _open_store()
+    listener = _listen(host, port)  # before anything is announced: a taken port says so
+    store = common.open_store(with_scorers=True)
     if store.count() == 0 and not _accounts_configured():
         results = import_demo(store)
         console.print(f"no account configured: imported {len(results)} demo messages")
@@ -361,10 +400,57 @@ def up(
     try:
         app_ = create_app(store, setup_token=token, base_url=f"http://{host}:{port}")
         mount_mcp(app_, store, host)  # MCP for registered agents at /mcp (docs/mcp.md)
-        uvicorn.run(app_, host=host, port=port, log_level="warning")
+        uvicorn.Server(uvicorn.Config(app_, log_level="warning")).run(sockets=[listener])
     finally:
+        listener.close()
         if stop_sync is not None:
             stop_sync()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket `up` serves on, bound before anything is announced; a port in use
+    (or not ours to take) exits 2 with the ways to choose another."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise common.fail(
+            f"cannot serve on {host}: not an address this machine has ({exc})") from None
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        raise common.fail(_bind_refused(host, port, exc)) from None
+    return listener
+
+
+def _bind_refused(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        why = f"port {port} on {host} is already in use (another mailmoat up, or another program)"
+    elif exc.errno == errno.EACCES:
+        why = f"port {port} on {host} is not open to this user (ports below 1024 need root)"
+    elif exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot serve on {host}: no network interface has that address"
+    else:
+        why = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    free = _free_port(host, port)
+    other = str(free) if free is not None else "PORT"
+    return (f"{why}. Choose another port: mailmoat up --port {other}, or {PORT_ENV}={other}, "
+            f"or make run PORT={other}")
+
+
+def _free_port(host: str, after: int) -> int | None:
+    """The first port after `after` that `host` can listen on now (a suggestion only)."""
+    for candidate in range(after + 1, min(after + 21, 65536)):
+        try:
+            with socket.create_server((host, candidate)):
+                return candidate
+        except OSError:
+            continue
+    return None
 
 
 def _accounts_configured() -> bool:
@@ -377,6 +463,8 @@ app.add_typer(notify_cli.app, name="notify")
 app.add_typer(actions_cli.app, name="actions")
 app.add_typer(agent_cli.app, name="agent")
 app.command("mcp")(mcp_cli.mcp)
+app.command("backup")(backup_cli.backup)
+app.command("restore")(backup_cli.restore)
 
 
 def main() -> None:  # pragma: no cover - console entry point

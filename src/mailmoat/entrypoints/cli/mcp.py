@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-err = Console(stderr=True)  # stdout carries the protocol: nothing else may print there
+from mailmoat.entrypoints.cli import common
 
 
 def mcp(
@@ -17,10 +15,11 @@ def mcp(
 ) -> None:
     """Serve MCP over stdio: read mail and propose actions; nothing runs without approval."""
     from mailmoat.services.agents import ClientError, serve_stdio
-    from mailmoat.store import StoreError
 
+    # Errors go to stderr (common.fail): stdout carries the protocol, nothing else may print
+    # there.
+    store = common.open_store()
     try:
-        serve_stdio(account, agent)
-    except (ClientError, StoreError) as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+        serve_stdio(account, agent, store=store)
+    except ClientError as exc:
+        raise common.fail(exc) from exc

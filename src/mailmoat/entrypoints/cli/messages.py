@@ -11,7 +11,6 @@ from rich.table import Table
 
 from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.cli import common
-from mailmoat.services.messages import list_messages, show_message
 
 console = common.console
 
@@ -23,6 +22,8 @@ def list_command(
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """List messages, newest first, with their ids, lanes and reasons."""
+    from mailmoat.services.messages import list_messages
+
     found = list_messages(common.open_store(), lane, account, limit)
     if as_json:
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2, default=str))
@@ -39,6 +40,8 @@ def show_command(
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """Show one message: its decision, trace, sender facts and pending actions."""
+    from mailmoat.services.messages import show_message
+
     shown = show_message(common.open_store(), message_id)
     if shown is None:
         raise common.fail(f"no message {message_id}", 1)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from mailmoat.entrypoints.cli import common
-from mailmoat.services.people import default_accounts
 
 if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (CLI start-up)
     from mailmoat.store.messages import Store
@@ -16,10 +15,6 @@ if TYPE_CHECKING:  # the store and FastAPI load only when a user command runs (C
 users_app = typer.Typer(help="Web sign-in accounts (argon2 password hashes).",
                         no_args_is_help=True)
 console = common.console
-
-
-def _store() -> Store:
-    return common.open_store(with_scorers=True)
 
 
 def _password(password: str | None) -> str:
@@ -46,13 +41,14 @@ def add(
         hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
 ) -> None:
     """Create a user; prompts for the password twice."""
-    from mailmoat.store.people import UserExists, WebStore
+    from mailmoat.services.people import default_accounts
+    from mailmoat.store.users import UserExists
 
-    store = _store()
-    web = WebStore(store, sealer=common.key_ring())
-    accounts = account or (default_accounts(store) if web.user_count() == 0 else [username])
+    people = common.repos()
+    accounts = account or (default_accounts(people.store) if people.users.count() == 0
+                           else [username])
     try:
-        web.create_user(username, _password(password), accounts)
+        people.users.create(username, _password(password), accounts)
     except UserExists as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -65,9 +61,7 @@ def grant(
     account: str = typer.Argument(..., help="a mail account name (see mailmoat account list)"),
 ) -> None:
     """Let a user read one more mail account."""
-    from mailmoat.store.people import WebStore
-
-    if not WebStore(_store(), sealer=common.key_ring()).grant(username, account):
+    if not common.repos().users.grant(username, account):
         console.print(f"[red]error:[/red] no user {username!r}")
         raise typer.Exit(2)
     console.print(f"{username} may now read {account}")
@@ -79,43 +73,32 @@ def passwd(
     password: str | None = typer.Option(None, hidden=True, envvar="MAILMOAT_NEW_PASSWORD"),
 ) -> None:
     """Set a new password; signs that user out everywhere."""
-    from mailmoat.store.people import WebStore
-
-    web = WebStore(_store(), sealer=common.key_ring())
-    user = web.get_user(username)
+    people = common.repos()
+    user = people.users.get(username)
     if user is None:
         console.print(f"[red]error:[/red] no user {username!r}")
         raise typer.Exit(2)
-    web.set_password(user.id, _password(password))
+    people.users.set_password(user.id, _password(password))
     console.print(f"password changed for {username}; their sessions ended")
 
 
 @users_app.command("list")
 def list_users() -> None:
     """List users and the accounts each may read."""
-    from sqlalchemy import select
-
-    from mailmoat.store.people import WebStore
-    from mailmoat.store.tables.web import UserRow
-
-    web = WebStore(_store(), sealer=common.key_ring())
-    with web.sessions() as s:
-        names = list(s.scalars(select(UserRow.username).order_by(UserRow.username)))
-    for name in names:
-        user = web.get_user(name)
+    people = common.repos()
+    for name in sorted(people.users.names()):
+        user = people.users.get(name)
         console.print(f"{name}: {', '.join(user.accounts) if user else ''}")
 
 
 def setup_link(store: Store, host: str, port: int) -> str | None:
     """With no user yet: a one-time token for /setup, printed once on the console."""
     from mailmoat.entrypoints.web.app import SETUP_TOKEN_SECRET
-    from mailmoat.store.people import WebStore
-
-    web = WebStore(store, sealer=common.key_ring())
-    if web.user_count() > 0:
+    people = common.repos(store)
+    if people.users.count() > 0:
         return None
     # In the database, not in this process: every web process accepts the same link.
-    token = web.secret(SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
+    token = people.secrets.get(SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print("[bold]No user yet.[/bold] Choose your password here (one-time link): "
                   f"http://{shown}:{port}/setup?token={token}")

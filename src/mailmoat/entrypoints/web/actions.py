@@ -12,14 +12,14 @@ from sqlalchemy import select
 from mailmoat.core.autonomy import Mode
 from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.web.notices import notice_code
-from mailmoat.entrypoints.web.security.auth import web
+from mailmoat.entrypoints.web.security.auth import repos
 from mailmoat.learn.service import Learning, LearningError, NotFound
 from mailmoat.notify.dispatch import LATER_DELAY
 from mailmoat.notify.keys import link_key
 from mailmoat.notify.signing import verify_link
 from mailmoat.services.relabel import explain, relabel
-from mailmoat.store.people import SessionInfo
 from mailmoat.store.tables.messages import MessageRow
+from mailmoat.store.user_sessions import SessionInfo
 
 PIN_BACKFILL = 500  # a pin also re-files this many of the sender's existing messages
 
@@ -51,7 +51,7 @@ def move(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Acti
     except NotFound as exc:
         raise HTTPException(404, "no such message") from exc
     except LearningError:  # already in that lane: nothing to record
-        summary = web(request).message_summary(message_id, me.account)
+        summary = repos(request).summaries.get(message_id, me.account)
         got = summary["lane"] if summary else lane.value
         return ActionResult(message_id, got, *_explain(lane, got))
     # The one relabel's own words for the note; the page's notice is a code (web/notices.py).
@@ -65,8 +65,8 @@ def pins(request: Request, me: SessionInfo) -> list[dict[str, str]]:
 
 
 def pin(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> ActionResult:
-    store = web(request)
-    summary = store.message_summary(message_id, me.account)
+    data = repos(request)
+    summary = data.summaries.get(message_id, me.account)
     if summary is None:
         raise HTTPException(404, "no such message")
     sender = summary["from_addr"].lower()
@@ -78,13 +78,13 @@ def pin(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Actio
         learning(request, me).pin(sender, lane, me.username)
     except LearningError as exc:
         raise HTTPException(422, str(exc)) from exc
-    got = store.move(message_id, me.account, lane, me.username) or lane.value
-    with store.sessions() as s:
+    got = data.decisions.move(message_id, me.account, lane, me.username) or lane.value
+    with data.store.sessions() as s:
         others = list(s.scalars(select(MessageRow.id).where(
             MessageRow.account == me.account, MessageRow.from_addr == summary["from_addr"],
             MessageRow.id != message_id).order_by(MessageRow.id.desc()).limit(PIN_BACKFILL)))
     for other in others:
-        store.move(other, me.account, lane, me.username)
+        data.decisions.move(other, me.account, lane, me.username)
     note = f"pinned {sender} to {lane.value}"
     code = notice_code("pinned", lane.value)
     if got != lane.value and lane is Lane.PUSH:  # the policy's no-PUSH re-check, not urgency
@@ -97,24 +97,24 @@ def pin(request: Request, me: SessionInfo, message_id: int, lane: Lane) -> Actio
 
 
 def undo(request: Request, me: SessionInfo, message_id: int) -> ActionResult:
-    store = web(request)
-    if store.message_summary(message_id, me.account) is None:
+    data = repos(request)
+    if data.summaries.get(message_id, me.account) is None:
         raise HTTPException(404, "no such message")
     teach = learning(request, me)
-    got = store.undo(message_id, me.account, me.username,
-                     also=lambda session, undone: teach.withdraw(session, message_id, undone,
-                                                                 me.username))
+    got = data.decisions.undo(
+        message_id, me.account, me.username,
+        also=lambda session, undone: teach.withdraw(session, message_id, undone, me.username))
     if got is None:
         return ActionResult(message_id, None, "nothing to undo", "nothing_to_undo")
     return ActionResult(message_id, got, f"undone: back in {got}", notice_code("undone", got))
 
 
 def set_images(request: Request, me: SessionInfo, message_id: int, allow: bool) -> ActionResult:
-    store = web(request)
-    summary = store.message_summary(message_id, me.account)
+    data = repos(request)
+    summary = data.summaries.get(message_id, me.account)
     if summary is None or not summary["from_addr"]:
         raise HTTPException(404, "no such message")
-    store.set_sender_prefs(me.account, summary["from_addr"], me.username, allow_images=allow)
+    data.senders.set_prefs(me.account, summary["from_addr"], me.username, allow_images=allow)
     return ActionResult(message_id, summary["lane"],
                         "images allowed" if allow else "images blocked",
                         "images_allowed" if allow else "images_blocked")
@@ -122,17 +122,17 @@ def set_images(request: Request, me: SessionInfo, message_id: int, allow: bool) 
 
 def apply_link(request: Request, token: str) -> str:
     """Carry out a signed "later" or "mute" link. Raises BadLink when forged or expired."""
-    store = web(request)
+    data = repos(request)
     now = datetime.now(UTC)
-    claim = verify_link(link_key(store), token, now)
-    summary = store.message_summary(claim.message_id, claim.account)
+    claim = verify_link(link_key(data.secrets), token, now)
+    summary = data.summaries.get(claim.message_id, claim.account)
     if summary is None:
         return "that message is gone"
     if claim.action == "mute":
-        store.set_sender_prefs(claim.account, summary["from_addr"], "link:mute", muted=True)
+        data.senders.set_prefs(claim.account, summary["from_addr"], "link:mute", muted=True)
         return f"notifications from {summary['from_addr']} are muted"
-    store.forget_notification(claim.account, claim.message_id, "later")
-    store.log_notification(claim.account, claim.message_id, "later", "snoozed by link",
+    data.notifications.forget(claim.account, claim.message_id, "later")
+    data.notifications.log(claim.account, claim.message_id, "later", "snoozed by link",
                            due_at=now + LATER_DELAY)
     return "you will be reminded in about two hours"
 

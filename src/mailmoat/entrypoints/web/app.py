@@ -1,5 +1,6 @@
-"""The FastAPI app: server-rendered pages (routes/pages.py) and the JSON API (routes/api.py)
-over one store, behind sign-in, a CSRF guard and a strict Content-Security-Policy.
+"""The FastAPI app: one route module per resource (routes/), each with its server-rendered
+pages (`pages`) and its JSON API (`api`), over one store, behind sign-in, a CSRF guard and a
+strict Content-Security-Policy.
 
 Pages work without JavaScript: every action is a plain form POST.
 """
@@ -21,17 +22,47 @@ from mailmoat.act.service import ActionService
 from mailmoat.entrypoints.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.entrypoints.web.approvals import Approvals, Triage
 from mailmoat.entrypoints.web.guard import RequestGuard, configured_extra_hosts, trusted_hosts
-from mailmoat.entrypoints.web.routes.actions import actions_router
-from mailmoat.entrypoints.web.routes.judge import judge_router
-from mailmoat.entrypoints.web.routes.learn import learn_router
-from mailmoat.entrypoints.web.routes.meeting import meeting_router
+from mailmoat.entrypoints.web.routes import (
+    accounts,
+    actions,
+    approvals,
+    home,
+    judge,
+    learn,
+    meeting,
+    messages,
+    notifications,
+    rules,
+    search,
+    sessions,
+    settings,
+    status,
+)
+from mailmoat.entrypoints.web.routes.common import render
 from mailmoat.entrypoints.web.security.auth import LoginRequired, csrf_guard
 from mailmoat.entrypoints.web.security.csp import CSP
 from mailmoat.notify.keys import link_key, vapid_public_key
 from mailmoat.store.messages import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 
 HERE = Path(__file__).parent
+# Every route module, each with a `pages` and an `api` router (tests/unit/test_web_routes.py).
+RESOURCES = (
+    accounts,
+    actions,
+    approvals,
+    home,
+    judge,
+    learn,
+    meeting,
+    messages,
+    notifications,
+    rules,
+    search,
+    sessions,
+    settings,
+    status,
+)
 
 
 SETUP_TOKEN_SECRET = "setup-token"  # the one-time /setup link's token, shared by web processes
@@ -51,9 +82,6 @@ def create_app(
     process behind a proxy accepts the same link. `allowed_hosts`: names besides the base
     URL's host that the server answers to (default: the comma-separated
     MAILMOAT_ALLOWED_HOSTS); any other Host header is refused."""
-    from mailmoat.entrypoints.web.routes import accounts, api, home, pages, search
-    from mailmoat.entrypoints.web.routes.rules import rules_router
-
     app = FastAPI(
         title="mailmoat",
         version="0.2.0",
@@ -65,28 +93,21 @@ def create_app(
     )
     app.state.store = store
     # The key ring that seals account secrets seals the web's too (link key, VAPID, Apprise).
-    app.state.web = WebStore(store, sealer=load_key_ring())
+    app.state.repos = Repos(store, sealer=load_key_ring())
     service = ActionService(store.engine)
     app.state.actions = service
     app.state.approvals = approvals or ActApprovals(service)
     app.state.triage = triage or ActTriage(service)
-    app.state.setup_token = setup_token or app.state.web.secret(
+    app.state.setup_token = setup_token or app.state.repos.secrets.get(
         SETUP_TOKEN_SECRET, lambda: secrets.token_urlsafe(24))
     app.state.base_url = base_url
     # First run makes the keys (link signing, VAPID pair); later runs read them back.
-    link_key(app.state.web)
-    vapid_public_key(app.state.web)
+    link_key(app.state.repos.secrets)
+    vapid_public_key(app.state.repos.secrets)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.include_router(pages.router)
-    for resource in (home, search, accounts):  # modules with module-level `pages` and `api` routers
+    for resource in RESOURCES:
         app.include_router(resource.pages)
         app.include_router(resource.api)
-    app.include_router(rules_router)
-    app.include_router(api.router)
-    app.include_router(judge_router(store))
-    app.include_router(learn_router(store))
-    app.include_router(actions_router(service))
-    app.include_router(meeting_router())
 
     @app.exception_handler(LoginRequired)
     async def _to_login(request: Request, _exc: LoginRequired) -> Response:
@@ -98,8 +119,6 @@ def create_app(
         # The API answers JSON; a person in a browser gets a page with a way back.
         if request.url.path.startswith("/api/"):
             return await http_exception_handler(request, exc)
-        from mailmoat.entrypoints.web.routes.pages import render
-
         return render(request, "error.html", {"status": exc.status_code, "detail": exc.detail},
                       status=exc.status_code, headers=getattr(exc, "headers", None))
 
@@ -123,7 +142,8 @@ def create_app(
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
     # Added last, so it runs first: Host, sign-in and body size before anything reads the body.
     extra = configured_extra_hosts() if allowed_hosts is None else list(allowed_hosts)
-    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra), web=app.state.web)
+    app.add_middleware(RequestGuard, hosts=trusted_hosts(base_url, extra),
+                       sessions=app.state.repos.user_sessions)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

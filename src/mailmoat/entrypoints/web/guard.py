@@ -30,7 +30,7 @@ from mailmoat.entrypoints.web.security.auth import (
     SESSION_COOKIE,
     TOKEN_PATHS,
 )
-from mailmoat.store.people import WebStore
+from mailmoat.store.user_sessions import UserSessions
 
 AGENT_PATH = "/mcp"
 Scope = MutableMapping[str, Any]
@@ -96,10 +96,10 @@ def configured_extra_hosts(environ: MutableMapping[str, str] | None = None) -> l
 
 
 class RequestGuard:
-    def __init__(self, app: ASGIApp, *, hosts: frozenset[str], web: WebStore) -> None:
+    def __init__(self, app: ASGIApp, *, hosts: frozenset[str], sessions: UserSessions) -> None:
         self.app = app
         self.hosts = hosts
-        self.web = web
+        self.sessions = sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -138,7 +138,7 @@ class RequestGuard:
         token = _cookie(headers.get("cookie", ""), SESSION_COOKIE)
         if not token:
             return False
-        found = await anyio.to_thread.run_sync(self.web.get_session, token)
+        found = await anyio.to_thread.run_sync(self.sessions.get, token)
         if found is None:
             return False
         scope.setdefault("state", {})["session"] = found  # auth.session_of reads it back

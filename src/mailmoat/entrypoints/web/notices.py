@@ -25,6 +25,7 @@ NOTICES: dict[str, str] = {
     "images_allowed": "images allowed for this sender",
     "images_blocked": "images blocked for this sender",
     "approved": "approved",
+    "proposed": "proposed: nothing happens until you approve it",
     "send_recorded": "recorded as arrived: nothing is sent",
     "send_queued": "queued to send again: the same approved bytes, once",
     "rejected": "rejected",

@@ -20,7 +20,7 @@ from mailmoat.judge.status import judge_status
 from mailmoat.learn.service import Learning
 from mailmoat.services.bootstrap import model_scorers
 from mailmoat.store.messages import Store
-from mailmoat.store.people import WebStore
+from mailmoat.store.repos import Repos
 from mailmoat.store.tables.act import ActionRow, OutboxRow
 
 # Display order: what may interrupt first, the hidden lanes last and out of the way.
@@ -87,14 +87,14 @@ def firewall(store: Store, account: str) -> list[dict[str, Any]]:
     ]
 
 
-def message(store: Store, web: WebStore, account: str, message_id: int,
+def message(store: Store, repos: Repos, account: str, message_id: int,
             want_html: bool = False) -> dict[str, Any]:
     """One message for display. 404 (never 403) for another account's id: no probing."""
     # One parse for the fields, the stale check and the HTML parts.
     item = store.get_message(message_id, account=account, with_html=True)
     if item is None:
         raise HTTPException(404, "no such message")
-    prefs = web.sender_prefs(account, item["from_addr"])
+    prefs = repos.senders.prefs(account, item["from_addr"])
     parts = item.pop("html_parts")
     safe = sanitize_html("\n<hr>\n".join(parts), prefs.allow_images) if parts else None
     pinned = None
@@ -130,8 +130,8 @@ def trace(store: Store, account: str, message_id: int) -> dict[str, Any]:
     }
 
 
-def status(store: Store, web: WebStore, account: str, approvals_pending: int) -> dict[str, Any]:
-    health = web.decision_health(account)
+def status(store: Store, repos: Repos, account: str, approvals_pending: int) -> dict[str, Any]:
+    health = repos.decisions.health(account)
     total = health["total"]
     scorers = [getattr(s, "name", type(s).__name__) for s in store.scorers]
     return {

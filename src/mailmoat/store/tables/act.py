@@ -40,7 +40,7 @@ class ActionRow(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     # pending | approved | rejected | done | failed | cancelled
     status: Mapped[str] = mapped_column(String(20))
-    source: Mapped[str] = mapped_column(String(20))  # cli | api | web | auto | mcp
+    source: Mapped[str] = mapped_column(String(20))  # cli | api | web | auto | mcp | sync
     proposed_by: Mapped[str] = mapped_column(String(200))
     proposed_at: Mapped[datetime] = mapped_column(_TS)
     reply_to_message: Mapped[int | None] = mapped_column(

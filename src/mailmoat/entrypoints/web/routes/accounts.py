@@ -22,11 +22,11 @@ from mailmoat.accounts.registry import (
     remove_account,
 )
 from mailmoat.accounts.secrets import SecretKeyError, load_key_ring
-from mailmoat.entrypoints.web.routes.pages import back, render
-from mailmoat.entrypoints.web.security.auth import SESSION_COOKIE, api_user, page_user, web
+from mailmoat.entrypoints.web.routes.common import back, render
+from mailmoat.entrypoints.web.security.auth import SESSION_COOKIE, api_user, page_user, repos
 from mailmoat.services.mailbox_setup import CheckReport, FirstSyncs, check_mailbox
 from mailmoat.store.demo_mailbox import demo_only, leave_account
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses={401: {"description": "not signed in"},
@@ -77,8 +77,13 @@ def _add(request: Request, me: SessionInfo, body: AccountIn) -> AccountSettings:
                             body.password)
     except SecretKeyError as exc:
         raise AccountError(str(exc)) from None
-    web(request).grant(me.username, added.name)
+    repos(request).users.grant(me.username, added.name)
     return added
+
+
+def _show(request: Request, account: str) -> None:
+    """This session now views `account` (one the person was granted)."""
+    repos(request).user_sessions.switch_account(request.cookies.get(SESSION_COOKIE, ""), account)
 
 
 def _mine(request: Request, me: SessionInfo, name: str) -> AccountSettings:
@@ -136,7 +141,7 @@ def add_form(request: Request, name: str = Form(..., max_length=200),
                          smtp_tls=smtp_tls, server_files_sent=server_files_sent)
         added = _add(request, me, body)
         # The page shows the new mailbox at once; the API leaves the session's view alone.
-        web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), added.name)
+        _show(request, added.name)
     except (AccountError, ValueError) as exc:
         # Nothing saved; the form again with the reason and what was typed (never the
         # password). A pydantic error lists each field.
@@ -183,7 +188,7 @@ def remove_demo_form(request: Request, me: SessionInfo = User) -> Response:
     if not _demo_removable(request, me, mine):
         raise HTTPException(409, "the demo mailbox can go once a mailbox of yours is added, "
                                  "and only while it holds demo mail alone")
-    web(request).switch_account(request.cookies.get(SESSION_COOKIE, ""), mine[0].name)
+    _show(request, mine[0].name)
     leave_account(request.app.state.store, me.username, DEMO)
     return back("/accounts", "demo_removed")
 

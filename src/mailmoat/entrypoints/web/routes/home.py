@@ -22,12 +22,12 @@ from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.actions import move
 from mailmoat.entrypoints.web.notices import notice_code
-from mailmoat.entrypoints.web.routes.pages import back, render
-from mailmoat.entrypoints.web.security.auth import api_user, page_user, web
+from mailmoat.entrypoints.web.routes.common import back, render
+from mailmoat.entrypoints.web.security.auth import api_user, page_user, repos
 from mailmoat.entrypoints.web.views import parse_lane
 from mailmoat.notify.settings import AccountNotifySettings
 from mailmoat.store.decision_queue import lane_rows
-from mailmoat.store.people import SessionInfo
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses={401: {"description": "not signed in"}})
@@ -43,7 +43,7 @@ BULK_MAX = 200  # ids one bulk move may name
 
 
 def zone_of(request: Request, account: str) -> ZoneInfo:
-    name = AccountNotifySettings.load(web(request).settings(account)).notify.timezone
+    name = AccountNotifySettings.load(repos(request).settings.get(account)).notify.timezone
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import Response
 from pydantic import BaseModel
 
 from mailmoat.act.errors import ActError, InvalidState, NotFound
 from mailmoat.core.receipts import PayloadError
-from mailmoat.entrypoints.web.security.auth import api_user, page_user
+from mailmoat.entrypoints.web.routes.common import Me, Refusal, User, back
 from mailmoat.entrypoints.web.views import MessageId
 from mailmoat.services.meeting import MeetingNotFound, meeting_context
 from mailmoat.services.meeting_proposals import (
@@ -23,11 +23,7 @@ from mailmoat.services.meeting_proposals import (
     proposals_for,
     propose_meeting,
 )
-from mailmoat.store.people import SessionInfo
-
-
-class Refusal(BaseModel):
-    detail: str
+from mailmoat.store.user_sessions import SessionInfo
 
 
 class ProposeIn(BaseModel):
@@ -61,60 +57,60 @@ def meeting_view(request: Request, account: str, message_id: int) -> dict[str, A
     return {**ctx.as_dict(), "proposals": proposals}
 
 
-def meeting_router() -> APIRouter:
-    router = APIRouter(tags=["meeting"], responses={
-        400: {"model": Refusal, "description": "a payload breaks a rule of the receipts"},
-        401: {"description": "not signed in"},
-        404: {"model": Refusal, "description": "no such message on your account"},
-        409: {"model": Refusal, "description": "nothing to propose (unsure, proposed "
-              "already) or nothing pending to approve"},
-    })
+pages = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api/meeting", tags=["meeting"], responses={
+    400: {"model": Refusal, "description": "a payload breaks a rule of the receipts"},
+    401: {"description": "not signed in"},
+    404: {"model": Refusal, "description": "no such message on your account"},
+    409: {"model": Refusal, "description": "nothing to propose (unsure, proposed "
+          "already) or nothing pending to approve"},
+})
 
-    @router.get("/api/meeting/{message_id}")
-    def show(request: Request, message_id: MessageId,
-             me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
-        with _errors():
-            return meeting_view(request, me.account, message_id)
 
-    @router.post("/api/meeting/{message_id}/propose")
-    def propose(request: Request, message_id: MessageId, body: ProposeIn,
-                me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
-        with _errors():
-            made = propose_meeting(request.app.state.store, request.app.state.actions,
-                                   message_id, account=me.account, proposed_by=me.username,
-                                   source="api", answer=body.answer, calendar=body.calendar,
-                                   invite_sender=body.invite_sender)
-        return made.as_dict()
+@api.get("/{message_id}")
+def show(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    with _errors():
+        return meeting_view(request, me.account, message_id)
 
-    @router.post("/api/meeting/{message_id}/approve")
-    def approve(request: Request, message_id: MessageId,
-                me: SessionInfo = Depends(api_user)) -> dict[str, Any]:
-        with _errors():
-            _owned(request, me.account, message_id)
-            done = approve_meeting(request.app.state.store, request.app.state.actions,
-                                   message_id, me.username)
-        return {"approved": [{"id": a["id"], "action": a["action"],
-                              "payload_sha256": a["receipt"]["payload_sha256"]} for a in done]}
 
-    @router.post("/message/{message_id}/meeting/propose", include_in_schema=False)
-    def propose_form(request: Request, message_id: MessageId, answer: str = Form("auto"),
-                     me: SessionInfo = Depends(page_user)) -> Response:
-        with _errors():
-            propose_meeting(request.app.state.store, request.app.state.actions, message_id,
-                            account=me.account, proposed_by=me.username, source="web",
-                            answer=answer)
-        return RedirectResponse(f"/message/{message_id}?done=proposed", 303)
+@api.post("/{message_id}/propose")
+def propose(request: Request, message_id: MessageId, body: ProposeIn,
+            me: SessionInfo = Me) -> dict[str, Any]:
+    with _errors():
+        made = propose_meeting(request.app.state.store, request.app.state.actions,
+                               message_id, account=me.account, proposed_by=me.username,
+                               source="api", answer=body.answer, calendar=body.calendar,
+                               invite_sender=body.invite_sender)
+    return made.as_dict()
 
-    @router.post("/message/{message_id}/meeting/approve", include_in_schema=False)
-    def approve_form(request: Request, message_id: MessageId,
-                     me: SessionInfo = Depends(page_user)) -> Response:
-        with _errors():
-            _owned(request, me.account, message_id)
-            approve_meeting(request.app.state.store, request.app.state.actions, message_id,
-                            me.username)
-        return RedirectResponse(f"/message/{message_id}?done=approved", 303)
 
-    return router
+@api.post("/{message_id}/approve")
+def approve(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    with _errors():
+        _owned(request, me.account, message_id)
+        done = approve_meeting(request.app.state.store, request.app.state.actions,
+                               message_id, me.username)
+    return {"approved": [{"id": a["id"], "action": a["action"],
+                          "payload_sha256": a["receipt"]["payload_sha256"]} for a in done]}
+
+
+@pages.post("/message/{message_id}/meeting/propose")
+def propose_form(request: Request, message_id: MessageId, answer: str = Form("auto"),
+                 me: SessionInfo = User) -> Response:
+    with _errors():
+        propose_meeting(request.app.state.store, request.app.state.actions, message_id,
+                        account=me.account, proposed_by=me.username, source="web",
+                        answer=answer)
+    return back(f"/message/{message_id}", "proposed")
+
+
+@pages.post("/message/{message_id}/meeting/approve")
+def approve_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
+    with _errors():
+        _owned(request, me.account, message_id)
+        approve_meeting(request.app.state.store, request.app.state.actions, message_id,
+                        me.username)
+    return back(f"/message/{message_id}", "approved")
 
 
 def _owned(request: Request, account: str, message_id: int) -> None:

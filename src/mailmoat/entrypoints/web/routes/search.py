@@ -9,11 +9,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
 from mailmoat.core.explain import why
+from mailmoat.entrypoints.web.routes.common import render
 from mailmoat.entrypoints.web.routes.home import received_in, zone_of
-from mailmoat.entrypoints.web.routes.pages import render
 from mailmoat.entrypoints.web.security.auth import api_user, page_user
-from mailmoat.store.people import SessionInfo
 from mailmoat.store.search import search
+from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", responses={401: {"description": "not signed in"}})

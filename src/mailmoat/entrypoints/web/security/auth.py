@@ -19,7 +19,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import HTTPException, Request
 
 from mailmoat.entrypoints.web.security.throttle import THROTTLE, retry_after
-from mailmoat.store.people import SessionInfo, User, WebStore
+from mailmoat.store.repos import Repos
+from mailmoat.store.user_sessions import SessionInfo
+from mailmoat.store.users import User
 
 SESSION_COOKIE = "mm_session"
 LOGIN_CSRF_COOKIE = "mm_login_csrf"
@@ -72,8 +74,8 @@ def secure_cookies(request: Request) -> bool:
     return request.url.scheme == "https" or os.environ.get("MAILMOAT_SECURE_COOKIES") == "1"
 
 
-def web(request: Request) -> WebStore:
-    return request.app.state.web
+def repos(request: Request) -> Repos:
+    return request.app.state.repos
 
 
 def session_of(request: Request) -> SessionInfo | None:
@@ -81,7 +83,7 @@ def session_of(request: Request) -> SessionInfo | None:
     if cached is not None:
         return cached
     token = request.cookies.get(SESSION_COOKIE)
-    found = web(request).get_session(token) if token else None
+    found = repos(request).user_sessions.get(token) if token else None
     request.state.session = found
     return found
 
@@ -153,23 +155,23 @@ def attempt_login(request: Request, username: str, password: str) -> LoginAttemp
     """Check a password, unless the name or the address has failed too often.
 
     A failure is booked for the name and the address *before* the check, in the same
-    database transaction as the count (web_store.claim_attempt), so parallel attempts count
+    database transaction as the count (store/login_failures.py), so parallel attempts count
     each other: no more passwords are checked than the throttle allows. A right password
     takes its booking back."""
-    store = web(request)
+    data = repos(request)
     now = datetime.now(UTC)
     keys = [f"user:{username.lower()}", client_key(request)]
-    wait, booked = store.claim_attempt(
+    wait, booked = data.login_failures.claim(
         keys, now - THROTTLE.window,
         lambda earlier, at: max(retry_after(earlier.get(k, []), at) for k in keys))
     if wait > 0:
         return LoginAttempt(None, wait)
-    user = store.get_user(username)
+    user = data.users.get(username)
     if not check_password(user, password):
         return LoginAttempt(None)
     assert user is not None
-    store.forget_attempt(booked)
-    store.clear_failures(f"user:{username.lower()}")
+    data.login_failures.forget(booked)
+    data.login_failures.clear(f"user:{username.lower()}")
     if HASHER.check_needs_rehash(user.password_hash):
-        store.set_password(user.id, HASHER.hash(password))
+        data.users.set_password(user.id, HASHER.hash(password))
     return LoginAttempt(user)

@@ -1,0 +1,100 @@
+"""The daily digest end to end: a real store, real Apprise (json://) to a receiver on
+loopback. Off until an hour is set, once a day whoever sends it (the schedule hook or
+`mailmoat notify digest --send`), SILENT mail only as a count, no message body."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from typer.testing import CliRunner
+
+from mailmoat.accounts.secrets import load_key_ring
+from mailmoat.act.service import ActionService
+from mailmoat.entrypoints.cli.main import app
+from mailmoat.notify.settings import AccountNotifySettings
+from mailmoat.services.digest import send_digest, send_due_digests
+from mailmoat.store import Store
+from mailmoat.store.repos import Repos
+from tests.integration.test_notify_dispatch import (  # noqa: F401  (fixtures)
+    configure,
+    import_demo,
+    receiver,
+    store,
+)
+from tests.support.act_support import send_payload
+
+runner = CliRunner()
+
+
+def _silent(db: Store) -> list[dict[str, str]]:
+    return db.list_messages("SILENT", account="local")
+
+
+def test_the_scheduled_digest_goes_once_a_day_and_never_names_silent_mail(
+        store: Store, receiver) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    rec, url = receiver
+    web = Repos(store, sealer=load_key_ring())
+    now = datetime.now(UTC) + timedelta(minutes=1)
+    configure(web, url, daily_digest_hour=now.hour)
+    import_demo(store)
+    proposal = ActionService(store.engine).propose("local", send_payload(), "sam", "cli")
+
+    if now.hour > 0:
+        before = send_due_digests(store, "https://mm.example", now - timedelta(hours=1))
+        assert [o.why for o in before] == ["not due"] and rec.hooks == []
+    sent = send_due_digests(store, "https://mm.example", now)
+    assert [o.sent for o in sent] == [True]
+    assert len(rec.hooks) == 1
+    hook = rec.hooks[0]
+    assert hook["title"] == "mailmoat daily (local): 1 to approve, 16 new"
+    body = hook["message"]
+    assert f"https://mm.example/actions/{proposal['id']}" in body
+    assert "Your receipt from Acme Hosting #1042" in body  # INFO is listed ...
+    assert "Amount paid" not in body and "Visa ending" not in body  # ... without its body
+    silenced = _silent(store)
+    assert len(silenced) == 3 and f"Silenced: {len(silenced)}" in body
+    for m in silenced:
+        assert m["subject"] not in body and m["from_addr"] not in body
+
+    again = send_due_digests(store, "https://mm.example", now + timedelta(minutes=30))
+    assert [o.why for o in again] == ["already sent today"] and len(rec.hooks) == 1
+    tomorrow = send_due_digests(store, "https://mm.example", now + timedelta(days=1))
+    assert [o.sent for o in tomorrow] == [True] and len(rec.hooks) == 2
+
+
+def test_off_by_default_and_quiet_when_empty(store: Store, receiver) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    rec, url = receiver
+    web = Repos(store, sealer=load_key_ring())
+    configure(web, url)  # a channel, but no hour: no daily digest
+    import_demo(store)
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None
+    assert [o.why for o in send_due_digests(store, "https://h")] == ["not due"]
+    configure(web, url, daily_digest_hour=0)
+    late = datetime.now(UTC) + timedelta(days=3)  # the demo mail is days old by then
+    assert send_digest(store, "local", "https://h", late).why == "nothing to say"
+    assert rec.hooks == []
+
+
+def test_cli_prints_schedules_and_sends_once(store: Store, receiver, monkeypatch) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    rec, url = receiver
+    monkeypatch.setenv("MAILMOAT_DATABASE_URL", str(store.engine.url))
+    web = Repos(store, sealer=load_key_ring())
+    import_demo(store)
+    printed = runner.invoke(app, ["notify", "digest", "--base-url", "https://mm.example"])
+    assert printed.exit_code == 0, printed.output
+    assert "Silenced: 3" in printed.output and "https://mm.example/lane/SILENT" in printed.output
+    no_channel = runner.invoke(app, ["notify", "digest", "--send"])
+    assert no_channel.exit_code == 1 and "no notification channel" in no_channel.output
+    configure(web, url)
+    scheduled = runner.invoke(app, ["notify", "digest", "--at", "7"])
+    assert scheduled.exit_code == 0 and "every day from 07:00 UTC" in scheduled.output
+    settings = AccountNotifySettings.load(web.settings.get("local")).notify
+    assert settings.daily_digest_hour == 7 and settings.apprise_urls  # the rest kept
+    first = runner.invoke(app, ["notify", "digest", "--send"])
+    assert first.exit_code == 0 and "sent the daily digest" in first.output
+    second = runner.invoke(app, ["notify", "digest", "--send"])
+    assert "already sent today" in second.output
+    assert len(rec.hooks) == 1
+    off = runner.invoke(app, ["notify", "digest", "--off"])
+    assert off.exit_code == 0 and "daily digest off" in off.output
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None
