@@ -52,7 +52,15 @@ $(MCP_SERVERS_STAMP): $(MCP_SERVERS)/package.json $(MCP_SERVERS)/package-lock.js
 	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(MCP_SERVERS_STAMP)
 
-test: $(TEST_STAMP) $(MCP_SERVERS_STAMP)
+# axe-core for the accessibility checks the browser tests inject (pinned by the lock file).
+E2E_TOOLS := tools/e2e
+E2E_TOOLS_STAMP := $(E2E_TOOLS)/node_modules/.installed
+
+$(E2E_TOOLS_STAMP): $(E2E_TOOLS)/package.json $(E2E_TOOLS)/package-lock.json
+	cd $(E2E_TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(E2E_TOOLS_STAMP)
+
+test: $(TEST_STAMP) $(MCP_SERVERS_STAMP) $(E2E_TOOLS_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy

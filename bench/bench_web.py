@@ -26,14 +26,19 @@ import httpx
 PASSWORD = "bench passphrase, loopback only"  # a throwaway credential for the bench user
 
 
-def build(db: Path, messages: int, rules: int = 0) -> None:
+def store_url(db: Path | str) -> str:
+    """A SQLite file, or a database URL as it is (bench_home.py --postgres)."""
+    return str(db) if "://" in str(db) else f"sqlite:///{db}"
+
+
+def build(db: Path | str, messages: int, rules: int = 0) -> None:
     from mailmoat.demo import demo_messages
     from mailmoat.entrypoints.web.security.auth import hash_password
     from mailmoat.services.bootstrap import open_store
     from mailmoat.store import Incoming
     from mailmoat.store.repos import Repos
 
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(store_url(db))
     templates = demo_messages()
     batch: list[Incoming] = []
     for i in range(messages):
@@ -80,13 +85,13 @@ def teach(store: object, senders: int) -> None:
     print(f"rules: {len(learning.rules())} from {taught} senders")
 
 
-def serve(db: Path, port: int) -> None:
+def serve(db: Path | str, port: int) -> None:
     import uvicorn
 
     from mailmoat.entrypoints.web.app import create_app
     from mailmoat.services.bootstrap import open_store
 
-    uvicorn.run(create_app(open_store(f"sqlite:///{db}")), host="127.0.0.1", port=port,
+    uvicorn.run(create_app(open_store(store_url(db))), host="127.0.0.1", port=port,
                 log_level="warning")
 
 
@@ -127,7 +132,8 @@ def main() -> None:
     parser.add_argument("--serve", nargs=2, metavar=("DB", "PORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(Path(args.serve[0]), int(args.serve[1]))
+        serve(args.serve[0] if "://" in args.serve[0] else Path(args.serve[0]),
+              int(args.serve[1]))
         return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"

@@ -131,6 +131,8 @@ def test_sign_in_and_see_lanes(world: dict[str, Any]) -> None:
     anonymous.close()
 
     page = signed_in(world)
+    assert "checkout is down" in page.inner_text("section.lane-PUSH")  # home: the queue
+    page.goto(f"{server.url}/firewall")  # the lane overview
     headings = page.locator("main h2[id^=h-]").all_inner_texts()
     assert [h.split()[0] for h in headings] == ["PUSH", "MEETING", "QUEUE", "INFO", "SILENT"]
     counts = world["store"].lane_counts()

@@ -44,10 +44,15 @@ def test_approve_in_the_browser_then_the_executor_delivers_once(
             page = browser.new_page()
             _sign_in(page, server.url)
             page.goto(f"{server.url}/approvals/{proposed['id']}")
-            shown = page.inner_text("main")
-            # The exact bytes and their hash are on the page before anything can run.
-            assert "ana@client.example" in shown and "Signed contract" in shown
-            assert proposed["payload_sha256"] in shown
+            # It reads as mail: To, Subject and the body, as the recipient will see them.
+            assert page.inner_text("#mail-to").startswith("ana@client.example")
+            assert page.inner_text("#mail-subject") == "Signed contract"
+            assert "the numbers are attached" in page.inner_text("#mail-body")
+            # The exact bytes and their hash are one click away before anything can run.
+            assert not page.is_visible("#payload-sha256")
+            page.click("details.exact summary")
+            assert page.inner_text("#payload-sha256") == proposed["payload_sha256"]
+            assert '"subject": "Signed contract"' in page.inner_text("#payload")
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "approval-real.png"), full_page=True)
             assert not delivered(mail_server)  # proposing sent nothing

@@ -13,7 +13,7 @@ LANES = ("PUSH", "MEETING", "QUEUE", "INFO", "SILENT")
 
 
 def test_firewall_shows_lanes_in_order_with_counts(client: TestClient, store: Store) -> None:
-    page = client.get("/")
+    page = client.get("/firewall")
     assert page.status_code == 200
     html = page.text
     positions = [html.index(f'id="h-{lane}"') for lane in LANES]

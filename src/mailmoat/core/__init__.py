@@ -6,6 +6,7 @@ receipts hashing outbox actions recipients address_guard   approvals bound to ex
 untrusted text words addresses public_domains   email text as data
 autonomy lane_actions mailbox_sync lanes trace records   modes, server actions, sync state
 leases schedule   who may take a lease and when; which periodic jobs are due
+explain   one line in plain words for why a message is in its lane, from its trace
 
 May import: nothing from mailmoat outside core/ (checked by import-linter).
 """

@@ -5,7 +5,7 @@ AUTO sweep + outbox), meeting (the MEETING context, proposals, and meeting_sweep
 made after sync and by the AUTO sweep, never approved unattended),
 relabel (the one human relabel), imports (mail from disk), jobs (the bodies every job runner
 runs), leases (holding a lease in the database with a heartbeat), watchers (IDLE watch pools
-sharded by leases).
+sharded by leases), mailbox_setup (the web's step-by-step account test and first sync).
 
 May import: the feature packages, store/, core/. Never entrypoints.
 """

@@ -16,6 +16,7 @@ from typing import Any
 
 from mailmoat.accounts.registry import get_account, list_accounts
 from mailmoat.core.leases import sync_lease
+from mailmoat.mail.sync import Progress
 from mailmoat.services.bootstrap import key_ring, model_scorers, open_configured_store
 from mailmoat.services.leases import LeaseLost, abandoned, hold_or_ask, holder_name, try_hold
 from mailmoat.services.outbox import worker_for
@@ -55,25 +56,33 @@ class SyncResult:
 
 
 def sync_account(store: Store, account: str, holder: str | None = None,
-                 ask: bool = True) -> SyncResult:
+                 ask: bool = True, progress: Progress | None = None) -> SyncResult:
     """Sync `account` under its lease: sync, notify, AUTO sweep, outbox (the same pass as
     `mailmoat sync`), once more for every pass asked for meanwhile. Raises LeaseLost when
     the lease ran out under it (the pass stops at its next progress checkpoint).
 
     `ask`: when the lease is live, ask its holder for one more pass (mail arrived: IDLE,
     a queued job). A periodic poll passes False: a pass running now satisfies it, and asking
-    would keep the holder (and its worker thread) on this account for good."""
+    would keep the holder (and its worker thread) on this account for good.
+
+    `progress`: told (folder, done, total) as the pass goes (the web's first-sync view)."""
     name = sync_lease(account)
     who = holder or holder_name("sync")
     held = hold_or_ask(store, name, who) if ask else try_hold(store, name, who)
     if held is None:
         return SyncResult(account, busy=True)
     passes = created = fetched = corrections = 0
+
+    def step(folder: str, done: int, total: int) -> None:
+        held.check()
+        if progress is not None:
+            progress(folder, done, total)
+
     try:
         settings = get_account(store, account)
         runner = SyncPass.on(store, key_ring())
         while True:
-            report = runner.run(settings, progress=lambda *_: held.check())
+            report = runner.run(settings, progress=step)
             held.check()
             passes += 1
             created += report.created

@@ -161,7 +161,10 @@ def dump_rows(engine: Engine, out: IO[bytes]) -> tuple[str, dict[str, int]]:
             raise StoreError("the database has no schema revision: nothing to back up")
         for table in _tables(engine):
             n = 0
-            for row in conn.execute(select(table).execution_options(
+            # Generated columns (messages.search_doc, migration 0018) are the database's
+            # own: never dumped, recomputed when the rows go back in.
+            stored = [c for c in table.columns if c.computed is None]
+            for row in conn.execute(select(*stored).execution_options(
                     stream_results=True, yield_per=1000)).mappings():
                 line = {"t": table.name, "r": {k: _encode(v) for k, v in row.items()}}
                 out.write(json.dumps(line, ensure_ascii=False).encode("utf-8") + b"\n")

@@ -12,13 +12,17 @@ from mailmoat.act.errors import ActError, NotFound
 from mailmoat.act.service import ActionService
 from mailmoat.core.actions import is_floor
 from mailmoat.core.ids import ascii_id
+from mailmoat.core.receipts import unicode_domain
 from mailmoat.entrypoints.web.approvals import (
+    ApprovalLine,
     ApprovalOutcome,
+    OutgoingMail,
     PendingAction,
     TriageItem,
     UnknownSend,
 )
 from mailmoat.entrypoints.web.draft_diff import draft_diff, edits_from_audit
+from mailmoat.store.sending_address import sending_address
 
 
 def _warnings(flags: dict[str, Any] | None) -> tuple[str, ...]:
@@ -59,7 +63,24 @@ def _summary(view: dict[str, Any]) -> str:
     return f"to {to}: {view.get('subject', '')}" if to else str(view["action"])
 
 
-def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
+def _mail(view: dict[str, Any], from_addr: str) -> OutgoingMail | None:
+    """A send as its recipient reads it; every field read off the payload the hash covers."""
+    payload = view.get("payload")
+    if not isinstance(payload, dict) or payload.get("action") != "send_email":
+        return None
+    to = str(payload.get("to", ""))
+    local, _, domain = to.rpartition("@")
+    replying = view.get("replying_to")
+    return OutgoingMail(
+        from_addr=from_addr, to=to, to_unicode=f"{local}@{unicode_domain(domain)}" if local else to,
+        subject=str(payload.get("subject", "")), body=str(payload.get("body", "")),
+        in_reply_to=str(payload.get("in_reply_to") or ""),
+        attachments=tuple(f"{a.get('filename', '')} ({a.get('content_type', '')})"
+                          for a in payload.get("attachments") or [] if isinstance(a, dict)),
+        replying_to=replying if isinstance(replying, dict) else None)
+
+
+def _pending(view: dict[str, Any], diff: str = "", from_addr: str = "") -> PendingAction:
     payload = view.get("payload")
     return PendingAction(
         id=str(view["id"]),
@@ -74,6 +95,7 @@ def _pending(view: dict[str, Any], diff: str = "") -> PendingAction:
         created_at=str(view.get("proposed_at", "")),
         warnings=_warnings(view.get("flags")),
         proposed_by=f"{view.get('proposed_by', '')} via {view.get('source', '')}",
+        mail=_mail(view, from_addr),
     )
 
 
@@ -95,6 +117,14 @@ class ActApprovals:
         return [p for p in (self.show(account, str(s["id"]))
                             for s in self.service.list(account, "pending")) if p]
 
+    def lines(self, account: str) -> builtins.list[ApprovalLine]:
+        """One line per pending action, from the summaries alone (the home page)."""
+        return [ApprovalLine(str(s["id"]), str(s["action"]),
+                             f"to {s['to']}: {s['subject']}" if s.get("to")
+                             else str(s["action"]),
+                             f"{s.get('proposed_by', '')} via {s.get('source', '')}")
+                for s in self.service.list(account, "pending")]
+
     def show(self, account: str, action_id: str) -> PendingAction | None:
         view = self._owned(account, action_id)
         if view is None:
@@ -103,7 +133,7 @@ class ActApprovals:
         if view.get("revision", 1) > 1 and isinstance(view.get("payload"), dict):
             edits = edits_from_audit(self.service.audit_trail(int(view["id"])))
             diff = draft_diff(edits, view["payload"])
-        return _pending(view, diff)
+        return _pending(view, diff, sending_address(self.service.engine, account) or "")
 
     def approve(self, account: str, action_id: str, actor: str,
                 expected_sha256: str | None = None) -> ApprovalOutcome:

@@ -23,14 +23,17 @@ from mailmoat.entrypoints.web.act_adapter import ActApprovals, ActTriage
 from mailmoat.entrypoints.web.approvals import Approvals, Triage
 from mailmoat.entrypoints.web.guard import RequestGuard, configured_extra_hosts, trusted_hosts
 from mailmoat.entrypoints.web.routes import (
+    accounts,
     actions,
     approvals,
+    home,
     judge,
     learn,
     meeting,
     messages,
     notifications,
     rules,
+    search,
     sessions,
     settings,
     status,
@@ -45,14 +48,17 @@ from mailmoat.store.repos import Repos
 HERE = Path(__file__).parent
 # Every route module, each with a `pages` and an `api` router (tests/unit/test_web_routes.py).
 RESOURCES = (
+    accounts,
     actions,
     approvals,
+    home,
     judge,
     learn,
     meeting,
     messages,
     notifications,
     rules,
+    search,
     sessions,
     settings,
     status,

@@ -12,6 +12,23 @@ from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
+class OutgoingMail:
+    """The pending mail as its recipient will read it, read off the exact payload (never a
+    second copy): the page shows this first and the canonical JSON behind a disclosure."""
+
+    from_addr: str  # "" when the account has no SMTP submission yet
+    to: str  # exactly as in the payload (an IDN domain in its encoded form)
+    to_unicode: str  # the same address as a person reads it
+    subject: str
+    body: str
+    cc: tuple[str, ...] = ()
+    in_reply_to: str = ""
+    attachments: tuple[str, ...] = ()  # "name (type)"
+    # The message it answers: sender, subject, date, snippet (None: not a reply).
+    replying_to: dict[str, object] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PendingAction:
     id: str
     kind: str  # send_email, delete_permanent, forward_external, ...
@@ -23,6 +40,18 @@ class PendingAction:
     created_at: str = ""
     warnings: tuple[str, ...] = ()  # recipient risks for a person to look at (look-alikes...)
     proposed_by: str = ""  # who proposed it, and through what: "agent:claude via mcp"
+    mail: OutgoingMail | None = None  # a send: the mail as it will read
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalLine:
+    """A pending action as one line of the home page; its page shows the rest (the mail, the
+    recipient warnings, the exact bytes). Cheap to list: no recipient checks, no diff."""
+
+    id: str
+    kind: str
+    summary: str
+    proposed_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from mailmoat.core.lanes import Lane
 
 NOTICES: dict[str, str] = {
     "moved": "moved to {0}",
+    "moved_many": "moved the ticked messages to {0} (urgent mail stays visible)",
     "moved_urgent": "moved to {0}: urgent mail stays visible, so {1} was not allowed",
     "moved_no_push": "moved to {0}: evidence speaks against this sender, so PUSH was not allowed",
     "pinned": "sender pinned to {0}",
@@ -29,6 +30,10 @@ NOTICES: dict[str, str] = {
     "send_queued": "queued to send again: the same approved bytes, once",
     "rejected": "rejected",
     "account_switched": "account switched",
+    "account_added": "account added: its password is sealed; test it, then start the first sync",
+    "account_removed": "account removed: its sealed password is gone, stored mail stays",
+    "sync_started": "first sync started",
+    "demo_removed": "the demo mailbox is out of your view (its mail stays stored, unshown)",
     "mode_saved": "mode {0} saved",
     "lane_actions_saved": "lane actions saved",
     "notifications_saved": "notifications saved",

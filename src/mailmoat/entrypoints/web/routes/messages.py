@@ -1,4 +1,4 @@
-"""Mail: the firewall front page, a lane, one message and its trace, and what a person does to
+"""Mail: a lane, one message and its trace, and what a person does to
 a message (move, pin its sender, undo, allow images). Every action is a plain form POST that
 redirects back (PRG), so the pages work without JavaScript; the API mirrors each one."""
 
@@ -44,12 +44,6 @@ def _out(result: ActionResult) -> ActionOut:
 
 
 # -- pages ------------------------------------------------------------------------------
-
-@pages.get("/", response_class=HTMLResponse)
-def firewall(request: Request, me: SessionInfo = User) -> HTMLResponse:
-    return render(request, "firewall.html",
-                  {"lanes": views.firewall(request.app.state.store, me.account)})
-
 
 @pages.get("/lane/{lane}", response_class=HTMLResponse)
 def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000),

@@ -1,0 +1,129 @@
+"""The home page is a decision queue: what needs the person now (mail that may interrupt,
+scheduling mail, sends waiting for approval, triage), then what to read when there is time
+(QUEUE), each row with a one-line reason in
+plain words (core/explain.py, read off the stored trace) and the arrival time in the
+person's zone; the numbers and sources stay on the trace page. The lane overview moved to
+/firewall, with the counts per lane (counting a whole mailbox is the one cost here that
+grows with it). A bulk move and keyboard shortcuts (static/keys.js) act on the rows; without
+JavaScript every action is still a plain form POST."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+
+from mailmoat.accounts.registry import list_accounts
+from mailmoat.core.explain import why
+from mailmoat.core.lanes import Lane
+from mailmoat.entrypoints.web import views
+from mailmoat.entrypoints.web.actions import move
+from mailmoat.entrypoints.web.notices import notice_code
+from mailmoat.entrypoints.web.routes.common import back, render
+from mailmoat.entrypoints.web.security.auth import api_user, page_user, repos
+from mailmoat.entrypoints.web.views import parse_lane
+from mailmoat.notify.settings import AccountNotifySettings
+from mailmoat.store.decision_queue import lane_rows
+from mailmoat.store.user_sessions import SessionInfo
+
+pages = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", responses={401: {"description": "not signed in"}})
+User = Depends(page_user)
+Me = Depends(api_user)
+
+# What needs the person, in this order, and how many rows of each the page shows; QUEUE
+# comes after, as what to read when there is time.
+NEEDS_YOU: tuple[tuple[Lane, int], ...] = ((Lane.PUSH, 50), (Lane.MEETING, 30),
+                                           (Lane.QUEUE, 30))
+NOW = frozenset({Lane.PUSH.value, Lane.MEETING.value})
+BULK_MAX = 200  # ids one bulk move may name
+
+
+def zone_of(request: Request, account: str) -> ZoneInfo:
+    name = AccountNotifySettings.load(repos(request).settings.get(account)).notify.timezone
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def received_in(moment: datetime, zone: ZoneInfo) -> dict[str, str]:
+    local = moment.astimezone(zone)
+    return {"iso": local.isoformat(timespec="minutes"),
+            "text": f"{local:%a %d %b, %H:%M}", "zone": str(zone)}
+
+
+def decision_queue(request: Request, me: SessionInfo) -> dict[str, Any]:
+    """The queue as plain data: the page and GET /api/queue show the same."""
+    store = request.app.state.store
+    hide = views._snoozed(store, me.account)
+    zone = zone_of(request, me.account)
+    groups = []
+    for lane, limit in NEEDS_YOU:
+        rows = []
+        for row in lane_rows(store, me.account, lane.value, limit, hide):
+            trace = row.pop("trace") or {}
+            rows.append({**row, "why": why(trace),
+                         "received": received_in(row["received"], zone),
+                         "unread": row["seen"] is False})
+        groups.append({"lane": lane.value, "blurb": views.LANE_BLURB[lane], "rows": rows,
+                       "more": len(rows) == limit})
+    source = request.app.state.approvals
+    # One line each; the recipient checks and the exact bytes are on each approval's page.
+    approvals = source.lines(me.account) if hasattr(source, "lines") else source.list(
+        me.account)
+    triage = request.app.state.triage.list(me.account)
+    return {
+        "groups": groups,
+        "approvals": [{"id": a.id, "kind": a.kind, "summary": a.summary,
+                       "why": f"proposed by {a.proposed_by or 'someone'}; nothing is sent "
+                              "until you approve these exact bytes"} for a in approvals],
+        "triage": [{"message_id": t.message_id, "subject": t.subject, "why": t.reason}
+                   for t in triage],
+        "zone": str(zone),
+    }
+
+
+@pages.get("/", response_class=HTMLResponse)
+def home(request: Request, me: SessionInfo = User) -> HTMLResponse:
+    queue = decision_queue(request, me)
+    empty = not (queue["approvals"] or queue["triage"]
+                 or any(g["rows"] for g in queue["groups"] if g["lane"] in NOW))
+    return render(request, "home.html", {
+        "q": queue, "empty": empty, "lanes": [lane.value for lane in Lane],
+        "no_account": not list_accounts(request.app.state.store)})
+
+
+@pages.get("/firewall", response_class=HTMLResponse)
+def firewall(request: Request, me: SessionInfo = User) -> HTMLResponse:
+    return render(request, "firewall.html",
+                  {"lanes": views.firewall(request.app.state.store, me.account)})
+
+
+@pages.post("/queue/move")
+async def bulk_move(request: Request, lane: str = Form(..., max_length=10),
+                    me: SessionInfo = User) -> Response:
+    """Move every ticked row (form field `id`, repeated) to one lane, each as a person's
+    correction through the one relabel (as the message page's Move does)."""
+    chosen = parse_lane(lane)
+    raw = (await request.form()).getlist("id")
+    if not raw or len(raw) > BULK_MAX:
+        raise HTTPException(422, f"tick between 1 and {BULK_MAX} messages")
+    ids = []
+    for value in raw:
+        if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+            raise HTTPException(422, "an id is written in ASCII digits only")
+        ids.append(int(value))
+    for message_id in dict.fromkeys(ids):
+        move(request, me, message_id, chosen)
+    return back("/", notice_code("moved_many", chosen.value))
+
+
+@api.get("/queue")
+def api_queue(request: Request, me: SessionInfo = Me) -> dict[str, Any]:
+    """What needs you now: PUSH and MEETING mail with a one-line reason each, pending
+    approvals and triage items, then the newest QUEUE mail (the home page)."""
+    return decision_queue(request, me)

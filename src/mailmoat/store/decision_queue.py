@@ -1,0 +1,37 @@
+"""The rows the decision queue (the home page) lists: a lane's newest mail with what the
+explainer reads (the stored trace), the arrival time and the read state. Persists nothing,
+decides nothing: which lanes count as "needs you" is the web layer's."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, true
+
+from mailmoat.store.messages import Store
+from mailmoat.store.tables.messages import DecisionRow, MessageRow
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes for timezone-aware columns; they were stored as UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def lane_rows(store: Store, account: str, lane: str, limit: int,
+              hide: Collection[int] = ()) -> list[dict[str, Any]]:
+    """Newest first, read off ix_decisions_account_lane (no sort of the whole lane)."""
+    with store.sessions() as session:
+        rows = session.execute(
+            select(MessageRow.id, MessageRow.from_name, MessageRow.from_addr,
+                   MessageRow.subject, MessageRow.created_at, MessageRow.seen,
+                   DecisionRow.lane, DecisionRow.trace)
+            .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+            .where(DecisionRow.account == account, DecisionRow.lane == lane,
+                   DecisionRow.message_id.not_in(sorted(hide)) if hide else true())
+            .order_by(DecisionRow.message_id.desc())
+            .limit(limit))
+        return [{"id": r.id, "from_name": r.from_name, "from_addr": r.from_addr,
+                 "subject": r.subject, "received": _aware(r.created_at), "seen": r.seen,
+                 "lane": r.lane, "trace": r.trace} for r in rows]
