@@ -2,7 +2,7 @@
 
 Builds a SQLite store with --messages mails (bench_web.build: demo mail with varied
 subjects, senders and dates, each classified by the real cascade; the FTS5 index of
-migration 0018_search follows through its triggers), adds a few pending approvals, signs in
+migration 0019_search follows through its triggers), adds a few pending approvals, signs in
 through the real login form and asks uvicorn (its own process) for each page --requests
 times: the home page, and searches for a common word, two words, a number and a sender
 address (each finds mail; at most 50 hits are shown). Prints p50/p95/p99 per page.

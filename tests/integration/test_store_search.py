@@ -1,4 +1,4 @@
-"""Search over subject, sender and preview through migration 0018_search's index: FTS5 on
+"""Search over subject, sender and preview through migration 0019_search's index: FTS5 on
 SQLite, a stored tsvector column with a GIN index on PostgreSQL (both databases)."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_the_index_is_used_and_the_migration_goes_down_and_up(store_url: str) ->
     config.set_main_option("script_location", str(MIGRATIONS))
     with store.engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0017_jobs_leases")
+        command.downgrade(config, "0018_message_views")
     store.engine.dispose()
     again = open_store(store_url)  # the next start upgrades again and indexes what is there
     assert search(again, "local", "checkout")

@@ -161,7 +161,7 @@ def dump_rows(engine: Engine, out: IO[bytes]) -> tuple[str, dict[str, int]]:
             raise StoreError("the database has no schema revision: nothing to back up")
         for table in _tables(engine):
             n = 0
-            # Generated columns (messages.search_doc, migration 0018) are the database's
+            # Generated columns (messages.search_doc, migration 0019) are the database's
             # own: never dumped, recomputed when the rows go back in.
             stored = [c for c in table.columns if c.computed is None]
             for row in conn.execute(select(*stored).execution_options(

@@ -1,5 +1,5 @@
 """Search over stored mail by subject, sender and preview, through the index migration
-0018_search made: FTS5 on SQLite, a stored tsvector column with a GIN index on PostgreSQL.
+0019_search made: FTS5 on SQLite, a stored tsvector column with a GIN index on PostgreSQL.
 Every word of the query must match (as a word prefix), newest first, one account only.
 Persists nothing."""
 

@@ -8,15 +8,15 @@ Stored, not an expression index: the planner may also walk the newest mail by id
 each row's vector (the fast way for a common word), and that test must not re-parse the
 text of every row it reads. Existing mail is indexed by the upgrade.
 
-Revision ID: 0018_search
+Revision ID: 0019_search
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0018_search"
-down_revision = "0017_jobs_leases"
+revision = "0019_search"
+down_revision = "0018_message_views"
 branch_labels = None
 depends_on = None
 
