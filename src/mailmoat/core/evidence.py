@@ -308,7 +308,8 @@ _SUBJECT_TOKEN = re.compile(
     r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
 _DISCLAIMER = _matcher(
-    rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
+    rb"\b(?:to be (?:removed|taken off|deleted)|(?:removed|taken off|deleted) (?:from|off) "
+    rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|remove in the subject|reply with (?:remove|"
     rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
     rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
@@ -319,6 +320,10 @@ _MONEY_BAIT = _matcher(
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
     rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
     rb"|\b(?:double|triple) your\b|\bcash bonus\b")
+
+# An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
+OPT_OUT = _matcher(r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|"
+                   r"수신 ?거부|구독 (?:취소|해지)")
 
 # A greeting that names no one: written to everyone on a list of addresses.
 _IMPERSONAL_GREETING = _matcher(
@@ -363,6 +368,11 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
     if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
         shapes.append((1, "an unsolicited-mail disclaimer"))
+    elif not (message.list_id or message.list_unsubscribe or message.bulk_headers) and (
+            OPT_OUT.search(opening) or (footer and OPT_OUT.search(footer))):
+        # Mail sent to a list of addresses without the headers a list or a bulk sender
+        # writes: an opt-out line with nothing behind it.
+        shapes.append((1, "an opt-out line with no list headers"))
     if _IMPERSONAL_GREETING.search(opening[:400]):
         shapes.append((1, "a greeting that names no one"))
     if _MONEY_BAIT.search(opening):

@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from mailmoat.core.evidence import Evidence, read_evidence
+from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import _Matcher, _rx, as_searched
 from mailmoat.core.records import flat_dict
@@ -78,10 +78,8 @@ _PROMO = _rx(
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립",
 )
-# An opt-out footer marks bulk mail, but legitimate notices carry one too: it is a bulk
-# marker, never promotional evidence on its own.
-_OPT_OUT = _rx(r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences",
-               r"수신 ?거부|구독 (?:취소|해지)")
+# An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
+# carry one too: it is a bulk marker, never promotional evidence on its own.
 # Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
 _BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|info|m|"
                              r"promo|offers|campaign)\d*\.")
@@ -207,7 +205,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         korean_ad
         or labels & {"category_promotions"}
         or (not list_reply and _PROMO.search(text)
-            and (bulk or automated or _OPT_OUT.search(footer)))
+            and (bulk or automated or OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
