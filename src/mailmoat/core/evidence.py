@@ -309,7 +309,8 @@ _SUBJECT_TOKEN = re.compile(
 _VOWEL = re.compile(r"[aeiouy]")
 _DISCLAIMER = _matcher(
     rb"\b(?:to be (?:removed|taken off|deleted)|(?:removed|taken off|deleted) (?:from|off) "
-    rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|remove in the subject|reply with (?:remove|"
+    rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|"
+    rb"remove in the subject|reply with (?:remove|"
     rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
     rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
