@@ -25,9 +25,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-import re2
-
 from mailmoat.core.message import Message
+from mailmoat.core.patterns import PatternSet
 from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.text import fold
@@ -230,10 +229,6 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
 )
-_SHAPE_SET = re2.Set.SearchSet()
-for _name, _w, _pattern in _SHAPES:
-    _SHAPE_SET.Add(_pattern.encode())
-_SHAPE_SET.Compile()
 
 _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
@@ -307,7 +302,7 @@ _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
     r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
-_DISCLAIMER = _matcher(
+_DISCLAIMER = (
     rb"\b(?:to be (?:removed|taken off|deleted)|(?:removed|taken off|deleted) (?:from|off) "
     rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|"
     rb"remove in the subject|reply with (?:remove|"
@@ -315,7 +310,7 @@ _DISCLAIMER = _matcher(
     rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
     rb"(?:from this list )?(?:reply|send|click))")
-_MONEY_BAIT = _matcher(
+_MONEY_BAIT = (
     rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
     rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
@@ -323,8 +318,14 @@ _MONEY_BAIT = _matcher(
     rb"|\b(?:double|triple) your\b|\bcash bonus\b")
 
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
-OPT_OUT = _matcher(r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|"
-                   r"수신 ?거부|구독 (?:취소|해지)")
+_OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
+    r"구독 (?:취소|해지)"
+OPT_OUT = _matcher(_OPT_OUT)
+# The opening (subject and first lines) and the footer are each read once, by one set.
+_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+                          "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
+                          "opt-out": _OPT_OUT})
+_IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 # A greeting that names no one: written to everyone on a list of addresses.
 _IMPERSONAL_GREETING = _matcher(
@@ -334,7 +335,8 @@ _IMPERSONAL_GREETING = _matcher(
 
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
-                 generated: bool) -> list[tuple[int, str]]:
+                 generated: bool, seen: frozenset[str]) -> list[tuple[int, str]]:
+    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
@@ -367,16 +369,17 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         shapes.append((1, "a reply that belongs to no thread"))
     if footer is None:
         footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
-    if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
+    in_footer = _IN_FOOTER.found(footer) if footer else frozenset()
+    if "disclaimer" in seen or "disclaimer" in in_footer:
         shapes.append((1, "an unsolicited-mail disclaimer"))
     elif not (message.list_id or message.list_unsubscribe or message.bulk_headers) and (
-            OPT_OUT.search(opening) or (footer and OPT_OUT.search(footer))):
+            "opt-out" in seen or "opt-out" in in_footer):
         # Mail sent to a list of addresses without the headers a list or a bulk sender
         # writes: an opt-out line with nothing behind it.
         shapes.append((1, "an opt-out line with no list headers"))
     if _IMPERSONAL_GREETING.search(opening[:400]):
         shapes.append((1, "a greeting that names no one"))
-    if _MONEY_BAIT.search(opening):
+    if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
     return shapes
 
@@ -416,17 +419,15 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = _lookalike(domain, own) if domain else None
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    hits = set(_SHAPE_SET.Match(opening) or ())
+    seen = _IN_OPENING.found(opening)
     hosts = _hosts(message, opening)
     foreign = [h for h in hosts if registrable(h) != own]
-    if 0 in hits:
+    if _SHAPES[0][0] in seen:
         if foreign:
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, "asks for credentials or account details"))
-    for n in (1, 2, 3, 4):
-        if n in hits:
-            shapes.append((_SHAPES[n][1], _SHAPES[n][0]))
+    shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
     for text, href in _anchors(message):
         shown = _DOMAIN_IN_TEXT.search(fold(text))
         target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
@@ -457,7 +458,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    spam = _spam_shapes(message, opening, footer, generated)
+    spam = _spam_shapes(message, opening, footer, generated, seen)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import _Matcher, _rx, as_searched
+from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
 from mailmoat.core.records import flat_dict
 from mailmoat.core.text import fold
 
@@ -46,7 +46,7 @@ class Signals:
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
 # English ones; \b does not work for Hangul, so those are plain substrings.
-_SCHEDULING = _rx(
+_SCHEDULING = alternatives(
     r"\b(?:invitation|invite|invited)\b.*\b(?:meeting|call|event|sync|review|interview)\b",
     r"\b(?:reschedul\w*|postpone[ds]?|move (?:our|the) (?:call|meeting))\b",
     r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at|on|tomorrow|monday|"
@@ -56,7 +56,7 @@ _SCHEDULING = _rx(
     r"zoom\.us/j/|meet\.google\.com/|teams\.microsoft\.com/l/meetup",
     r"미팅|회의(?:$|[^록])|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
 )
-_TRANSACTIONAL = _rx(
+_TRANSACTIONAL = alternatives(
     r"\b(?:receipt|invoice|order (?:confirmation|#|number|shipped|placed)|your order|"
     r"has shipped|shipping (?:confirmation|update)|out for delivery|delivered|tracking number|"
     r"payment (?:received|confirmation|successful)|statement is (?:ready|available)|"
@@ -68,7 +68,7 @@ _TRANSACTIONAL = _rx(
     r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|출고|"
     r"예약 (?:완료|확정)|명세서",
 )
-_PROMO = _rx(
+_PROMO = alternatives(
     r"\b(?:\d{1,2}\s?% off|sale|deals?|discount|promo(?:tion)?s?|coupons?|vouchers?|"
     r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
     r"newsletter|digest|roundup|webinar|black friday|flash sale|last chance|"
@@ -83,7 +83,7 @@ _PROMO = _rx(
 # Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
 _BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|info|m|"
                              r"promo|offers|campaign)\d*\.")
-_URGENT = _rx(
+_URGENT = alternatives(
     r"\b(?:urgent|urgently|asap|immediately|right away|emergency|critical|as soon as possible|"
     r"time[- ]sensitive|action required|deadline (?:is )?today|by (?:end of )?(?:today|tonight|"
     r"eod|noon)|before \d{1,2}\s?(?:am|pm)|within (?:the )?(?:next )?(?:\d+|an?|one) (?:hour|"
@@ -91,13 +91,13 @@ _URGENT = _rx(
     r"overdue|final notice|suspended|expires? today|need your (?:approval|sign-?off|decision))\b",
     r"긴급|급합니다|급히|즉시|당장|오늘까지|오늘 중|마감|장애|빨리|지금 바로|확인 부탁",
 )
-_SECURITY = _rx(
+_SECURITY = alternatives(
     r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
     r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised))\b",
     r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 거래|부정 사용",
 )
-_ACTION_REQUESTED = _rx(
+_ACTION_REQUESTED = alternatives(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
     r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
@@ -106,7 +106,7 @@ _ACTION_REQUESTED = _rx(
 )
 # A direct ask: a reply, a request or a question put to the reader ("you" before the "?"),
 # not any question mark (promotions ask "Are you making these 5 mistakes?" of everyone).
-_PERSONAL = _rx(
+_PERSONAL = alternatives(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
     r"\b(?:can you|could you|would you|let me know|what do you think|"
     r"your thoughts|quick question|thanks for|please review)\b",
@@ -114,7 +114,14 @@ _PERSONAL = _rx(
 )
 # A question put to the reader ("you" before the "?"), read in the body only: subjects ask
 # hooks of everyone ("Are you making these 5 mistakes?").
-_BODY_ASK = _rx(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
+_BODY_ASK = alternatives(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
+# Each text is read once, by one set of its patterns.
+_IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "transactional": _TRANSACTIONAL,
+                          "promo": _PROMO, "security": _SECURITY})
+# The body's ask is looked for after the first line break (the subject ends there).
+_IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
+                            "personal": _PERSONAL,
+                            "body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
 _AUTOMATED_LOCAL = re.compile(
     r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
@@ -200,33 +207,33 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
-    # Each search reads the whole opening; the cheap tests go first.
+    seen = _IN_OPENING.found(text)
+    said = _IN_OWN_WORDS.found(scoped)
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (not list_reply and _PROMO.search(text)
+        or (not list_reply and "promo" in seen
             and (bulk or automated or OPT_OUT.search(footer)))
     )
     scheduling = bool(
         message.calendar_parts
         or any(a.content_type == "text/calendar" for a in message.attachments)
-        or _SCHEDULING.search(text)
+        or "scheduling" in seen
     )
-    action = bool(_ACTION_REQUESTED.search(scoped))
+    action = "action" in said
     transactional = bool(
-        not action and (_TRANSACTIONAL.search(text) or (labels & _UPDATE_LABELS and automated))
+        not action and ("transactional" in seen or (labels & _UPDATE_LABELS and automated))
     )
-    security = bool(_SECURITY.search(text))
-    urgent = bool(_URGENT.search(scoped))
-    personal = bool(not automated and not bulk and (
-        _PERSONAL.search(scoped) or _BODY_ASK.search(scoped[scoped.find(b"\n") + 1:])))
+    security = "security" in seen
+    urgent = "urgent" in said
+    personal = bool(not automated and not bulk and ("personal" in said or "body_ask" in said))
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
         message.list_id and not marketing and not (local and _AUTOMATED_LOCAL.search(local))
         and not evidence.auto_reply
         and (_LIST_REPLY.search(message.subject) or message.in_reply_to or message.references
-             or not message.list_unsubscribe or not _PROMO.search(text))
+             or not message.list_unsubscribe or "promo" not in seen)
     )
     signals = Signals(
         scheduling=scheduling,
