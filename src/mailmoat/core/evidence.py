@@ -234,12 +234,13 @@ _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
     r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
-_AUTO_REPLY_BODY = _matcher(
+_AUTO_REPLY_WORDS = (
     rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
     rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
     rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
+_AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 _INSTITUTION_NAME = re.compile(
     r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
@@ -321,17 +322,22 @@ _MONEY_BAIT = (
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
     r"구독 (?:취소|해지)"
 OPT_OUT = _matcher(_OPT_OUT)
-# The opening (subject and first lines) and the footer are each read once, by one set.
-_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
-                          "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
-                          "opt-out": _OPT_OUT})
-_IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 # A greeting that names no one: written to everyone on a list of addresses.
-_IMPERSONAL_GREETING = _matcher(
+_NAMELESS_GREETING = (
     rb"(?:^|\n)\s*(?:dear (?:sir|madam|sir/madam|sir or madam|friends?|customer|user|member|"
     rb"beneficiary|account (?:holder|owner)|valued \w+|recipient|webmaster|owner)|hi there|"
     rb"hello there|greetings)\b")
+_IMPERSONAL_GREETING = _matcher(_NAMELESS_GREETING)
+# The opening (subject and first lines) and the footer are each read once, by one set. Two
+# patterns count only in the opening's first lines: the set finds them anywhere, without
+# their word boundaries (a superset), and only then are the first lines searched.
+_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+                          "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
+                          "opt-out": _OPT_OUT,
+                          "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
+                          "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")})
+_IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
@@ -377,7 +383,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         # Mail sent to a list of addresses without the headers a list or a bulk sender
         # writes: an opt-out line with nothing behind it.
         shapes.append((1, "an opt-out line with no list headers"))
-    if _IMPERSONAL_GREETING.search(opening[:400]):
+    if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]):
         shapes.append((1, "a greeting that names no one"))
     if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
@@ -401,9 +407,11 @@ def read_evidence(message: Message, opening: bytes | None = None,
     same_org = bool(own and own in recipients and not is_public_domain(domain)
                     and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
+    seen = _IN_OPENING.found(opening)
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
-        or _AUTO_REPLY_SUBJECT.match(subject) or _AUTO_REPLY_BODY.search(opening[:600]))
+        or _AUTO_REPLY_SUBJECT.match(subject)
+        or ("auto-reply words?" in seen and _AUTO_REPLY_BODY.search(opening[:600])))
 
     shapes: list[tuple[int, str]] = []
     name = fold(message.from_name)
@@ -419,7 +427,6 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = _lookalike(domain, own) if domain else None
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    seen = _IN_OPENING.found(opening)
     hosts = _hosts(message, opening)
     foreign = [h for h in hosts if registrable(h) != own]
     if _SHAPES[0][0] in seen:

@@ -83,7 +83,7 @@ class PatternSet:
         compiled.Compile()
         self.names: tuple[str, ...] = tuple(named)
         self.patterns: tuple[str | bytes, ...] = tuple(named.values())
-        self._match = compiled.Match
+        self._match = compiled._set.Match  # the wrapper only re-checks the type
 
     def found(self, data: bytes) -> frozenset[str]:
         names = self.names
