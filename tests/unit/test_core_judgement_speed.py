@@ -134,3 +134,20 @@ def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) ->
         sliced = bool(ask.search(text[text.find(b"\n") + 1:]))
         assert ("body_ask" in signals_mod._IN_OWN_WORDS.found(text)) == sliced
     assert any("body_ask" in signals_mod._IN_OWN_WORDS.found(t) for t in texts[1::3])
+
+
+def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:
+    """The auto-reply wording and the nameless greeting count only in the opening's first
+    lines; the opening's set finds a looser form first: wherever the exact pattern matches
+    in those lines, the set has found its looser form."""
+    hits = {"auto": 0, "greeting": 0}
+    for m in messages:
+        opening = as_searched(fold(f"{m.subject}\n{m.body_text[:1500]}"))
+        seen = evidence_mod._IN_OPENING.found(opening)
+        if evidence_mod._AUTO_REPLY_BODY.search(opening[:600]):
+            hits["auto"] += 1
+            assert "auto-reply words?" in seen
+        if evidence_mod._IMPERSONAL_GREETING.search(opening[:400]):
+            hits["greeting"] += 1
+            assert "nameless greeting?" in seen
+    assert hits["auto"] > 5 and hits["greeting"] > 5
