@@ -341,8 +341,9 @@ _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
-                 generated: bool, seen: frozenset[str]) -> list[tuple[int, str]]:
-    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it."""
+                 generated: bool, seen: frozenset[str], public: bool) -> list[tuple[int, str]]:
+    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
+    the sender's domain is a free-mail one."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
@@ -357,7 +358,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         shapes.append((1, "a shouted subject"))
     if "!!" in subject or "$$" in subject:
         shapes.append((1, "!! or $$ in the subject"))
-    if generated or (not message.from_name and is_public_domain(message.from_domain)):
+    if generated or (not message.from_name and public):
         shapes.append((1, "an anonymous or generated free-mail sender"))
     parsed = message.raw_size > 0  # read from RFC 822, not built from fields
     if parsed and not subject.strip():
@@ -390,6 +391,30 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
     return shapes
 
 
+@dataclass(frozen=True, slots=True)
+class _Sender:
+    """What the From header alone says; the same for every mail from one sender."""
+
+    own: str  # the registrable domain
+    public: bool  # a free-mail domain (or none at all)
+    brand: str | None  # a brand the display name claims
+    lookalike: str | None  # a brand the domain imitates
+    public_institution: bool  # a free-mail address with an institution's or role's name
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def _sender(from_name: str, domain: str) -> _Sender:
+    own = registrable(domain) if domain else ""
+    public = is_public_domain(domain)
+    name = fold(from_name)
+    found = _BRAND_IN_NAME.search(name) if name else None
+    return _Sender(
+        own=own, public=public,
+        brand=(found.group(1) or found.group(2)) if found else None,
+        lookalike=_lookalike(domain, own) if domain else None,
+        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)))
+
+
 def read_evidence(message: Message, opening: bytes | None = None,
                   footer: bytes | None = None) -> Evidence:
     """All evidence for one message. `opening` and `footer`: the folded subject + body
@@ -400,11 +425,12 @@ def read_evidence(message: Message, opening: bytes | None = None,
             "utf-8", "surrogatepass")
     spf, dkim, dmarc = _auth(message.auth_results) if message.auth_results else ("", "", "")
     domain = message.from_domain
-    own = registrable(domain) if domain else ""
+    sender = _sender(message.from_name, domain)
+    own = sender.own
     failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
     recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
     # To and From are the sender's to write; only an authenticated match counts.
-    same_org = bool(own and own in recipients and not is_public_domain(domain)
+    same_org = bool(own and own in recipients and not sender.public
                     and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
     seen = _IN_OPENING.found(opening)
@@ -414,17 +440,15 @@ def read_evidence(message: Message, opening: bytes | None = None,
         or ("auto-reply words?" in seen and _AUTO_REPLY_BODY.search(opening[:600])))
 
     shapes: list[tuple[int, str]] = []
-    name = fold(message.from_name)
-    brand_match = _BRAND_IN_NAME.search(name) if name else None
-    brand = (brand_match.group(1) or brand_match.group(2)) if brand_match else None
-    reserved = own.endswith(_RESERVED)
-    if brand and own and not reserved and own.partition(".")[0] not in BRANDS[brand]:
+    brand = sender.brand
+    if brand and own and not own.endswith(_RESERVED) \
+            and own.partition(".")[0] not in BRANDS[brand]:
         shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
     elif brand and failed:
         shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
     elif failed:
         shapes.append((1, "fails DMARC/SPF"))
-    look = _lookalike(domain, own) if domain else None
+    look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
     hosts = _hosts(message, opening)
@@ -457,7 +481,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     generated = bool(local and _looks_generated(local))
     if generated:
         shapes.append((1, f"generated-looking address {local}"))
-    if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
+    if sender.public_institution:
         shapes.append((1, "free-mail address posing as an institution or role"))
     replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
     elsewhere = bool(own and replies and own not in replies)
@@ -465,7 +489,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    spam = _spam_shapes(message, opening, footer, generated, seen)
+    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))
