@@ -362,3 +362,16 @@ def test_an_opt_out_line_with_no_list_headers_is_a_bulk_shape() -> None:
 def test_removal_instructions_are_an_unsolicited_mail_disclaimer(line: str) -> None:
     raw = mail("Pat Lee <pat@orbit-ventures.com>", "Your options", f"Hello.\n\n{line}")
     assert "an unsolicited-mail disclaimer" in ev(raw).as_dict()["spam_reasons"]
+
+
+def test_a_feed_robot_is_an_automated_sender() -> None:
+    """An RSS-to-mail feed forwards headlines; their urgent words are the news', not the
+    reader's (issue 22: news items were most of the corpus ham in PUSH)."""
+    item = ("Critical satellites could be hacked", "A critical flaw was found today.\n"
+            "http://news.example.org/item/1")
+    for sender in ("rssfeeds@news.example.org", "feeds@news.example.org"):
+        raw = mail(f"<{sender}>", *item)
+        assert detect_signals(parse_message(raw)).automated_sender
+        assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+    person = mail("Ann Lee <ann@news.example.org>", *item)
+    assert not detect_signals(parse_message(person)).automated_sender

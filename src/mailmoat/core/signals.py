@@ -126,7 +126,7 @@ _AUTOMATED_LOCAL = re.compile(
     r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
-    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|"
+    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
 _PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_forums"})
