@@ -375,3 +375,13 @@ def test_a_feed_robot_is_an_automated_sender() -> None:
         assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
     person = mail("Ann Lee <ann@news.example.org>", *item)
     assert not detect_signals(parse_message(person)).automated_sender
+
+
+def test_a_services_alert_with_an_opt_out_line_still_pushes() -> None:
+    """Notices from a service's robot address carry an opt-out line, often with no list
+    headers (mail built from fields has none): not the bulk shape, so an outage pushes."""
+    raw = mail("Acme Monitoring <alerts@acme-monitor.com>", "Production API is down",
+               "The checkout API is down since 09:12. Please respond immediately.\n\n"
+               "Manage notification preferences or unsubscribe: https://acme-monitor.com/p")
+    assert not ev(raw).unsolicited
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH

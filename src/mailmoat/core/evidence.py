@@ -248,6 +248,14 @@ _INSTITUTION_NAME = re.compile(
     r"|국세청|검찰|수사관|은행|환급")
 
 
+# The local parts robots send from (no-reply, alerts, feeds ...).
+AUTOMATED_LOCAL = re.compile(
+    r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
+    r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
+    r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
+    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
+    r"messages?-noreply)\b|noreply|no-reply"
+)
 _DIGIT_RUN = re.compile(r"\d+")
 _CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}")
 _REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
@@ -340,10 +348,10 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 
-def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
-                 generated: bool, seen: frozenset[str], public: bool) -> list[tuple[int, str]]:
+def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
+                 seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
     """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
-    the sender's domain is a free-mail one."""
+    the sender's domain is a free-mail one; `automated`: its local part is a robot's."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
@@ -379,10 +387,11 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
     in_footer = _IN_FOOTER.found(footer) if footer else frozenset()
     if "disclaimer" in seen or "disclaimer" in in_footer:
         shapes.append((1, "an unsolicited-mail disclaimer"))
-    elif not (message.list_id or message.list_unsubscribe or message.bulk_headers) and (
-            "opt-out" in seen or "opt-out" in in_footer):
+    elif not (message.list_id or message.list_unsubscribe or message.bulk_headers
+              or automated) and ("opt-out" in seen or "opt-out" in in_footer):
         # Mail sent to a list of addresses without the headers a list or a bulk sender
-        # writes: an opt-out line with nothing behind it.
+        # writes: an opt-out line with nothing behind it. A service's notices (alerts@,
+        # no-reply@) carry one too and may come with no headers (mail built from fields).
         shapes.append((1, "an opt-out line with no list headers"))
     if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]):
         shapes.append((1, "a greeting that names no one"))
@@ -489,7 +498,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public)
+    automated = bool(local and AUTOMATED_LOCAL.search(local))
+    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))

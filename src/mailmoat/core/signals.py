@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence
+from mailmoat.core.evidence import AUTOMATED_LOCAL, OPT_OUT, Evidence, read_evidence
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
 from mailmoat.core.records import flat_dict
@@ -122,13 +122,6 @@ _IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "transactional": _TRANSACTI
 _IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
                             "personal": _PERSONAL,
                             "body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
-_AUTOMATED_LOCAL = re.compile(
-    r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
-    r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
-    r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
-    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
-    r"messages?-noreply)\b|noreply|no-reply"
-)
 _PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_forums"})
 _UPDATE_LABELS = frozenset({"category_updates"})
 
@@ -194,7 +187,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     labels = {label.casefold() for label in message.labels}
 
     automated = bool(
-        (local and _AUTOMATED_LOCAL.search(local))
+        (local and AUTOMATED_LOCAL.search(local))
         or message.auto_submitted.startswith("auto-")
         or evidence.auto_reply
     )
@@ -230,7 +223,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
-        message.list_id and not marketing and not (local and _AUTOMATED_LOCAL.search(local))
+        message.list_id and not marketing and not (local and AUTOMATED_LOCAL.search(local))
         and not evidence.auto_reply
         and (_LIST_REPLY.search(message.subject) or message.in_reply_to or message.references
              or not message.list_unsubscribe or "promo" not in seen)
