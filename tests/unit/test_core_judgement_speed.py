@@ -139,8 +139,9 @@ def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) ->
 def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:
     """The auto-reply wording and the nameless greeting count only in the opening's first
     lines; the opening's set finds a looser form first: wherever the exact pattern matches
-    in those lines, the set has found its looser form."""
-    hits = {"auto": 0, "greeting": 0}
+    in those lines, the set has found its looser form. A body that fits in the opening is
+    not read again as a footer: what the footer's set finds there, the opening's has."""
+    hits = {"auto": 0, "greeting": 0, "short footer": 0}
     for m in messages:
         opening = as_searched(fold(f"{m.subject}\n{m.body_text[:1500]}"))
         seen = evidence_mod._IN_OPENING.found(opening)
@@ -150,4 +151,8 @@ def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[M
         if evidence_mod._IMPERSONAL_GREETING.search(opening[:400]):
             hits["greeting"] += 1
             assert "nameless greeting?" in seen
-    assert hits["auto"] > 5 and hits["greeting"] > 5
+        if len(m.body_text) <= evidence_mod.OPENING_CHARS:  # the body is its own footer
+            in_footer = evidence_mod._IN_FOOTER.found(as_searched(fold(m.body_text[-1500:])))
+            hits["short footer"] += bool(in_footer)
+            assert in_footer <= seen
+    assert hits["auto"] > 5 and hits["greeting"] > 5 and hits["short footer"] > 5

@@ -382,9 +382,12 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
         shapes.append((1, "a reply that belongs to no thread"))
-    if footer is None:
-        footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
-    in_footer = _IN_FOOTER.found(footer) if footer else frozenset()
+    # A body that fits in the opening is its own footer: the opening's set has read it.
+    in_footer: frozenset[str] = frozenset()
+    if len(message.body_text) > OPENING_CHARS:
+        if footer is None:
+            footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
+        in_footer = _IN_FOOTER.found(footer)
     if "disclaimer" in seen or "disclaimer" in in_footer:
         shapes.append((1, "an unsolicited-mail disclaimer"))
     elif not (message.list_id or message.list_unsubscribe or message.bulk_headers
