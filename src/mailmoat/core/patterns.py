@@ -36,6 +36,10 @@ class _Matcher:
     def search(self, data: bytes) -> bool:
         return bool(self._match(_UNANCHORED, data, 0, len(data))[0] != _NO_MATCH)
 
+    def start(self, data: bytes) -> int:
+        """Where the first match begins, -1 when there is none."""
+        return int(self._match(_UNANCHORED, data, 0, len(data))[0][0])
+
     def sub(self, repl: bytes, data: bytes) -> bytes:
         return cast(bytes, self.compiled.sub(repl, data))
 

@@ -133,11 +133,16 @@ FOOTER_CHARS = 1500
 
 # The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
 # original, a signature or a corporate footer carry other people's urgency.
-_QUOTE_START = re.compile(
+_QUOTE_START_PATTERN = (
     r"^(?:>|-{2,} ?(?:original message|forwarded message)|-- ?$|_{5,}|on .{0,120} wrote:$|"
     r"(?:from|sent|von|보낸 사람): .{0,200}$|sent from my |this (?:e-?mail|message) "
     r"(?:and any attachments )?(?:is|may be) confidential|confidentiality notice|disclaimer:|"
-    r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))", re.IGNORECASE | re.MULTILINE)
+    r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))")
+_QUOTE_START = re.compile(_QUOTE_START_PATTERN, re.IGNORECASE | re.MULTILINE)
+# On ASCII text (most mail) RE2 finds the same cut in one DFA pass, twice as fast: case and
+# digits mean the same there in both engines (tests/unit/test_core_judgement_speed.py holds
+# the two to the same cut on every body of the corpora).
+_QUOTE_START_ASCII = _Matcher("(?im)" + _QUOTE_START_PATTERN)
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
@@ -163,6 +168,9 @@ def own_words(body: str) -> str:
 
 @functools.lru_cache(maxsize=16)  # pure; the signals and the local scorer ask for the same mail
 def _own_head(head: str) -> str:
+    if head.isascii():
+        start = _QUOTE_START_ASCII.start(head.encode("ascii"))
+        return head[:start] if start >= 0 else head
     cut = _QUOTE_START.search(head)
     return head[: cut.start()] if cut else head
 
