@@ -256,6 +256,12 @@ AUTOMATED_LOCAL = re.compile(
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def robot_address(local: str) -> bool:
+    """The local part is one robots send from (no-reply, alerts, feeds ...)."""
+    return bool(local and AUTOMATED_LOCAL.search(local))
 _DIGIT_RUN = re.compile(r"\d+")
 _CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}")
 _REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
@@ -501,7 +507,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    automated = bool(local and AUTOMATED_LOCAL.search(local))
+    automated = robot_address(local)
     spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.

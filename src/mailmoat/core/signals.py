@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from mailmoat.core.evidence import AUTOMATED_LOCAL, OPT_OUT, Evidence, read_evidence
+from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
 from mailmoat.core.records import flat_dict
@@ -195,7 +195,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     labels = {label.casefold() for label in message.labels}
 
     automated = bool(
-        (local and AUTOMATED_LOCAL.search(local))
+        robot_address(local)
         or message.auto_submitted.startswith("auto-")
         or evidence.auto_reply
     )
@@ -231,7 +231,7 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
-        message.list_id and not marketing and not (local and AUTOMATED_LOCAL.search(local))
+        message.list_id and not marketing and not robot_address(local)
         and not evidence.auto_reply
         and (_LIST_REPLY.search(message.subject) or message.in_reply_to or message.references
              or not message.list_unsubscribe or "promo" not in seen)
