@@ -62,13 +62,14 @@ def as_searched(folded: str) -> bytes:
     return folded.encode("utf-8", "surrogatepass")
 
 
-# RE2 runs a set as one DFA built lazily, state by state, within a memory budget. The many
-# patterns of a set need many states: under RE2's default budget (8 MiB) the DFA runs out
-# again and again and RE2 falls back to its NFA, and a set of 20 signals took 59-93 us a
-# mail against 40 us for 20 separate searches; at 64 MiB the same set takes 5 us. The budget
-# is a ceiling, not an allocation: memory is taken only as states are built
-# (bench/bench_local.py prints the peak RSS).
-SET_MAX_MEM = 64 << 20
+# RE2 runs a set as one DFA built lazily, state by state, within a memory budget; states
+# multiply with the patterns of a set. Under RE2's default budget (8 MiB) a set of all 20
+# signals ran out again and again and RE2 fell back to its NFA: 59-93 us a mail against
+# 40 us for 20 separate searches (64 MiB: 5 us). The sets here are one per text, 2 to 13
+# patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen (at 8 MiB
+# the sender's-words set slows by half), and the budget bounds what hostile text can make
+# the states cost: at most 16 MiB per set, 5 sets per process (docs/results.md).
+SET_MAX_MEM = 16 << 20
 
 
 class PatternSet:
