@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
-from mailmoat.core.records import flat_dict
+from mailmoat.core.records import field_names, flat_dict
 from mailmoat.core.text import fold
 
 
@@ -41,7 +41,7 @@ class Signals:
         return flat_dict(self)
 
     def names(self) -> tuple[str, ...]:
-        return tuple(name for name, on in self.as_dict().items() if on)
+        return tuple(name for name in field_names(Signals) if getattr(self, name))
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
