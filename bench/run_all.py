@@ -14,6 +14,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 BENCHMARKS = [
     ["bench_local.py", "--repeat", "2"],
+    ["judgement_split.py"],
     ["bench_import.py"],
     ["bench_learning.py"],
     ["bench_judge.py"],

@@ -341,3 +341,47 @@ def test_a_mail_built_from_fields_with_no_recipients_is_not_sent_to_itself() -> 
     e = read_evidence(Message(from_addr="kelly@bigcustomer.com", from_name="Kelly",
                               subject="Production is down", body_text="Need help now."))
     assert not any("its own address" in r for r in e.as_dict()["spam_reasons"])  # type: ignore[union-attr]
+
+
+def test_an_opt_out_line_with_no_list_headers_is_a_bulk_shape() -> None:
+    body = "Pat here. Can you call me today about the offer?\n\nYou can unsubscribe at any time."
+    raw = mail("Pat Lee <pat@orbit-ventures.com>", "Your options", body)
+    assert "an opt-out line with no list headers" in ev(raw).as_dict()["spam_reasons"]
+    assert classify(parse_message(raw)).decision.lane is Lane.QUEUE  # a stranger: no PUSH
+    # A list or a bulk sender that writes its headers: the line has something behind it.
+    listed = mail("Pat Lee <pat@orbit-ventures.com>", "Your options", body,
+                  List_Id="<news.orbit-ventures.com>")
+    assert "an opt-out line with no list headers" not in ev(listed).as_dict()["spam_reasons"]
+    plain = mail("Pat Lee <pat@orbit-ventures.com>", "Your options", body.split("\n\n")[0])
+    assert not ev(plain).unsolicited
+
+
+@pytest.mark.parametrize("line", ["If you wish to be taken off our list, write to us.",
+                                  "Reply and you will be removed from our mailing list.",
+                                  "To be deleted from this database send a blank mail."])
+def test_removal_instructions_are_an_unsolicited_mail_disclaimer(line: str) -> None:
+    raw = mail("Pat Lee <pat@orbit-ventures.com>", "Your options", f"Hello.\n\n{line}")
+    assert "an unsolicited-mail disclaimer" in ev(raw).as_dict()["spam_reasons"]
+
+
+def test_a_feed_robot_is_an_automated_sender() -> None:
+    """An RSS-to-mail feed forwards headlines; their urgent words are the news', not the
+    reader's (issue 22: news items were most of the corpus ham in PUSH)."""
+    item = ("Critical satellites could be hacked", "A critical flaw was found today.\n"
+            "http://news.example.org/item/1")
+    for sender in ("rssfeeds@news.example.org", "feeds@news.example.org"):
+        raw = mail(f"<{sender}>", *item)
+        assert detect_signals(parse_message(raw)).automated_sender
+        assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+    person = mail("Ann Lee <ann@news.example.org>", *item)
+    assert not detect_signals(parse_message(person)).automated_sender
+
+
+def test_a_services_alert_with_an_opt_out_line_still_pushes() -> None:
+    """Notices from a service's robot address carry an opt-out line, often with no list
+    headers (mail built from fields has none): not the bulk shape, so an outage pushes."""
+    raw = mail("Acme Monitoring <alerts@acme-monitor.com>", "Production API is down",
+               "The checkout API is down since 09:12. Please respond immediately.\n\n"
+               "Manage notification preferences or unsubscribe: https://acme-monitor.com/p")
+    assert not ev(raw).unsolicited
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH

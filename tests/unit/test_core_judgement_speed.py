@@ -1,6 +1,7 @@
 """The judgement's speed work changes no answer (issue 22).
 
-The fast paths (ASCII fold, ASCII input hash, the sender's own words computed once) are held
+The fast paths (ASCII fold, ASCII input hash, the sender's own words computed once and cut
+by RE2 on ASCII text, one RE2 Set pass per text instead of a search per pattern) are held
 to the straightforward forms kept here: each function on every text of the SpamAssassin
 corpus, the development set and the Klorn sets, and the whole judgement (lane, branch,
 features, signals, evidence, input hash) with the reference forms patched in against the
@@ -15,6 +16,7 @@ from typing import Any
 
 import orjson
 import pytest
+import re2  # type: ignore[import-untyped]
 
 import mailmoat.core.evidence as evidence_mod
 import mailmoat.core.local_scorer as scorer_mod
@@ -22,6 +24,7 @@ import mailmoat.core.signals as signals_mod
 import mailmoat.judge.cascade as cascade_mod
 from mailmoat.core.hashing import input_hash, scorer_input
 from mailmoat.core.message import Message, parse_message
+from mailmoat.core.patterns import PatternSet, as_searched
 from mailmoat.core.text import fold, strip_invisible
 from mailmoat.eval.judgement import DEV_SET
 from mailmoat.eval.runner import load_items
@@ -101,3 +104,55 @@ def test_the_whole_judgement_is_unchanged_by_the_fast_paths(
     # The comparison can see a change: a judgement with a different fold differs.
     monkeypatch.setattr(signals_mod, "fold", lambda text: reference_fold(text).upper())
     assert _answers(messages[:200]) != reference[:200]
+
+
+def _pattern_sets() -> list[PatternSet]:
+    return [value for module in (signals_mod, evidence_mod, scorer_mod)
+            for value in vars(module).values() if isinstance(value, PatternSet)]
+
+
+def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) -> None:
+    """One RE2 Set pass per text (core/patterns.py PatternSet) finds exactly the patterns
+    whose own searches match, on every opening, footer and text in scope of the corpora."""
+    texts: list[bytes] = []
+    for m in messages[::3]:
+        opening = as_searched(fold(f"{m.subject}\n{m.body_text[:1500]}"))
+        scoped = signals_mod.in_scope(as_searched(
+            fold(f"{m.subject}\n{signals_mod.own_words(m.body_text)}")))
+        texts += [opening, scoped, as_searched(fold(m.body_text[-1500:]))]
+    sets = _pattern_sets()
+    assert len(sets) >= 5
+    for pattern_set in sets:
+        own = [(name, re2.compile(p)) for name, p in
+               zip(pattern_set.names, pattern_set.patterns, strict=True)]
+        for text in texts:
+            expected = {name for name, compiled in own if compiled.search(text)}
+            assert pattern_set.found(text) == expected, (pattern_set.names, text[:80])
+    # The body's ask is read after the subject's line: the set's form equals the slice.
+    ask = re2.compile(signals_mod._BODY_ASK)
+    for text in texts[1::3]:
+        sliced = bool(ask.search(text[text.find(b"\n") + 1:]))
+        assert ("body_ask" in signals_mod._IN_OWN_WORDS.found(text)) == sliced
+    assert any("body_ask" in signals_mod._IN_OWN_WORDS.found(t) for t in texts[1::3])
+
+
+def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:
+    """The auto-reply wording and the nameless greeting count only in the opening's first
+    lines; the opening's set finds a looser form first: wherever the exact pattern matches
+    in those lines, the set has found its looser form. A body that fits in the opening is
+    not read again as a footer: what the footer's set finds there, the opening's has."""
+    hits = {"auto": 0, "greeting": 0, "short footer": 0}
+    for m in messages:
+        opening = as_searched(fold(f"{m.subject}\n{m.body_text[:1500]}"))
+        seen = evidence_mod._IN_OPENING.found(opening)
+        if evidence_mod._AUTO_REPLY_BODY.search(opening[:600]):
+            hits["auto"] += 1
+            assert "auto-reply words?" in seen
+        if evidence_mod._IMPERSONAL_GREETING.search(opening[:400]):
+            hits["greeting"] += 1
+            assert "nameless greeting?" in seen
+        if len(m.body_text) <= evidence_mod.OPENING_CHARS:  # the body is its own footer
+            in_footer = evidence_mod._IN_FOOTER.found(as_searched(fold(m.body_text[-1500:])))
+            hits["short footer"] += bool(in_footer)
+            assert in_footer <= seen
+    assert hits["auto"] > 5 and hits["greeting"] > 5 and hits["short footer"] > 5

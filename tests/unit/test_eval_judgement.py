@@ -69,7 +69,7 @@ def test_corpus_split_counts_lanes_per_folder(tmp_path: Path) -> None:
 
 # Ratchets on the public SpamAssassin corpus with no model and no spam engine (issue 22;
 # docs/results.md): spam in PUSH and list discussion silenced, raised as the judge improves.
-SPAM_IN_PUSH_CEILING = 3
+SPAM_IN_PUSH_CEILING = 1
 EASY_HAM_1_SILENT_CEILING = 0.30
 
 
@@ -126,3 +126,23 @@ def test_the_message_page_shows_why_a_mail_is_flagged(client: TestClient,
     assert "Sender evidence" in trace and "fail" in trace
     ham = store.ingest(b"From: Bob <bob@example.org>\nSubject: lunch\n\nlunch?\n", "eml")
     assert "Possible phishing" not in client.get(f"/message/{ham.message_id}").text
+
+
+def test_the_tuning_and_held_out_halves_are_fixed_and_even() -> None:
+    from mailmoat.eval.judgement import half
+
+    keys = [f"spam-1/{n:05}.eml" for n in range(2000)]
+    halves = [half(k) for k in keys]
+    assert halves == [half(k) for k in keys]  # the same on every call
+    assert set(halves) == {"tuning", "held-out"}
+    assert 900 < halves.count("tuning") < 1100
+    assert half("judge-eval-set:eval-001") == half("judge-eval-set:eval-001")
+
+
+def test_corpus_split_keeps_only_the_selected_half(tmp_path: Path) -> None:
+    (tmp_path / "spam-x").mkdir()
+    for k in range(4):
+        (tmp_path / "spam-x" / f"{k}.eml").write_bytes(b"From: a@b.example.org\n\nhi\n")
+    split = corpus_split(tmp_path, lambda m, raw: Lane.QUEUE,
+                         select=lambda key: key.endswith(("0.eml", "1.eml")))
+    assert split["spam_total"] == 2

@@ -25,9 +25,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-import re2
-
 from mailmoat.core.message import Message
+from mailmoat.core.patterns import PatternSet
 from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.text import fold
@@ -230,21 +229,18 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
 )
-_SHAPE_SET = re2.Set.SearchSet()
-for _name, _w, _pattern in _SHAPES:
-    _SHAPE_SET.Add(_pattern.encode())
-_SHAPE_SET.Compile()
 
 _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
     r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
-_AUTO_REPLY_BODY = _matcher(
+_AUTO_REPLY_WORDS = (
     rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
     rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
     rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
+_AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 _INSTITUTION_NAME = re.compile(
     r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
@@ -252,6 +248,20 @@ _INSTITUTION_NAME = re.compile(
     r"|국세청|검찰|수사관|은행|환급")
 
 
+# The local parts robots send from (no-reply, alerts, feeds ...).
+AUTOMATED_LOCAL = re.compile(
+    r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|notify|alerts?|mailer(?:-daemon)?|"
+    r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
+    r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
+    r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
+    r"messages?-noreply)\b|noreply|no-reply"
+)
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def robot_address(local: str) -> bool:
+    """The local part is one robots send from (no-reply, alerts, feeds ...)."""
+    return bool(local and AUTOMATED_LOCAL.search(local))
 _DIGIT_RUN = re.compile(r"\d+")
 _CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}")
 _REPLY_PREFIX = re.compile(r"^\s*(?:re|fw|fwd)\s*:", re.IGNORECASE)
@@ -307,28 +317,47 @@ _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
     r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
-_DISCLAIMER = _matcher(
-    rb"\b(?:to be removed|removal instructions|remove in the subject|reply with (?:remove|"
+_DISCLAIMER = (
+    rb"\b(?:to be (?:removed|taken off|deleted)|(?:removed|taken off|deleted) (?:from|off) "
+    rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|"
+    rb"remove in the subject|reply with (?:remove|"
     rb"\"?remove)|one[- ]time (?:mailing|e-?mail)|opt-?in list|this is not (?:spam|"
     rb"unsolicited)|not a spam|under bill s\.? ?1618|in compliance with|you (?:are receiving|"
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
     rb"(?:from this list )?(?:reply|send|click))")
-_MONEY_BAIT = _matcher(
+_MONEY_BAIT = (
     rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
     rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
     rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
     rb"|\b(?:double|triple) your\b|\bcash bonus\b")
 
+# An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
+_OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
+    r"구독 (?:취소|해지)"
+OPT_OUT = _matcher(_OPT_OUT)
+
 # A greeting that names no one: written to everyone on a list of addresses.
-_IMPERSONAL_GREETING = _matcher(
+_NAMELESS_GREETING = (
     rb"(?:^|\n)\s*(?:dear (?:sir|madam|sir/madam|sir or madam|friends?|customer|user|member|"
     rb"beneficiary|account (?:holder|owner)|valued \w+|recipient|webmaster|owner)|hi there|"
     rb"hello there|greetings)\b")
+_IMPERSONAL_GREETING = _matcher(_NAMELESS_GREETING)
+# The opening (subject and first lines) and the footer are each read once, by one set. Two
+# patterns count only in the opening's first lines: the set finds them anywhere, without
+# their word boundaries (a superset), and only then are the first lines searched.
+_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+                          "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
+                          "opt-out": _OPT_OUT,
+                          "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
+                          "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")})
+_IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 
-def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
-                 generated: bool) -> list[tuple[int, str]]:
+def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
+                 seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
+    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
+    the sender's domain is a free-mail one; `automated`: its local part is a robot's."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
@@ -343,7 +372,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
         shapes.append((1, "a shouted subject"))
     if "!!" in subject or "$$" in subject:
         shapes.append((1, "!! or $$ in the subject"))
-    if generated or (not message.from_name and is_public_domain(message.from_domain)):
+    if generated or (not message.from_name and public):
         shapes.append((1, "an anonymous or generated free-mail sender"))
     parsed = message.raw_size > 0  # read from RFC 822, not built from fields
     if parsed and not subject.strip():
@@ -359,15 +388,49 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None,
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
         shapes.append((1, "a reply that belongs to no thread"))
-    if footer is None:
-        footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
-    if _DISCLAIMER.search(opening) or (footer and _DISCLAIMER.search(footer)):
+    # A body that fits in the opening is its own footer: the opening's set has read it.
+    in_footer: frozenset[str] = frozenset()
+    if len(message.body_text) > OPENING_CHARS:
+        if footer is None:
+            footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
+        in_footer = _IN_FOOTER.found(footer)
+    if "disclaimer" in seen or "disclaimer" in in_footer:
         shapes.append((1, "an unsolicited-mail disclaimer"))
-    if _IMPERSONAL_GREETING.search(opening[:400]):
+    elif not (message.list_id or message.list_unsubscribe or message.bulk_headers
+              or automated) and ("opt-out" in seen or "opt-out" in in_footer):
+        # Mail sent to a list of addresses without the headers a list or a bulk sender
+        # writes: an opt-out line with nothing behind it. A service's notices (alerts@,
+        # no-reply@) carry one too and may come with no headers (mail built from fields).
+        shapes.append((1, "an opt-out line with no list headers"))
+    if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]):
         shapes.append((1, "a greeting that names no one"))
-    if _MONEY_BAIT.search(opening):
+    if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
     return shapes
+
+
+@dataclass(frozen=True, slots=True)
+class _Sender:
+    """What the From header alone says; the same for every mail from one sender."""
+
+    own: str  # the registrable domain
+    public: bool  # a free-mail domain (or none at all)
+    brand: str | None  # a brand the display name claims
+    lookalike: str | None  # a brand the domain imitates
+    public_institution: bool  # a free-mail address with an institution's or role's name
+
+
+@functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
+def _sender(from_name: str, domain: str) -> _Sender:
+    own = registrable(domain) if domain else ""
+    public = is_public_domain(domain)
+    name = fold(from_name)
+    found = _BRAND_IN_NAME.search(name) if name else None
+    return _Sender(
+        own=own, public=public,
+        brand=(found.group(1) or found.group(2)) if found else None,
+        lookalike=_lookalike(domain, own) if domain else None,
+        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)))
 
 
 def read_evidence(message: Message, opening: bytes | None = None,
@@ -380,42 +443,40 @@ def read_evidence(message: Message, opening: bytes | None = None,
             "utf-8", "surrogatepass")
     spf, dkim, dmarc = _auth(message.auth_results) if message.auth_results else ("", "", "")
     domain = message.from_domain
-    own = registrable(domain) if domain else ""
+    sender = _sender(message.from_name, domain)
+    own = sender.own
     failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
     recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
     # To and From are the sender's to write; only an authenticated match counts.
-    same_org = bool(own and own in recipients and not is_public_domain(domain)
+    same_org = bool(own and own in recipients and not sender.public
                     and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
+    seen = _IN_OPENING.found(opening)
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
-        or _AUTO_REPLY_SUBJECT.match(subject) or _AUTO_REPLY_BODY.search(opening[:600]))
+        or _AUTO_REPLY_SUBJECT.match(subject)
+        or ("auto-reply words?" in seen and _AUTO_REPLY_BODY.search(opening[:600])))
 
     shapes: list[tuple[int, str]] = []
-    name = fold(message.from_name)
-    brand_match = _BRAND_IN_NAME.search(name) if name else None
-    brand = (brand_match.group(1) or brand_match.group(2)) if brand_match else None
-    reserved = own.endswith(_RESERVED)
-    if brand and own and not reserved and own.partition(".")[0] not in BRANDS[brand]:
+    brand = sender.brand
+    if brand and own and not own.endswith(_RESERVED) \
+            and own.partition(".")[0] not in BRANDS[brand]:
         shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
     elif brand and failed:
         shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
     elif failed:
         shapes.append((1, "fails DMARC/SPF"))
-    look = _lookalike(domain, own) if domain else None
+    look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    hits = set(_SHAPE_SET.Match(opening) or ())
     hosts = _hosts(message, opening)
     foreign = [h for h in hosts if registrable(h) != own]
-    if 0 in hits:
+    if _SHAPES[0][0] in seen:
         if foreign:
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, "asks for credentials or account details"))
-    for n in (1, 2, 3, 4):
-        if n in hits:
-            shapes.append((_SHAPES[n][1], _SHAPES[n][0]))
+    shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
     for text, href in _anchors(message):
         shown = _DOMAIN_IN_TEXT.search(fold(text))
         target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
@@ -438,7 +499,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     generated = bool(local and _looks_generated(local))
     if generated:
         shapes.append((1, f"generated-looking address {local}"))
-    if domain and is_public_domain(domain) and _INSTITUTION_NAME.search(name):
+    if sender.public_institution:
         shapes.append((1, "free-mail address posing as an institution or role"))
     replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
     elsewhere = bool(own and replies and own not in replies)
@@ -446,7 +507,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    spam = _spam_shapes(message, opening, footer, generated)
+    automated = robot_address(local)
+    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))

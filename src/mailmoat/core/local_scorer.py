@@ -24,17 +24,18 @@ from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.signals import Signals, _rx, as_searched, in_scope, own_words
+from mailmoat.core.patterns import PatternSet, alternatives, as_searched, matcher
+from mailmoat.core.signals import Signals, in_scope, own_words
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
 
-_EXPLICIT_URGENT = _rx(
+_EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로",
 )
-_INCIDENT = _rx(
+_INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
@@ -42,7 +43,7 @@ _INCIDENT = _rx(
     r"in the lobby|downstairs|outside)))\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
 )
-_NEAR_TIME = _rx(
+_NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?|days?)|"
     r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|monday|tuesday|wednesday|"
@@ -52,21 +53,28 @@ _NEAR_TIME = _rx(
     r"fix|send) (?:\w+ ){0,2}now)\b",
     r"오늘|내일|금일|당일|이번 주 ?(?:안|내|까지)|\d+시까지|오전 중|오후 중",
 )
-_DEADLINE = _rx(
+_DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
     r"moved up|overdue|final notice|late fee)\b",
     r"마감|기한|만료|까지",
 )
-_NO_ACTION = _rx(
+_NO_ACTION = alternatives(
     r"\b(?:no action (?:is )?(?:needed|required)|fyi|for your information|just sharing|"
     r"nothing to do)\b",
     r"참고용|조치 (?:불필요|필요 없)",
 )
 # An incident that is over is a record, not an interruption.
-_RESOLVED = _rx(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|fixed|"
-                r"restored)|back (?:up|online|to normal)|all good)\b|복구 완료|해결(?:됨|되었)")
-_PROMO_PRESSURE = _rx(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
-_TODAY = _rx(r"\btoday\b|오늘")
+_RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
+                         r"fixed|restored)|back (?:up|online|to normal)|all good)\b|복구 완료|"
+                         r"해결(?:됨|되었)")
+_PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
+_TODAY = alternatives(r"\btoday\b|오늘")
+# The sender's words are read once, by one set of all the patterns above.
+_URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
+                           "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
+                           "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
+                           "today": _TODAY})
+_NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,25 +84,26 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(text: bytes, s: Signals, no_action: bool = False) -> tuple[float, str]:
+def _urgency(found: frozenset[str], s: Signals, no_action: bool = False) -> tuple[float, str]:
+    """`found`: the names of the patterns above that match the sender's words in scope."""
     if s.auto_reply:
         return 0.1, "automatic reply"
-    explicit = bool(_EXPLICIT_URGENT.search(text))
-    incident = bool(_INCIDENT.search(text)) and not (not explicit and _RESOLVED.search(text))
+    explicit = "explicit" in found
+    incident = "incident" in found and not (not explicit and "resolved" in found)
     if s.marketing:
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
-    near = bool(_NEAR_TIME.search(text))
-    deadline = bool(_DEADLINE.search(text))
+    near = "near" in found
+    deadline = "deadline" in found
     request = s.action_requested or s.personal
-    if _PROMO_PRESSURE.search(text) and not (explicit or incident):
+    if "promo_pressure" in found and not (explicit or incident):
         near = False
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
-        near = near and bool(_TODAY.search(text)) and request
+        near = near and "today" in found and request
     if s.transactional and not (deadline or request):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
-    if (no_action or _NO_ACTION.search(text)) and not explicit:
+    if (no_action or "no_action" in found) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
     if explicit or incident:
         if s.list_discussion:
@@ -167,7 +176,12 @@ def score_local(message: Message, signals: Signals) -> Scored:
     negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`)."""
     folded = fold(f"{message.subject}\n{own_words(message.body_text)[:OPENING_CHARS]}")
     searched = as_searched(folded)
-    urgency, why = _urgency(in_scope(searched), signals, bool(_NO_ACTION.search(searched)))
+    scoped = in_scope(searched)
+    found = _URGENCY_SET.found(scoped)
+    # "no action needed" is itself negated urgency, gone from the text in scope.
+    no_action = "no_action" in found or (
+        scoped is not searched and _NO_ACTION_ALONE.search(searched))
+    urgency, why = _urgency(found, signals, no_action)
     features = Features(
         confidence=_confidence(signals, urgency, bool(folded.strip())),
         sender_trust=_sender_trust(signals),

@@ -6,6 +6,7 @@ Pure reporting over `runner.evaluate` results; reads files only where told to.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -55,14 +56,24 @@ def label_metrics(items: Sequence[EvalItem], report: EvalReport) -> dict[str, An
     }
 
 
-def corpus_split(root: Path, judge: Callable[[Message, bytes], Lane]) -> dict[str, Any]:
+def half(key: str) -> str:
+    """'tuning' or 'held-out': a fixed split of public items by the sha256 of a key that
+    names them (`folder/file` in a corpus, `set:id` in an eval set), the same on every
+    machine and run. Judges are tuned on the tuning half; the held-out half is measured only
+    (bench/judgement_split.py)."""
+    return "tuning" if hashlib.sha256(key.encode("utf-8")).digest()[0] % 2 == 0 else "held-out"
+
+
+def corpus_split(root: Path, judge: Callable[[Message, bytes], Lane],
+                 select: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """Lane counts per folder of an RFC 822 corpus (the SpamAssassin layout: one folder per
-    kind, one message per file). `judge` gets the parsed message and its raw bytes."""
+    kind, one message per file). `judge` gets the parsed message and its raw bytes;
+    `select`, when given, keeps only the files whose `folder/file` key it accepts."""
     folders: dict[str, Any] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         lanes: Counter[str] = Counter()
         for path in sorted(folder.iterdir()):
-            if path.is_file():
+            if path.is_file() and (select is None or select(f"{folder.name}/{path.name}")):
                 raw = path.read_bytes()
                 lanes[judge(parse_message(raw), raw).value] += 1
         total = sum(lanes.values())
