@@ -13,7 +13,8 @@ import pytest
 PG_ADMIN_URL = os.environ.get("MAILMOAT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 # The real IMAP + SMTP test server: the `mail_server` fixture for every test module.
 pytest_plugins = [f"tests.support.{m}" for m in ("mailserver", "webhelpers", "dovecot",
-                                                   "llama_server", "radicale_server")]
+                                                   "llama_server", "radicale_server",
+                                                   "davical_server")]
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 SHARED = Path(__file__).resolve().parents[2] / "shared"

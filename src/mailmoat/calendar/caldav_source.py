@@ -177,6 +177,32 @@ class CalDAVSource:
                               transient=response.status >= 500)
         return True
 
+    def ask_freebusy(self, address: str, start: Any, end: Any) -> tuple[str | None, str]:
+        """Someone else's free/busy through CalDAV scheduling (RFC 6638 3.2.1): a VFREEBUSY
+        REQUEST POSTed to this user's schedule outbox. Returns (the VFREEBUSY text for
+        `address`, ""), or (None, why it is not known): the server does not advertise
+        calendar-auto-schedule, it refused, or it has no answer for that address. Read only:
+        nothing is stored or sent to the other person."""
+        self.connect()
+        client = self._client
+        try:
+            if not client.check_scheduling_support():
+                return None, "the calendar server does not offer scheduling (RFC 6638)"
+            answers = client.principal().freebusy_request(start, end, [f"mailto:{address}"])
+        except Exception as exc:  # refused, no outbox, a schedule-response it cannot read
+            return None, (f"the calendar server did not answer the free/busy request "
+                          f"({type(exc).__name__}: {self._redact(str(exc))[:120]})")
+        wanted = f"mailto:{address}".lower()
+        for recipient, answer in (answers or {}).items():
+            if recipient != "errors" and str(recipient).lower() == wanted:
+                data = getattr(answer, "data", None)
+                if isinstance(data, bytes):
+                    data = data.decode("utf-8", "replace")
+                return (data, "") if isinstance(data, str) else (None, "an empty answer")
+        errors = {str(k).lower(): str(v) for k, v in (answers or {}).get("errors", {}).items()}
+        status = errors.get(wanted, "no answer for this address")
+        return None, f"the calendar server has no free/busy for {address} ({status[:80]})"
+
     def get(self, uid: str) -> str | None:
         """The stored ICS of the event with this UID, or None."""
         self.connect()

@@ -23,7 +23,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from mailmoat.core.slots import Slot
+from mailmoat.core.slots import FreeBusy, Slot
 
 MAX_ICS_CHARS = 1_000_000
 MAX_COMPONENTS = 50
@@ -434,3 +434,35 @@ def read_freebusy(text: str) -> tuple[list[Slot], str]:
                 if len(busy) > MAX_BUSY_PERIODS:
                     return [], f"more than {MAX_BUSY_PERIODS} busy periods: not read"
     return sorted(busy, key=lambda s: (s.start, s.end)), ""
+
+
+def read_counterparty(text: str, asked: Slot, address: str) -> tuple[FreeBusy | None, str]:
+    """Someone else's free/busy from a scheduling answer (the VFREEBUSY REPLY an RFC 6638
+    schedule-response carries for one recipient). Known only for the stretch the answer
+    itself covers (its DTSTART..DTEND, cut to what was asked); outside it, and for any answer
+    that is not readable, about another person, or without that stretch, nothing is known
+    (None: absent is not free). The text is untrusted: only times are read from it."""
+    busy, problem = read_freebusy(text)
+    if problem:
+        return None, problem
+    import icalendar
+
+    found = [c for c in icalendar.Calendar.from_ical(text).walk("VFREEBUSY")]
+    if len(found) != 1:
+        return None, f"{len(found)} VFREEBUSY components in the answer: not read"
+    answer = found[0]
+    who = [str(a).lower().removeprefix("mailto:") for a in _as_list(answer.get("ATTENDEE"))]
+    if who and address.lower() not in who:
+        return None, "the answer is about someone else: not read"
+    start, end = answer.get("DTSTART"), answer.get("DTEND")
+    begin = getattr(start, "dt", None)
+    finish = getattr(end, "dt", None)
+    if not (isinstance(begin, datetime) and isinstance(finish, datetime)
+            and begin.tzinfo is not None and finish.tzinfo is not None and finish > begin):
+        return None, "the answer does not say which stretch of time it covers"
+    window = Slot(max(begin, asked.start), min(finish, asked.end)) \
+        if begin < asked.end and asked.start < finish else None
+    if window is None:
+        return None, "the answer covers none of the time asked about"
+    return FreeBusy(window, tuple(b for b in busy if b.overlaps(window))), ""
+

@@ -3,13 +3,18 @@ against the linked calendars' synced events (store), with alternatives (core.slo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from mailmoat.accounts.secrets import KeyRing
+from mailmoat.calendar.caldav_source import CalDAVSource
 from mailmoat.calendar.events import busy_view
 from mailmoat.calendar.registry import CalendarSettings, calendars_for_account
+from mailmoat.calendar.sync import open_source
+from mailmoat.core.ical import read_counterparty
 from mailmoat.core.meeting import MeetingCheck, Reading, check_meeting, read_message
 from mailmoat.core.message import Message, parse_message
 from mailmoat.core.slots import (
@@ -29,6 +34,9 @@ class MeetingNotFound(LookupError):
     pass
 
 
+NOT_ASKED = "not asked: unknown, so no time is claimed free for them"
+
+
 @dataclass(frozen=True)
 class MeetingContext:
     message_id: int
@@ -36,6 +44,8 @@ class MeetingContext:
     check: MeetingCheck
     calendars: tuple[str, ...]
     zone: str
+    counterparty_address: str = ""  # whose free/busy was asked (the organiser or sender)
+    counterparty_note: str = NOT_ASKED  # where it came from, or why it is unknown
 
     @property
     def reading(self) -> Reading:
@@ -43,7 +53,40 @@ class MeetingContext:
 
     def as_dict(self) -> dict[str, Any]:
         return {"message_id": self.message_id, "lane": self.lane, "zone": self.zone,
-                "calendars": list(self.calendars), **self.check.as_dict()}
+                "calendars": list(self.calendars), **self.check.as_dict(),
+                "counterparty_freebusy": {"address": self.counterparty_address,
+                                          "state": self.check.counterparty,
+                                          "note": self.counterparty_note}}
+
+
+# Asks someone's free/busy for a stretch of time: (what is known, where from or why not).
+Asker = Callable[[str, Slot], tuple[FreeBusy | None, str]]
+
+
+def counterparty_asker(store: Store, ring: KeyRing, cals: list[CalendarSettings]
+                       ) -> Asker | None:
+    """Asks through the user's linked CalDAV calendars, in order, until one's server answers
+    (CalDAV scheduling, RFC 6638). None when no CalDAV calendar is linked."""
+    dav = [c for c in cals if c.kind == "caldav"]
+    if not dav:
+        return None
+
+    def ask(address: str, window: Slot) -> tuple[FreeBusy | None, str]:
+        why = ""
+        for cal in dav:
+            try:
+                source = open_source(store, ring, cal)
+                assert isinstance(source, CalDAVSource)
+                text, why = source.ask_freebusy(address, window.start, window.end)
+            except Exception as exc:  # CalDAVError or any other: that calendar cannot answer
+                text, why = None, f"calendar {cal.name!r} unreachable ({type(exc).__name__})"
+            if text is not None:
+                known, why = read_counterparty(text, window, address)
+                if known is not None:
+                    return known, f"free/busy from the calendar server of {cal.name!r}"
+        return None, f"unknown, so no time is claimed free for them: {why}"
+
+    return ask
 
 
 def check_window(reading: Reading, hours: WorkingHours) -> Slot | None:
@@ -63,8 +106,9 @@ def check_window(reading: Reading, hours: WorkingHours) -> Slot | None:
 def context_from(message: Message, events_for: Any, *, zone: str, locale: str = "en-US",
                  hours: WorkingHours | None = None, counterparty: FreeBusy | None = None,
                  message_id: int = 0, lane: str | None = None,
-                 calendars: tuple[str, ...] = ()) -> MeetingContext:
-    """`events_for(window) -> list[StoredEvent]` supplies the user's events (store or bench)."""
+                 calendars: tuple[str, ...] = (), ask: Asker | None = None) -> MeetingContext:
+    """`events_for(window) -> list[StoredEvent]` supplies the user's events (store or bench);
+    `ask` the counterparty's free/busy (given `counterparty` wins; neither: unknown)."""
     reading = read_message(subject=message.subject, body=message.body_text,
                            date_header=message.date, calendar_parts=message.calendar_parts,
                            sender=message.from_addr, user_zone=zone, locale=locale)
@@ -72,8 +116,13 @@ def context_from(message: Message, events_for: Any, *, zone: str, locale: str = 
     window = check_window(reading, hours)
     events: list[StoredEvent] = events_for(window) if window is not None else []
     calendar = busy_view(events, window) if window is not None else Calendar(())
+    who = reading.organizer.address if reading.organizer else message.from_addr
+    note = NOT_ASKED if counterparty is None else "given"
+    if counterparty is None and ask is not None and window is not None and who:
+        counterparty, note = ask(who, window)
     return MeetingContext(message_id, lane, check_meeting(reading, calendar, hours,
-                                                          counterparty), calendars, zone)
+                                                          counterparty), calendars, zone,
+                          who, note)
 
 
 def own_calendars(store: Store, account: str) -> list[CalendarSettings]:
@@ -83,9 +132,11 @@ def own_calendars(store: Store, account: str) -> list[CalendarSettings]:
 
 
 def meeting_context(store: Store, message_id: int, account: str = "local",
-                    locale: str = "en-US", *, own_only: bool = False) -> MeetingContext:
+                    locale: str = "en-US", *, own_only: bool = False,
+                    ring: KeyRing | None = None) -> MeetingContext:
     """`own_only`: check only calendars of this account (own_calendars), as an agent's
-    reads must."""
+    reads must. With `ring` (to open the calendars' logins) the counterparty's free/busy
+    is asked from the linked CalDAV servers; without it, it is unknown."""
     with store.sessions() as session:
         row = session.get(MessageRow, message_id)
         if row is None or row.account != account:
@@ -102,5 +153,6 @@ def meeting_context(store: Store, message_id: int, account: str = "local",
     def events_for(window: Slot) -> list[StoredEvent]:
         return events_between(store, ids, window.start, window.end)
 
+    ask = counterparty_asker(store, ring, cals) if ring is not None else None
     return context_from(message, events_for, zone=zone, locale=locale, message_id=message_id,
-                        lane=lane, calendars=tuple(c.name for c in cals))
+                        lane=lane, calendars=tuple(c.name for c in cals), ask=ask)

@@ -106,7 +106,11 @@ def propose_meeting(
     """Put the reply and the calendar write in the decision queue, linked. `user` is the
     user's own address (the attendee in an iTIP REPLY). With `not_before`, a slot that ended
     before it is not proposed for (a sweep over older mail)."""
-    ctx = meeting_context(store, message_id, account, locale)
+    try:
+        ring = actions.keys()  # opens the calendars' logins to ask the counterparty's free/busy
+    except Exception:  # no key ring: their free/busy stays unknown (never taken as free)
+        ring = None
+    ctx = meeting_context(store, message_id, account, locale, ring=ring)
     reading, check = ctx.reading, ctx.check
     if reading.certainty == "unsure":
         raise NotProposable(f"unsure ({reading.understood}): nothing is proposed; read the mail")

@@ -164,13 +164,19 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """What the mail proposes, how sure, the clashes, that day's events and alternatives."""
+    from mailmoat.accounts.secrets import SecretKeyError
     from mailmoat.act.service import ActionService
+    from mailmoat.services.bootstrap import key_ring
     from mailmoat.services.meeting import MeetingNotFound, meeting_context
     from mailmoat.services.meeting_proposals import proposals_for
 
     store = common.open_store()
     try:
-        ctx = meeting_context(store, message_id, account, locale)
+        ring = key_ring()  # opens the calendar logins that ask the sender's free/busy
+    except SecretKeyError:
+        ring = None  # their free/busy stays unknown
+    try:
+        ctx = meeting_context(store, message_id, account, locale, ring=ring)
     except MeetingNotFound as exc:
         raise common.fail(str(exc)) from None
     data = ctx.as_dict()
@@ -204,6 +210,9 @@ def show(
                               f"{c['summary']!r}")
         else:
             console.print("  no conflict")
+        fb = data["counterparty_freebusy"]
+        console.print(f"  {fb['address'] or 'the sender'}: {data['counterparty']} at that "
+                      f"time ({fb['note']})", markup=False)
         for n in data["nearby"]:
             console.print(f"  that day: {n['start']} - {n['end']} {n['summary']!r}",
                           markup=False)
