@@ -110,6 +110,7 @@ def test_a_clash_with_them_proposes_a_decline_with_times_free_for_both(
     assert made.answer == "decline" and made.event_action_id is None
     body = actions.show(made.reply_action_id)["payload"]["body"]
     assert "09:00" in body and "09:30" in body and "10:00" in body and "17:00" not in body
+    assert "your calendar shows you busy then" in body  # not "I already have something"
     with store.sessions() as session:
         row = session.scalars(select(MeetingProposalRow)).one()
     assert row.context["counterparty"] == "busy"

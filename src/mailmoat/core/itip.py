@@ -183,16 +183,18 @@ def when(slot: Slot, zone: str) -> str:
 
 
 def reply_text(answer: str, slot: Slot, zone: str, alternatives: tuple[Alternative, ...] = (),
-               name: str = "") -> str:
-    """The template reply: accept, decline, or decline with the alternatives offered."""
+               name: str = "", theirs: bool = False) -> str:
+    """The template reply: accept, decline, or decline with the alternatives offered.
+    `theirs`: the clash is in the other person's free/busy, not in the user's calendar."""
     hello = f"Hi {_clean(name, 60).split(' ')[0]}," if name.strip() else "Hi,"
     at = when(slot, zone)
     if answer == "accept":
         body = f"{at} works for me. See you then."
     elif alternatives:
         options = "\n".join(f"- {when(a.slot, zone)}" for a in alternatives)
-        body = (f"I can't make {at}, I already have something then. Would one of these "
-                f"work instead?\n\n{options}")
+        why = ("your calendar shows you busy then" if theirs
+               else "I already have something then")
+        body = (f"I can't make {at}, {why}. Would one of these work instead?\n\n{options}")
     else:
         body = f"I'm afraid I can't make {at}."
     return f"{hello}\n\n{body}\n\nBest regards"

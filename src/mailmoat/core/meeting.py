@@ -751,6 +751,11 @@ class MeetingCheck:
     def clash(self) -> bool:
         return bool(self.conflicts) or self.counterparty == "busy"
 
+    @property
+    def clash_is_theirs(self) -> bool:
+        """The user is free; the other person's free/busy shows them busy."""
+        return not self.conflicts and self.counterparty == "busy"
+
     def as_dict(self) -> dict[str, Any]:
         return {"reading": self.reading.as_dict(), "checked": self.checked,
                 "clash": self.clash, "outside_hours": self.outside_hours,

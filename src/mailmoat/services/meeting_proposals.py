@@ -314,7 +314,8 @@ def _reply(message: Any, ctx: MeetingContext, answer: str, alternatives: Any, us
     text, and for an invitation the iTIP REPLY as a text/calendar attachment."""
     slot = ctx.reading.slot
     assert slot is not None
-    text = body or reply_text(answer, slot, ctx.zone, tuple(alternatives), message.from_name)
+    text = body or reply_text(answer, slot, ctx.zone, tuple(alternatives), message.from_name,
+                              theirs=ctx.check.clash_is_theirs)
     if itip_sha256 is not None:
         subject = _subject(message.subject, "Accepted" if answer == "accept" else "Declined")
     else:
@@ -338,7 +339,9 @@ def facts_for_model(ctx: MeetingContext, answer: str) -> tuple[str, tuple[str, .
         facts = f"Accept the meeting at {when(slot, ctx.zone)}."
         times: tuple[str, ...] = (_hhmm(slot.start, ctx.zone),)
     elif alts:
-        facts = (f"Decline {when(slot, ctx.zone)} (the user is busy) and offer exactly these "
+        who = ("the other person's calendar shows them busy" if ctx.check.clash_is_theirs
+               else "the user is busy")
+        facts = (f"Decline {when(slot, ctx.zone)} ({who}) and offer exactly these "
                  "times instead: " + "; ".join(when(a.slot, ctx.zone) for a in alts) + ".")
         times = tuple(_hhmm(a.slot.start, ctx.zone) for a in alts)
     else:
