@@ -46,6 +46,7 @@ def test_meeting_lane_page_shows_slot_conflict_alternatives_and_one_approve(
     assert 'id="meeting-conflict"' in page.text and "Dentist" in page.text
     assert "<script>alert(1)" not in page.text and "&lt;script&gt;alert(1)" in page.text
     assert "2026-12-08T17:00:00+01:00" in page.text  # first free half hour after, Berlin
+    assert 'id="meeting-theirs-state">unknown<' in page.text  # never shown as free
     assert 'id="meeting-propose"' in page.text
     move = ids["Reschedule: Thursday's design review"]
     made = client.post(f"/message/{move}/meeting/propose", data={"csrf": client.csrf,

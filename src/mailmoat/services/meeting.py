@@ -3,6 +3,7 @@ against the linked calendars' synced events (store), with alternatives (core.slo
 
 from __future__ import annotations
 
+import time as clock
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -61,6 +62,9 @@ class MeetingContext:
 
 # Asks someone's free/busy for a stretch of time: (what is known, where from or why not).
 Asker = Callable[[str, Slot], tuple[FreeBusy | None, str]]
+# An answer is reused for a few minutes (a page shown again does not ask the server again).
+ASKED_FOR_SECONDS = 300.0
+_ASKED: dict[Any, tuple[float, tuple[FreeBusy | None, str]]] = {}
 
 
 def counterparty_asker(store: Store, ring: KeyRing, cals: list[CalendarSettings]
@@ -72,6 +76,17 @@ def counterparty_asker(store: Store, ring: KeyRing, cals: list[CalendarSettings]
         return None
 
     def ask(address: str, window: Slot) -> tuple[FreeBusy | None, str]:
+        key = (tuple((c.url, c.username) for c in dav), address.lower(), window)
+        kept = _ASKED.get(key)
+        if kept is not None and clock.monotonic() - kept[0] < ASKED_FOR_SECONDS:
+            return kept[1]
+        answer = _ask(address, window)
+        if len(_ASKED) >= 256:
+            _ASKED.clear()
+        _ASKED[key] = (clock.monotonic(), answer)
+        return answer
+
+    def _ask(address: str, window: Slot) -> tuple[FreeBusy | None, str]:
         why = ""
         for cal in dav:
             try:

@@ -47,7 +47,7 @@ def _errors() -> Iterator[None]:
 def meeting_view(request: Request, account: str, message_id: int) -> dict[str, Any]:
     """The meeting context and its proposals, each with the exact bytes it would run."""
     store, actions = request.app.state.store, request.app.state.actions
-    ctx = meeting_context(store, message_id, account)
+    ctx = meeting_context(store, message_id, account, ring=actions.keys())
     proposals = []
     for p in proposals_for(store, message_id):
         shown = {k: (actions.show(v) if v is not None else None) for k, v in (
