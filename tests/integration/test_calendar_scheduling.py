@@ -79,6 +79,9 @@ def test_the_server_answers_a_free_busy_request_through_the_outbox(peers: DAViCa
     assert "private appointment" not in text  # free/busy carries times, never titles
     none, why = source.ask_freebusy("carol@example.test", at(8, 0), at(9, 0))
     assert none is None and "no free/busy for carol@example.test" in why
+    odd, why = source.ask_freebusy("bob@example.test\r\nATTENDEE:mailto:eve@example.test",
+                                   at(8, 0), at(9, 0))
+    assert odd is None and why == "not a plain address to ask about"
 
 
 def test_their_busy_time_is_a_clash_and_alternatives_are_free_for_both(

@@ -9,6 +9,7 @@ docs/calendar.md)."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,8 @@ from mailmoat.calendar.events import stored_event
 from mailmoat.store.calendar_store import StoredEvent
 
 TIMEOUT = 20
+# Asked about in a free/busy request: a plain address, nothing that could add a line to it.
+_PLAIN_ADDRESS = re.compile(r"[\w.+'-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}", re.ASCII)
 
 
 class CalDAVError(RuntimeError):
@@ -183,6 +186,8 @@ class CalDAVSource:
         `address`, ""), or (None, why it is not known): the server does not advertise
         calendar-auto-schedule, it refused, or it has no answer for that address. Read only:
         nothing is stored or sent to the other person."""
+        if not _PLAIN_ADDRESS.fullmatch(address):
+            return None, "not a plain address to ask about"
         self.connect()
         client = self._client
         try:
