@@ -72,7 +72,8 @@ class DAViCal:
         self.db = f"davical_t{secrets.token_hex(4)}"
         self.env = {**os.environ, "PGHOST": pg_host, "PGPORT": str(pg_port),
                     "PGUSER": pg_user, "USER": pg_user,
-                    "PGOPTIONS": "--client-min-messages=warning"}
+                    "PGOPTIONS": "--client-min-messages=warning",
+                    "TMPDIR": str(root)}  # create-database.sh leaves a note file there
         made = subprocess.run(["bash", str(CREATE_DB), self.db, secrets.token_hex(8)],
                               env=self.env, capture_output=True, text=True, timeout=120)
         if made.returncode != 0:
