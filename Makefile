@@ -60,7 +60,18 @@ $(E2E_TOOLS_STAMP): $(E2E_TOOLS)/package.json $(E2E_TOOLS)/package-lock.json
 	cd $(E2E_TOOLS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(E2E_TOOLS_STAMP)
 
-test: $(TEST_STAMP) $(MCP_SERVERS_STAMP) $(E2E_TOOLS_STAMP)
+# A newer Radicale (>= 3.2 answers free-busy REPORTs; Debian's 3.1 does not) in its own venv,
+# for tests/integration/test_calendar_freebusy.py's REPORT path. Debian's radicale stays the
+# calendar server of every other test.
+RADICALE_NEWER := $(VENV)/radicale-newer
+RADICALE_NEWER_STAMP := $(RADICALE_NEWER)/.installed
+
+$(RADICALE_NEWER_STAMP):
+	$(PYTHON) -m venv $(RADICALE_NEWER)
+	$(RADICALE_NEWER)/bin/pip install -q 'radicale==3.9.0' 'python-dateutil==2.9.0.post0'
+	touch $(RADICALE_NEWER_STAMP)
+
+test: $(TEST_STAMP) $(MCP_SERVERS_STAMP) $(E2E_TOOLS_STAMP) $(RADICALE_NEWER_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy
