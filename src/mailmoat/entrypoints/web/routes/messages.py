@@ -16,7 +16,7 @@ from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.actions import ActionResult, move, pin, set_images, undo
 from mailmoat.entrypoints.web.routes.common import ERRORS, LaneName, Me, User, back, render
 from mailmoat.entrypoints.web.routes.meeting import meeting_view
-from mailmoat.entrypoints.web.security.auth import repos
+from mailmoat.entrypoints.web.security.auth import owning, repos
 from mailmoat.entrypoints.web.security.csp import csp
 from mailmoat.entrypoints.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
 from mailmoat.store.user_sessions import SessionInfo
@@ -60,6 +60,7 @@ def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000
 @pages.get("/message/{message_id}", response_class=HTMLResponse)
 def message_page(request: Request, message_id: MessageId, view: str = "text",
                  me: SessionInfo = User) -> HTMLResponse:
+    me = owning(request, me, message_id)
     item = views.message(request.app.state.store, repos(request), me.account, message_id,
                          want_html=view == "html")
     headers = None
@@ -75,6 +76,7 @@ def message_page(request: Request, message_id: MessageId, view: str = "text",
 
 @pages.get("/message/{message_id}/trace", response_class=HTMLResponse)
 def trace_page(request: Request, message_id: MessageId, me: SessionInfo = User) -> HTMLResponse:
+    me = owning(request, me, message_id)
     return render(request, "trace.html",
                   {"t": views.trace(request.app.state.store, me.account, message_id)})
 
@@ -82,6 +84,7 @@ def trace_page(request: Request, message_id: MessageId, me: SessionInfo = User) 
 @pages.post("/message/{message_id}/move")
 def move_form(request: Request, message_id: MessageId, lane: str = Form(...),
               me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     result = move(request, me, message_id, parse_lane(lane))
     return back(f"/message/{message_id}", result.notice)
 
@@ -89,12 +92,14 @@ def move_form(request: Request, message_id: MessageId, lane: str = Form(...),
 @pages.post("/message/{message_id}/pin")
 def pin_form(request: Request, message_id: MessageId, lane: str = Form(...),
              me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     result = pin(request, me, message_id, parse_lane(lane))
     return back(f"/message/{message_id}", result.notice)
 
 
 @pages.post("/message/{message_id}/undo")
 def undo_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     result = undo(request, me, message_id)
     return back(f"/message/{message_id}", result.notice)
 
@@ -102,6 +107,7 @@ def undo_form(request: Request, message_id: MessageId, me: SessionInfo = User) -
 @pages.post("/message/{message_id}/images")
 def images_form(request: Request, message_id: MessageId, allow: bool = Form(...),
                 me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     set_images(request, me, message_id, allow)
     return back(f"/message/{message_id}?view=html",
                 "images_allowed" if allow else "images_blocked")
@@ -135,18 +141,21 @@ def api_messages(
 def api_message(request: Request, message_id: MessageId, html: bool = False,
                 me: SessionInfo = Me) -> dict[str, Any]:
     """The message; with `html=true` also its sanitized HTML, blocked images and link targets."""
+    me = owning(request, me, message_id)
     return views.message(request.app.state.store, repos(request), me.account, message_id,
                          want_html=html)
 
 
 @api.get("/messages/{message_id}/trace")
 def api_trace(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    me = owning(request, me, message_id)
     return views.trace(request.app.state.store, me.account, message_id)
 
 
 @api.post("/messages/{message_id}/move", response_model=ActionOut)
 def api_move(request: Request, message_id: MessageId, body: LaneIn,
              me: SessionInfo = Me) -> ActionOut:
+    me = owning(request, me, message_id)
     return _out(move(request, me, message_id, Lane(body.lane)))
 
 
@@ -154,11 +163,13 @@ def api_move(request: Request, message_id: MessageId, body: LaneIn,
 def api_pin(request: Request, message_id: MessageId, body: LaneIn,
             me: SessionInfo = Me) -> ActionOut:
     """Pin the message's sender to a lane (a human pin: the only way a sender is silenced)."""
+    me = owning(request, me, message_id)
     return _out(pin(request, me, message_id, Lane(body.lane)))
 
 
 @api.post("/messages/{message_id}/undo", response_model=ActionOut)
 def api_undo(request: Request, message_id: MessageId, me: SessionInfo = Me) -> ActionOut:
+    me = owning(request, me, message_id)
     return _out(undo(request, me, message_id))
 
 
@@ -166,4 +177,5 @@ def api_undo(request: Request, message_id: MessageId, me: SessionInfo = Me) -> A
 def api_images(request: Request, message_id: MessageId, body: ImagesIn,
                me: SessionInfo = Me) -> ActionOut:
     """Allow or block remote images for this message's sender."""
+    me = owning(request, me, message_id)
     return _out(set_images(request, me, message_id, body.allow))
