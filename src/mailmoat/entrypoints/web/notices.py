@@ -22,6 +22,8 @@ NOTICES: dict[str, str] = {
                        "so it went to {1}"),
     "undone": "undone: back in {0}",
     "nothing_to_undo": "nothing to undo",
+    "marked_read": "marked read",
+    "marked_unread": "marked unread",
     "images_allowed": "images allowed for this sender",
     "images_blocked": "images blocked for this sender",
     "approved": "approved",

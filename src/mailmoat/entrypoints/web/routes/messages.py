@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
@@ -19,6 +19,7 @@ from mailmoat.entrypoints.web.routes.meeting import meeting_view
 from mailmoat.entrypoints.web.security.auth import owning, repos
 from mailmoat.entrypoints.web.security.csp import csp
 from mailmoat.entrypoints.web.views import LANE_BLURB, PAGE_SIZE, MessageId, parse_lane
+from mailmoat.services.read_state import set_read
 from mailmoat.store.user_sessions import SessionInfo
 
 pages = APIRouter(include_in_schema=False)
@@ -31,6 +32,21 @@ class LaneIn(BaseModel):
 
 class ImagesIn(BaseModel):
     allow: bool
+
+
+class ReadIn(BaseModel):
+    read: bool
+
+
+class ReadOut(BaseModel):
+    message_id: int
+    read: bool
+    changed: bool  # False: it was so already (and nothing was queued for the server)
+
+
+def _set_read(request: Request, me: SessionInfo, message_id: int, read: bool) -> bool:
+    return set_read(repos(request), request.app.state.actions, me.account, message_id, read,
+                    me.username)
 
 
 class ActionOut(BaseModel):
@@ -63,6 +79,7 @@ def message_page(request: Request, message_id: MessageId, view: str = "text",
     me = owning(request, me, message_id)
     item = views.message(request.app.state.store, repos(request), me.account, message_id,
                          want_html=view == "html")
+    _set_read(request, me, message_id, True)  # opening a message reads it
     headers = None
     if item["html"] is not None and item["sender_prefs"]["allow_images"]:
         headers = {"Content-Security-Policy": csp(remote_images=True)}
@@ -95,6 +112,20 @@ def pin_form(request: Request, message_id: MessageId, lane: str = Form(...),
     me = owning(request, me, message_id)
     result = pin(request, me, message_id, parse_lane(lane))
     return back(f"/message/{message_id}", result.notice)
+
+
+@pages.post("/message/{message_id}/read")
+def read_form(request: Request, message_id: MessageId, read: str = Form(..., max_length=1),
+              me: SessionInfo = User) -> Response:
+    """Mark read (`read=1`) or unread (`read=0`). Unread goes back to the queue: the message
+    page would read it again."""
+    me = owning(request, me, message_id)
+    if read not in ("0", "1"):
+        raise HTTPException(422, "read is 1 or 0")
+    _set_read(request, me, message_id, read == "1")
+    if read == "1":
+        return back(f"/message/{message_id}", "marked_read")
+    return back("/", "marked_unread")
 
 
 @pages.post("/message/{message_id}/undo")
@@ -165,6 +196,16 @@ def api_pin(request: Request, message_id: MessageId, body: LaneIn,
     """Pin the message's sender to a lane (a human pin: the only way a sender is silenced)."""
     me = owning(request, me, message_id)
     return _out(pin(request, me, message_id, Lane(body.lane)))
+
+
+@api.post("/messages/{message_id}/read", response_model=ReadOut)
+def api_read(request: Request, message_id: MessageId, body: ReadIn,
+             me: SessionInfo = Me) -> ReadOut:
+    """Mark the message read or unread. On an IMAP account the server's \\Seen flag follows
+    at the worker's next pass (an approved mark_read / mark_unread action)."""
+    me = owning(request, me, message_id)
+    changed = _set_read(request, me, message_id, body.read)
+    return ReadOut(message_id=message_id, read=body.read, changed=changed)
 
 
 @api.post("/messages/{message_id}/undo", response_model=ActionOut)
