@@ -123,3 +123,28 @@ def test_queue_spans_every_account_the_person_sees_and_acts_on_each(store: Store
     assert client.get(f"/approvals/{bobs['id']}").status_code == 404
     assert client.post(f"/api/approvals/{bobs['id']}/approve", json={},
                        headers={"x-csrf-token": csrf}).status_code == 404
+
+
+def test_firewall_and_lane_pages_speak_in_words_with_local_times(store: Store) -> None:
+    Repos(store).settings.save("local", {"notify": {"timezone": "America/New_York"}})
+    client = TestClient(create_app(store))
+    sign_in(client, "ann")
+    push = store.list_messages("PUSH")
+    for path in ("/firewall", "/lane/PUSH", "/lane/QUEUE"):
+        page = client.get(path).text
+        rows = "".join(re.findall(r'<ul class="msgs">(.*?)</ul>', page, re.S))
+        assert rows and 'class="why"' in rows, path
+        assert "confidence 0." not in page and "trust 0." not in page, path
+        assert "· local" not in rows and "urgency 0." not in page, path
+        times = re.findall(r'<time class="when" datetime="([^"]+)"', page)
+        assert times and all(t.endswith(("-05:00", "-04:00")) for t in times), path
+        assert "Times in America/New_York" in page, path
+    lane = client.get("/lane/PUSH").text
+    for row in push:
+        trace = store.get_message(row["id"])["trace"]  # type: ignore[index]
+        assert why(trace).replace("'", "&#39;") in lane
+        assert f'href="/message/{row["id"]}/trace"' in lane  # the numbers, one click away
+    trace_page = client.get(f"/message/{push[0]['id']}/trace").text
+    assert "urgency" in trace_page  # the numbers stay on the trace page
+    # The API keeps the numbers for programs.
+    assert "features" in client.get("/api/messages", params={"lane": "PUSH"}).json()[0]

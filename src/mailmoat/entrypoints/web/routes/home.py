@@ -9,6 +9,7 @@ JavaScript every action is still a plain form POST."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -56,6 +57,23 @@ def received_in(moment: datetime, zone: ZoneInfo) -> dict[str, str]:
             "text": f"{local:%a %d %b, %H:%M}", "zone": str(zone)}
 
 
+def explained(request: Request, accounts: tuple[str, ...], lane: str, limit: int,
+              zone: ZoneInfo, offset: int = 0,
+              hide: Collection[int] | None = None) -> list[dict[str, Any]]:
+    """A lane's newest rows as the person reads them: sender, subject, the one-line reason
+    (read off the stored trace), the arrival time in their zone and the read state. The
+    home page, /firewall and the lane pages list these; numbers stay on the trace page."""
+    store = request.app.state.store
+    if hide is None:
+        hide = {i for name in accounts for i in views._snoozed(store, name)}
+    rows = []
+    for row in lane_rows(store, accounts, lane, limit, hide, offset):
+        trace = row.pop("trace") or {}
+        rows.append({**row, "why": why(trace), "received": received_in(row["received"], zone),
+                     "unread": row["seen"] is False})
+    return rows
+
+
 def accounts_shown(me: SessionInfo, account: str) -> tuple[str, ...]:
     """Every account the person can see, or the one they filtered to (404 for any other:
     the filter never widens what the session may read)."""
@@ -75,12 +93,7 @@ def decision_queue(request: Request, me: SessionInfo, account: str = "") -> dict
     zone = zone_of(request, me.account)
     groups = []
     for lane, limit in NEEDS_YOU:
-        rows = []
-        for row in lane_rows(store, shown, lane.value, limit, hide):
-            trace = row.pop("trace") or {}
-            rows.append({**row, "why": why(trace),
-                         "received": received_in(row["received"], zone),
-                         "unread": row["seen"] is False})
+        rows = explained(request, shown, lane.value, limit, zone, hide=hide)
         groups.append({"lane": lane.value, "blurb": views.LANE_BLURB[lane], "rows": rows,
                        "more": len(rows) == limit})
     source = request.app.state.approvals
@@ -114,8 +127,11 @@ def home(request: Request, account: str = Query("", max_length=200),
 
 @pages.get("/firewall", response_class=HTMLResponse)
 def firewall(request: Request, me: SessionInfo = User) -> HTMLResponse:
-    return render(request, "firewall.html",
-                  {"lanes": views.firewall(request.app.state.store, me.account)})
+    zone = zone_of(request, me.account)
+    lanes = views.firewall(request.app.state.store, me.account,
+                           lambda lane, limit: explained(request, (me.account,), lane, limit,
+                                                         zone))
+    return render(request, "firewall.html", {"lanes": lanes, "zone": str(zone)})
 
 
 @pages.post("/queue/move")

@@ -15,6 +15,7 @@ from mailmoat.core.policy import describe_policy
 from mailmoat.entrypoints.web import views
 from mailmoat.entrypoints.web.actions import ActionResult, move, pin, set_images, undo
 from mailmoat.entrypoints.web.routes.common import ERRORS, LaneName, Me, User, back, render
+from mailmoat.entrypoints.web.routes.home import explained, zone_of
 from mailmoat.entrypoints.web.routes.meeting import meeting_view
 from mailmoat.entrypoints.web.security.auth import owning, repos
 from mailmoat.entrypoints.web.security.csp import csp
@@ -66,11 +67,12 @@ def lane_page(request: Request, lane: str, page: int = Query(0, ge=0, le=100_000
               me: SessionInfo = User) -> HTMLResponse:
     chosen = parse_lane(lane)
     store = request.app.state.store
-    rows = views.lane_messages(store, me.account, chosen.value, PAGE_SIZE, page * PAGE_SIZE)
+    zone = zone_of(request, me.account)
+    rows = explained(request, (me.account,), chosen.value, PAGE_SIZE, zone, page * PAGE_SIZE)
     return render(request, "lane.html", {
         "lane": chosen.value, "blurb": LANE_BLURB[chosen],
         "count": views.counts(store, me.account)[chosen.value], "messages": rows,
-        "page": page, "has_next": len(rows) == PAGE_SIZE})
+        "page": page, "has_next": len(rows) == PAGE_SIZE, "zone": str(zone)})
 
 
 @pages.get("/message/{message_id}", response_class=HTMLResponse)
