@@ -39,6 +39,8 @@ NOTICES: dict[str, str] = {
     "mode_saved": "mode {0} saved",
     "lane_actions_saved": "lane actions saved",
     "notifications_saved": "notifications saved",
+    "digest_saved": "daily digest saved: it goes out once a day from the hour you chose",
+    "digest_off": "daily digest off",
     "rule_pinned": "pinned to {0}",
     "unpinned": "pin removed",
     "rule_removed": "learned rule removed",
