@@ -6,7 +6,6 @@ refresh token is named as the login step; nothing secret reaches a page."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from mailmoat.store.tables.accounts import AccountRow
 from tests.integration.test_account_oauth import CLIENT_SECRET, REFRESH, TokenServer
 from tests.support.imap_fixtures import make_message, running
 from tests.support.mailserver import HOST, MailServer
-from tests.support.webhelpers import make_user, sign_in
+from tests.support.webhelpers import first_sync_done, make_user, sign_in
 
 
 @pytest.fixture
@@ -83,11 +82,7 @@ def test_an_oauth_mailbox_added_on_the_page_tests_and_syncs(
                                    "client_id": "mailmoat-test",
                                    "client_secret": CLIENT_SECRET}
     client.post("/accounts/work/sync", data={"csrf": csrf})
-    deadline = time.monotonic() + 60
-    while (state := client.get("/api/accounts/work/sync").json())["state"] in (
-            "starting", "running"):
-        assert time.monotonic() < deadline, state
-        time.sleep(0.2)
+    state = first_sync_done(client, "work")
     assert state["state"] == "done" and state["created"] == 1, state
     assert "over oauth from the web" in client.get("/").text
 

@@ -6,7 +6,6 @@ own mail app would see it. Mail imported from files changes only in the store.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,6 @@ from tests.support.mailserver import MailServer
 from tests.support.webhelpers import make_user, sign_in
 
 
-@pytest.fixture
-def server() -> Iterator[MailServer]:
-    running = MailServer().start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
 def _server_seen(server: MailServer) -> bool:
     client = server.imap()
     try:
@@ -46,7 +36,8 @@ def _server_seen(server: MailServer) -> bool:
 
 
 def test_read_state_follows_the_person_and_reaches_the_imap_server(
-        server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        mail_server: MailServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = mail_server
     server.append(incoming(subject="Budget for Q3", message_id="<q3@client.example>"))
     r = rig(f"sqlite:///{tmp_path / 'm.db'}")
     ring = secret_key(monkeypatch)
