@@ -7,8 +7,9 @@ Builds a SQLite store with --messages mails (bench_web.build: demo mail with var
 subjects, senders and dates, each classified by the real cascade; the FTS5 index of
 migration 0019_search follows through its triggers), adds a few pending approvals, signs in
 through the real login form and asks uvicorn (its own process) for each page --requests
-times: the home page, and searches for a common word, two words, a number and a sender
-address (each finds mail; at most 50 hits are shown). Prints p50/p95/p99 per page.
+times: the home page (both accounts, and one), /firewall, a lane page, and searches for a
+common word, two words, a number and a sender address (each finds mail; at most 50 hits are
+shown). Prints p50/p95/p99 per page.
 Goal: p95 <= 100 ms for each.
 Run: .venv/bin/python bench/bench_home.py  (--db PATH keeps the built store for reruns;
 --postgres URL measures PostgreSQL: its generated tsvector column and GIN index)
@@ -35,6 +36,8 @@ from bench_web import build, free_port, measure, store_url
 PAGES = (
     ("home, both accounts", "/"),
     ("home, one account", "/?account=work"),
+    ("firewall (counts and rows)", "/firewall"),
+    ("a lane page", "/lane/QUEUE"),
     ("search, a common word", "/search?q=invoice"),
     ("search, two words", "/search?q=quota+notice"),
     ("search, a number", "/search?q=4242"),
