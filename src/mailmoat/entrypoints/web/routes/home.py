@@ -153,7 +153,7 @@ async def bulk_move(request: Request, lane: str = Form(..., max_length=10),
     return back("/", notice_code("moved_many", chosen.value))
 
 
-@api.get("/queue")
+@api.get("/queue", responses={404: {"description": "`account` is not one of yours"}})
 def api_queue(request: Request, account: str = Query("", max_length=200),
               me: SessionInfo = Me) -> dict[str, Any]:
     """What needs you now, across every account you can see (or only `account`): PUSH and
