@@ -113,6 +113,8 @@ def test_queue_spans_every_account_the_person_sees_and_acts_on_each(store: Store
                                             "id": [str(work)]}).status_code == 200
     assert store.get_message(work, account="work")["lane"] == "QUEUE"  # type: ignore[index]
 
+    assert "Quarterly" in client.get("/approvals").text  # every account's, in one list
+    assert [a["id"] for a in client.get("/api/approvals").json()] == [str(sent["id"])]
     assert client.get(f"/approvals/{sent['id']}").status_code == 200
     approved = client.post(f"/approvals/{sent['id']}/approve", data={"csrf": csrf},
                            follow_redirects=False)

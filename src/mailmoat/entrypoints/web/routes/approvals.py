@@ -54,7 +54,8 @@ def _action(item: Any) -> dict[str, Any]:
 @pages.get("/approvals", response_class=HTMLResponse)
 def approvals_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
     approvals = request.app.state.approvals
-    unknown = approvals.unknown(me.account) if hasattr(approvals, "unknown") else []
+    unknown = [u for account in dict.fromkeys((me.account, *me.accounts))
+               for u in approvals.unknown(account)] if hasattr(approvals, "unknown") else []
     return render(request, "approvals.html",
                   {"items": pending_everywhere(request, me), "unknown": unknown})
 
