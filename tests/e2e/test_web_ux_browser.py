@@ -13,6 +13,7 @@ from mailmoat.act.service import ActionService
 from mailmoat.demo import import_demo
 from mailmoat.entrypoints.web.app import create_app
 from mailmoat.services.bootstrap import open_store
+from mailmoat.store.repos import Repos
 from tests.e2e.test_web_browser import ARGS, CHROMIUM, SHOTS, sync_api
 from tests.support.act_support import incoming
 from tests.support.axe import require_axe, serious_violations
@@ -138,7 +139,7 @@ def test_onboarding_from_no_mailbox_to_first_lanes(tmp_path: Path, mail_server: 
             page.fill("#acc-port", str(mail_server.imap_port))
             page.select_option("#acc-tls", "plain")
             with page.expect_navigation():
-                page.click("text=Add and seal the password")
+                page.click("text=Add and seal the credentials")
             assert "account added" in page.inner_text("p.flash")
             with page.expect_navigation():
                 page.click("#test-account")
@@ -155,5 +156,62 @@ def test_onboarding_from_no_mailbox_to_first_lanes(tmp_path: Path, mail_server: 
             assert not page.is_visible("#connect-mailbox")
             page.screenshot(path=str(SHOTS / "ux-home-after-onboarding-desktop.png"),
                             full_page=True)
+        finally:
+            browser.close()
+
+
+def test_two_mailboxes_read_state_digest_and_oauth_form(tmp_path: Path) -> None:
+    """A person with two mailboxes: one queue with a tab per account, a message of the
+    other account opens and is marked read, "Mark unread" brings it back bold; the status
+    page in words, the digest hour on the settings page, and the OAuth fields of the
+    Outlook preset, each page at both widths with axe-core."""
+    require_axe()
+    store = open_store(f"sqlite:///{tmp_path / 'two.db'}")
+    import_demo(store)
+    work = store.ingest(incoming(subject="Quarterly numbers for the board"), "eml",
+                        account="work").message_id
+    Repos(store).read_state.set(work, "work", False)  # as an IMAP sync of unread mail would
+    make_user(store, "ann", ["local", "work"])
+    with live_server(create_app(store)) as server, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_context(bypass_csp=True).new_page()
+            sign_in(page, server.url)
+            check_page(page, f"{server.url}/", "home-two-accounts")
+            check_page(page, f"{server.url}/?account=work", "home-one-account")
+            check_page(page, f"{server.url}/lane/PUSH", "lane")
+            check_page(page, f"{server.url}/status", "status")
+            check_page(page, f"{server.url}/settings", "settings")
+            check_page(page, f"{server.url}/accounts?preset=outlook", "accounts-oauth")
+            assert page.is_checked("#acc-auth-oauth")
+            assert "login.microsoftonline.com" in page.input_value("#acc-token-endpoint")
+
+            page.set_viewport_size(WIDTHS["desktop"])
+            page.goto(f"{server.url}/")
+            with page.expect_navigation():
+                page.click("#account-filter >> text=work")
+            assert "Quarterly numbers for the board" in page.inner_text("main")
+            assert "checkout is down" not in page.inner_text("main")
+            row = page.locator(f'li[data-id="{work}"]')
+            assert row.get_attribute("class") == "unread"
+            with page.expect_navigation():
+                row.locator("a").first.click()  # the session views "local"; it opens anyway
+            assert page.inner_text("h2") == "Quarterly numbers for the board"
+            page.goto(f"{server.url}/?account=work")
+            assert page.locator(f'li[data-id="{work}"]').get_attribute("class") is None
+            page.goto(f"{server.url}/message/{work}")
+            with page.expect_navigation():
+                page.click("#mark-unread")
+            assert "marked unread" in page.inner_text("p.flash")
+            assert page.locator(f'li[data-id="{work}"]').get_attribute("class") == "unread"
+
+            assert "The local scorer on this machine decides every message" in page.goto(
+                f"{server.url}/status").text()  # type: ignore[union-attr]
+            page.goto(f"{server.url}/settings")
+            page.select_option("#digest-hour", "7")
+            with page.expect_navigation():
+                page.click("text=Save digest")
+            assert "daily digest saved" in page.inner_text("p.flash")
+            assert page.input_value("#digest-hour") == "7"
         finally:
             browser.close()

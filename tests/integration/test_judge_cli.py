@@ -147,7 +147,9 @@ def test_web_api_exposes_status_and_the_metering_metric(llm_env: LLMServer) -> N
     data = client.get("/api/judge/status").json()
     assert data["configured"] and data["usage_today"]["calls"] == 1
     page = client.get("/status").text  # the status page shows the judge's figures too
-    assert "in all" in page and "for this account" in page and "outbox queue" in page
+    assert "A language model reads each message" in page
+    assert "spent on the model for all accounts" in page and "for this account" in page
+    assert "Approved, waiting to go out" in page
     metrics = client.get("/api/judge/metrics").text
     assert "mailmoat_llm_metering_ratio NaN" in metrics  # a free local model bills nothing
     assert "mailmoat_llm_calls_today 1" in metrics

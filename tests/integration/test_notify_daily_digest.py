@@ -98,3 +98,50 @@ def test_cli_prints_schedules_and_sends_once(store: Store, receiver, monkeypatch
     off = runner.invoke(app, ["notify", "digest", "--off"])
     assert off.exit_code == 0 and "daily digest off" in off.output
     assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None
+
+
+def test_the_settings_page_turns_the_digest_on_at_an_hour_and_off_again(
+        store: Store, receiver) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Off by default; the hour chosen on the settings page is the one the schedule hook
+    reads (a real Apprise delivery follows); "never" turns it off again."""
+    from fastapi.testclient import TestClient
+
+    from mailmoat.entrypoints.web.app import create_app
+    from tests.support.webhelpers import sign_in
+
+    rec, url = receiver
+    web = Repos(store, sealer=load_key_ring())
+    configure(web, url)
+    import_demo(store)
+    client = TestClient(create_app(store))
+    csrf = sign_in(client, "ann")
+    page = client.get("/settings").text
+    assert '<option value="off" selected>never (off)</option>' in page
+    assert 'id="digest-no-channel"' not in page  # an Apprise URL is set
+
+    now = datetime.now(UTC) + timedelta(minutes=1)
+    assert [o.why for o in send_due_digests(store, "https://mm.example", now)] == ["not due"]
+    saved = client.post("/settings/digest", data={"csrf": csrf, "hour": str(now.hour)},
+                        follow_redirects=False)
+    assert saved.status_code == 303 and saved.headers["location"].endswith("done=digest_saved")
+    settings = AccountNotifySettings.load(web.settings.get("local"))
+    assert settings.notify.daily_digest_hour == now.hour
+    assert settings.notify.apprise_urls  # the other notification settings stay
+    assert f'<option value="{now.hour}" selected>' in client.get("/settings").text
+    assert [o.sent for o in send_due_digests(store, "https://mm.example", now)] == [True]
+    assert len(rec.hooks) == 1
+
+    # Saving the notification form keeps the digest hour.
+    client.post("/settings/notify", data={"csrf": csrf, "timezone": "UTC"})
+    assert AccountNotifySettings.load(
+        web.settings.get("local")).notify.daily_digest_hour == now.hour
+    off = client.post("/settings/digest", data={"csrf": csrf, "hour": "off"},
+                      follow_redirects=False)
+    assert off.headers["location"].endswith("done=digest_off")
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None
+    # Refused: an hour out of range, a non-ASCII digit, no CSRF token.
+    for bad in ("24", "-1", "７"):
+        assert client.post("/settings/digest", data={"csrf": csrf, "hour": bad}
+                           ).status_code == 422
+    assert client.post("/settings/digest", data={"hour": "7"}).status_code == 403
+    assert AccountNotifySettings.load(web.settings.get("local")).notify.daily_digest_hour is None

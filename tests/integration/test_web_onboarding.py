@@ -4,7 +4,6 @@ decision queue; another person can neither see nor touch the account."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -16,7 +15,7 @@ from mailmoat.services.bootstrap import open_store
 from mailmoat.store.demo_mailbox import demo_only
 from mailmoat.store.tables.accounts import AccountRow
 from tests.support.mailserver import HOST, MailServer, free_port
-from tests.support.webhelpers import make_user, sign_in
+from tests.support.webhelpers import first_sync_done, make_user, sign_in
 
 URGENT = (b"From: Priya Raman <priya@acme.example>\r\nTo: test@example.org\r\n"
           b"Subject: Production outage: payments failing now\r\n"
@@ -61,11 +60,7 @@ def test_from_no_mailbox_to_its_first_lanes(tmp_path: Path, mail_server: MailSer
     assert "secure the connection (TLS)</strong>: skipped" in page
 
     client.post("/accounts/work/sync", data={"csrf": csrf})
-    deadline = time.monotonic() + 60
-    while (state := client.get("/api/accounts/work/sync").json())["state"] in (
-            "starting", "running"):
-        assert time.monotonic() < deadline, state
-        time.sleep(0.2)
+    state = first_sync_done(client, "work")
     assert state["state"] == "done" and state["created"] == 1, state
     assert "Done: 1 new message, each in its lane" in client.get("/accounts/work").text
     home = client.get("/").text  # the view switched to the new mailbox

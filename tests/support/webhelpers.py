@@ -44,6 +44,16 @@ def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> str:
     return token.group(1)
 
 
+def first_sync_done(client: TestClient, account: str, timeout: float = 60.0) -> dict[str, Any]:
+    """Poll the first sync's progress (GET /api/accounts/{account}/sync) until it ends."""
+    deadline = time.monotonic() + timeout
+    while (state := client.get(f"/api/accounts/{account}/sync").json())["state"] in (
+            "starting", "running"):
+        assert time.monotonic() < deadline, state
+        time.sleep(0.2)
+    return dict(state)
+
+
 class LiveServer:
     """uvicorn serving `app` in a thread on 127.0.0.1 and a free port (`lifespan="on"` runs
     the app's startup, as `mailmoat up` does: the MCP session manager lives there)."""

@@ -25,12 +25,12 @@ def test_firewall_shows_lanes_in_order_with_counts(client: TestClient, store: St
     assert "Black Friday" not in html  # SILENT mail is not shown unless you look
 
 
-def test_lane_page_lists_reason_and_features(client: TestClient) -> None:
+def test_lane_page_lists_reasons_in_words(client: TestClient) -> None:
     page = client.get("/lane/silent")
     assert page.status_code == 200
     assert "Black Friday" in page.text
-    assert "untrusted, calm, reversible" in page.text
-    assert "urgency 0.10" in page.text
+    assert "bulk or promotional mail from" in page.text  # core/explain.py, not the policy's
+    assert "untrusted, calm, reversible" not in page.text and "urgency 0.10" not in page.text
     assert client.get("/lane/LOUD").status_code == 404
 
 
@@ -160,7 +160,10 @@ def test_status_page_reports_scorer_and_degraded_share(client: TestClient) -> No
     status = client.get("/api/status").json()
     assert status["scorers"] == ["local"] and status["degraded"] == 0
     assert status["decisions"] == 16
-    assert "local scorer only" in client.get("/status").text
+    page = client.get("/status").text
+    assert "The local scorer on this machine decides every message" in page
+    assert "Nothing: no language model is configured." in page
+    assert "of no cap" not in page and "$0.0000" not in page
 
 
 def test_approvals_pages_show_exact_payload_and_decide(store: Store) -> None:

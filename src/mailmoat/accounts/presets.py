@@ -24,6 +24,10 @@ class Preset:
     smtp_tls: str
     server_files_sent: bool  # the provider files submitted mail in Sent itself
     recipe: str  # what to do at the provider first, in a few plain sentences
+    # XOAUTH2: the provider's published token endpoint and the scope its mail needs ("":
+    # the provider is used with app passwords here).
+    token_endpoint: str = ""
+    scope: str = ""
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -32,15 +36,19 @@ PRESETS: tuple[Preset, ...] = (
            "Turn on 2-Step Verification, then create an app password (Google Account > "
            "Security > App passwords) and use it here with your full address as the login. "
            "Workspace admins may have to allow IMAP. For XOAUTH2 instead, create an OAuth "
-           "client in Google Cloud and add the account with `mailmoat account add --auth "
-           "xoauth2` (docs/mailboxes.md)."),
+           "client in Google Cloud, obtain a refresh token for the scope below with it "
+           "(docs/mailboxes.md), and fill in the OAuth part of the form.",
+           "https://oauth2.googleapis.com/token", "https://mail.google.com/"),
     Preset("outlook", "Outlook.com / Microsoft 365", "outlook.office365.com", 993, "implicit",
            "smtp.office365.com", 587, "starttls", True,
            "Microsoft has turned password logins off for IMAP on Outlook.com and on most "
            "Microsoft 365 tenants: use XOAUTH2 (an app registration with the "
-           "IMAP.AccessAsUser.All and SMTP.Send permissions, added with `mailmoat account "
-           "add --auth xoauth2`, docs/mailboxes.md). Where your admin still allows app "
-           "passwords, one works here."),
+           "IMAP.AccessAsUser.All and SMTP.Send permissions; obtain a refresh token with it, "
+           "docs/mailboxes.md, and fill in the OAuth part of the form). Where your admin "
+           "still allows app passwords, one works here.",
+           "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+           "https://outlook.office.com/IMAP.AccessAsUser.All "
+           "https://outlook.office.com/SMTP.Send offline_access"),
     Preset("fastmail", "Fastmail", "imap.fastmail.com", 993, "implicit",
            "smtp.fastmail.com", 465, "implicit", False,
            "Create an app password (Settings > Privacy & Security > App passwords) with IMAP "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -81,12 +82,25 @@ def validate(settings: AccountSettings) -> None:
         raise AccountError(f"port out of range: {settings.port}")
     if settings.auth == "xoauth2" and not (settings.token_endpoint and settings.client_id):
         raise AccountError("xoauth2 needs --token-endpoint and --client-id")
+    if settings.auth == "xoauth2":
+        _validate_token_endpoint(settings.token_endpoint or "")
     if settings.backfill_days < 0 or settings.max_body_bytes < 1024:
         raise AccountError("backfill days must be >= 0 and the body cap >= 1024 bytes")
     if not settings.folders:
         raise AccountError("at least one folder to sync")
     if settings.submission is not None:
         _validate_submission(settings.submission, settings.username)
+
+
+def _validate_token_endpoint(url: str) -> None:
+    """The refresh token goes to this URL: over TLS, or plain only to this machine."""
+    parts = urlsplit(url)
+    if not parts.hostname or parts.username or parts.password:
+        raise AccountError("the token endpoint must be a URL such as https://host/token")
+    if parts.scheme != "https" and not (parts.scheme == "http"
+                                        and _is_loopback_name(parts.hostname)):
+        raise AccountError("the token endpoint must use https:// (plain http:// only to a "
+                           "loopback host): the refresh token is sent to it")
 
 
 def _validate_submission(sub: Submission, username: str) -> None:

@@ -14,6 +14,7 @@ import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
@@ -86,6 +87,29 @@ def vetted_socket(endpoint: Endpoint, timeout: float | None) -> socket.socket:
         )
     reason = last.strerror if last is not None and last.strerror else type(last).__name__
     raise ConnectError("tcp", f"cannot connect to {endpoint.host}:{endpoint.port}: {reason}")
+
+
+def vet_url_host(url: str, policy: AddressPolicy) -> None:
+    """Refuse (ConnectError "guard") a URL whose host resolves to an address the policy
+    keeps out: the XOAUTH2 token endpoint the refresh token is posted to, in multi-user
+    mode, so an account cannot make the server post to its internal network. Checked at
+    each connect, before the exchange; a name that re-resolves between this check and the
+    HTTP client's own lookup is the remaining gap (docs/mailboxes.md)."""
+    if not policy.multi_user:
+        return
+    host = urlsplit(url).hostname or ""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ConnectError("dns", f"cannot resolve the token endpoint {host}: "
+                                  f"{getattr(exc, 'strerror', '') or type(exc).__name__}"
+                           ) from None
+    refused = refused_address(policy, [str(info[4][0]) for info in infos])
+    if refused is not None:
+        raise ConnectError(
+            "guard", f"the token endpoint {host} resolves to {refused}, a loopback/private/"
+            f"link-local address; multi-user mode refuses it unless the operator "
+            f"allow-lists it ({ENV_ALLOW})")
 
 
 class _VettedIMAP4(imaplib.IMAP4):

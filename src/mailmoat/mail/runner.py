@@ -22,6 +22,7 @@ from mailmoat.mail.imap import (
     ServerFeatures,
     address_policy_from_env,
     connect,
+    vet_url_host,
 )
 from mailmoat.mail.ingress import NotificationHook
 from mailmoat.mail.sync import MailboxSync, PassReport, Progress
@@ -39,6 +40,8 @@ def open_client(store: Store, ring: KeyRing, account: AccountSettings,
                 timeout: float = 30.0) -> MailClient:
     endpoint = Endpoint(account.host, account.port, account.tls, address_policy_from_env(),
                         timeout)
+    if account.auth == "xoauth2":
+        vet_url_host(account.token_endpoint or "", endpoint.policy)
     return connect(endpoint, account.username, lambda: login_secret(store, ring, account),
                    account.auth)
 

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from mailmoat.accounts.oauth import TokenError
 from mailmoat.accounts.registry import AccountSettings, get_account
 from mailmoat.accounts.secrets import KeyRing
 from mailmoat.mail.imap import ConnectError, ServerFeatures
@@ -78,6 +79,8 @@ def check_mailbox(store: Store, ring: KeyRing, name: str) -> CheckReport:
         client = open_client(store, ring, account, timeout=15.0)
     except ConnectError as exc:
         return CheckReport(steps_report(account, exc), False)
+    except TokenError as exc:  # XOAUTH2: the token endpoint said no (its error holds no token)
+        return CheckReport(steps_report(account, ConnectError("auth", str(exc))), False)
     try:
         features = ServerFeatures.of(client)
         status = client.folder_status(account.folders[0], ["MESSAGES"])

@@ -12,6 +12,7 @@ decisions notifications summaries   a person's relabel and undo, the notificatio
 leases        leases shared by workers (compare-and-set) and the record of every grant
 id_sets       chunked id queries
 decision_queue  the home page's rows: a lane's newest mail with its trace and read state
+read_state    a person's read / unread toggle (messages.seen)
 search        search by subject, sender and preview (FTS5 / PostgreSQL full text, 0018)
 sending_address  the address an account sends as (the approval page's From)
 demo_mailbox  whether an account holds demo mail only; taking one out of a person's view

@@ -19,19 +19,31 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def lane_rows(store: Store, account: str, lane: str, limit: int,
-              hide: Collection[int] = ()) -> list[dict[str, Any]]:
-    """Newest first, read off ix_decisions_account_lane (no sort of the whole lane)."""
+def lane_rows(store: Store, accounts: Collection[str], lane: str, limit: int,
+              hide: Collection[int] = (), offset: int = 0) -> list[dict[str, Any]]:
+    """The lane's rows across `accounts`, newest first, `offset` rows skipped. One query
+    per account, each read off ix_decisions_account_lane (no sort of the whole lane),
+    merged here: an IN over the accounts would make the database sort every matching
+    row."""
+    found: list[dict[str, Any]] = []
+    names = list(dict.fromkeys(accounts))
+    # One account: the database skips the offset; several: each gives its first
+    # offset + limit rows and the merge skips.
+    skip, take = (offset, limit) if len(names) == 1 else (0, limit + offset)
     with store.sessions() as session:
-        rows = session.execute(
-            select(MessageRow.id, MessageRow.from_name, MessageRow.from_addr,
-                   MessageRow.subject, MessageRow.created_at, MessageRow.seen,
-                   DecisionRow.lane, DecisionRow.trace)
-            .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
-            .where(DecisionRow.account == account, DecisionRow.lane == lane,
-                   DecisionRow.message_id.not_in(sorted(hide)) if hide else true())
-            .order_by(DecisionRow.message_id.desc())
-            .limit(limit))
-        return [{"id": r.id, "from_name": r.from_name, "from_addr": r.from_addr,
-                 "subject": r.subject, "received": _aware(r.created_at), "seen": r.seen,
-                 "lane": r.lane, "trace": r.trace} for r in rows]
+        for account in names:
+            rows = session.execute(
+                select(MessageRow.id, MessageRow.from_name, MessageRow.from_addr,
+                       MessageRow.subject, MessageRow.created_at, MessageRow.seen,
+                       DecisionRow.lane, DecisionRow.trace)
+                .join(DecisionRow, DecisionRow.message_id == MessageRow.id)
+                .where(DecisionRow.account == account, DecisionRow.lane == lane,
+                       DecisionRow.message_id.not_in(sorted(hide)) if hide else true())
+                .order_by(DecisionRow.message_id.desc())
+                .limit(take).offset(skip))
+            found.extend({"id": r.id, "account": account, "from_name": r.from_name,
+                          "from_addr": r.from_addr, "subject": r.subject,
+                          "received": _aware(r.created_at), "seen": r.seen, "lane": r.lane,
+                          "trace": r.trace} for r in rows)
+    found.sort(key=lambda row: row["id"], reverse=True)
+    return found[offset - skip:offset - skip + limit]

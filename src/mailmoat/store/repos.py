@@ -9,6 +9,7 @@ from mailmoat.store.decisions import Decisions
 from mailmoat.store.login_failures import LoginFailures
 from mailmoat.store.messages import Store
 from mailmoat.store.notifications import Notifications, PushSubscriptions
+from mailmoat.store.read_state import ReadState
 from mailmoat.store.secrets import Sealer, Secrets
 from mailmoat.store.senders import Senders
 from mailmoat.store.settings import Settings
@@ -30,3 +31,4 @@ class Repos:
         self.notifications = Notifications(store)
         self.push = PushSubscriptions(store)
         self.summaries = Summaries(store)
+        self.read_state = ReadState(store)

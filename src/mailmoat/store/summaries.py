@@ -27,6 +27,14 @@ class Summaries:
             return None if row is None else {"id": row.id, "from_addr": row.from_addr,
                                               "subject": row.subject, "lane": row.lane}
 
+    def owner(self, message_id: int, accounts: Sequence[str]) -> str | None:
+        """The account the message belongs to, when it is one of `accounts`; else None."""
+        if not accounts:
+            return None
+        with self.sessions() as s:
+            account = s.scalar(select(MessageRow.account).where(MessageRow.id == message_id))
+        return account if account in accounts else None
+
     def subjects(self, message_ids: Sequence[int], account: str) -> dict[int, str]:
         """Subjects of the account's messages among `message_ids`, in one query."""
         wanted = sorted(set(message_ids))

@@ -113,6 +113,15 @@ class ActApprovals:
             return None
         return view if view["account"] == account else None
 
+    def owner(self, action_id: str) -> str | None:
+        number = ascii_id(action_id)
+        if number is None:
+            return None
+        try:
+            return str(self.service.show(number)["account"])
+        except NotFound:
+            return None
+
     def list(self, account: str) -> list[PendingAction]:
         return [p for p in (self.show(account, str(s["id"]))
                             for s in self.service.list(account, "pending")) if p]

@@ -96,6 +96,10 @@ class Approvals(Protocol):
     def resolve(self, account: str, action_id: str, actor: str,
                 arrived: bool) -> ApprovalOutcome: ...
 
+    def owner(self, action_id: str) -> str | None:
+        """The account the action belongs to (None: no such action)."""
+        ...
+
 
 class Triage(Protocol):
     def list(self, account: str) -> list[TriageItem]: ...
@@ -122,6 +126,9 @@ class NoApprovals:
 
     def resolve(self, account: str, action_id: str, actor: str, arrived: bool) -> ApprovalOutcome:
         return ApprovalOutcome(False, "no such send")
+
+    def owner(self, action_id: str) -> str | None:
+        return None
 
 
 class NoTriage:

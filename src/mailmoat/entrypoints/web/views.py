@@ -3,6 +3,7 @@ the API offers exactly what the pages do. Every function takes the account it ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -72,15 +73,20 @@ def lane_messages(store: Store, account: str, lane: str, limit: int,
                                hide=_snoozed(store, account))
 
 
-def firewall(store: Store, account: str) -> list[dict[str, Any]]:
+def firewall(store: Store, account: str,
+             rows: Callable[[str, int], list[dict[str, Any]]] | None = None
+             ) -> list[dict[str, Any]]:
+    """Each lane with its count and newest rows (`rows(lane, limit)`; the API's default:
+    lane_messages, with the numbers)."""
     numbers = counts(store, account)
+    rows = rows or (lambda lane, limit: lane_messages(store, account, lane, limit))
     return [
         {
             "lane": lane.value,
             "blurb": LANE_BLURB[lane],
             "count": numbers[lane.value],
             "hidden": lane not in FRONT_PAGE_ROWS,
-            "messages": lane_messages(store, account, lane.value, FRONT_PAGE_ROWS[lane])
+            "messages": rows(lane.value, FRONT_PAGE_ROWS[lane])
             if lane in FRONT_PAGE_ROWS and numbers[lane.value] else [],
         }
         for lane in LANE_ORDER
@@ -151,14 +157,56 @@ def status(store: Store, repos: Repos, account: str, approvals_pending: int) -> 
     }
 
 
+def _dollars(amount: float) -> str:
+    return "nothing" if amount <= 0 else (
+        "less than a cent" if amount < 0.005 else f"${amount:,.2f}")
+
+
+def scorer_words(scorers: list[str], model: bool, judge: dict[str, Any] | None) -> str:
+    """Which scorer decides, as a sentence (the status page)."""
+    learned = ("learned" in scorers and " What you taught it (your moves and pins) is learned "
+               "on this machine too.")
+    if not model:
+        return ("The local scorer on this machine decides every message: no language model "
+                "is configured, so no mail leaves this machine and nothing is spent."
+                + (learned or ""))
+    names = [f"{m['model']} ({p['name']}{', on this machine' if p['local'] else ''})"
+             for p in (judge or {}).get("providers", []) for m in p["models"][:1]]
+    which = names[0] if names else "a language model"
+    return (f"A language model reads each message: {which}. When it cannot be reached or "
+            "today's budget is spent, the local scorer on this machine decides instead."
+            + (learned or ""))
+
+
+def budget_words(budget: dict[str, Any]) -> str:
+    """Today's model spending against the daily limits, as a sentence."""
+    def limit(cap: float | None) -> str:
+        return "no daily limit is set" if cap is None else f"the daily limit is {_dollars(cap)}"
+
+    text = (f"Today {_dollars(budget['spent_global_usd'])} spent on the model for all "
+            f"accounts ({limit(budget['global_daily_usd'])}), "
+            f"{_dollars(budget['spent_user_usd'])} for this account "
+            f"({limit(budget['user_daily_usd'])}).")
+    if budget["cap_reached"]:
+        text += " The limit is reached: the local scorer decides until the day ends (UTC)."
+    return text
+
+
 def judge_figures(store: Store, account: str) -> dict[str, Any]:
-    """Budget use and the metering ratio from judge/ (None: no model configured)."""
+    """Budget use and the metering ratio from judge/ (None: no model configured), and which
+    scorer decides, in words."""
+    scorers = [getattr(s, "name", type(s).__name__) for s in store.scorers]
+    model = bool(model_scorers(store.scorers))
     try:
         config = load_llm_config()
     except ConfigError as exc:
-        return {"budget": f"config error: {exc}", "metering_ratio": None}
+        return {"budget": f"config error: {exc}", "metering_ratio": None,
+                "scorer_words": scorer_words(scorers, model, None),
+                "budget_words": f"The model settings cannot be read: {exc}"}
     if not config.configured:
-        return {"budget": None, "metering_ratio": None}
+        return {"budget": None, "metering_ratio": None,
+                "scorer_words": scorer_words(scorers, model, None),
+                "budget_words": "Nothing: no language model is configured."}
     figures = judge_status(config, store.engine, user=account, check=False)
     b = figures["budget"]
 
@@ -169,7 +217,10 @@ def judge_figures(store: Store, account: str) -> dict[str, Any]:
             f"{money(b['spent_user_usd'], b['user_daily_usd'])} for this account"
             + ("; cap reached, the local scorer decides" if b["cap_reached"] else ""))
     ratio = figures["usage_today"].get("metering_ratio")
-    return {"budget": text, "metering_ratio": None if ratio is None else f"{ratio:.3f}"}
+    return {"budget": text, "metering_ratio": None if ratio is None else f"{ratio:.3f}",
+            # The configuration is what the workers run, whatever this process holds.
+            "scorer_words": scorer_words(scorers, True, figures),
+            "budget_words": budget_words(b)}
 
 
 def _outbox_depth(store: Store, account: str) -> int:

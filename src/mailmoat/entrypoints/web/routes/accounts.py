@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from mailmoat.accounts.presets import PRESETS, preset
 from mailmoat.accounts.registry import (
@@ -42,11 +42,36 @@ class AccountIn(BaseModel):
     port: int = Field(993, ge=1, le=65535)
     tls: str = Field("implicit", pattern="^(implicit|starttls|plain)$")
     username: str = Field(..., min_length=1, max_length=320)
-    password: str = Field(..., min_length=1, max_length=4000)
+    auth: str = Field("password", pattern="^(password|xoauth2)$")
+    password: str = Field("", max_length=4000, description="password auth: the password "
+                          "or app password")
+    # XOAUTH2: the refresh token (sealed like a password) is exchanged at the token endpoint
+    # for access tokens (accounts/oauth.py); the client secret, when the provider gives one,
+    # is sealed too. Neither is ever shown again.
+    token_endpoint: str = Field("", max_length=2000)
+    client_id: str = Field("", max_length=500)
+    client_secret: str = Field("", max_length=4000)
+    scope: str = Field("", max_length=1000)
+    refresh_token: str = Field("", max_length=8000)
     smtp_host: str = Field("", max_length=255)
     smtp_port: int = Field(587, ge=1, le=65535)
     smtp_tls: str = Field("starttls", pattern="^(implicit|starttls|plain)$")
     server_files_sent: bool = False
+
+
+    @model_validator(mode="after")
+    def _credential(self) -> AccountIn:
+        if self.auth == "password" and not self.password:
+            raise ValueError("a password (or app password) is needed")
+        if self.auth == "xoauth2" and not (self.refresh_token.strip()
+                                           and self.token_endpoint.strip()
+                                           and self.client_id.strip()):
+            raise ValueError("OAuth needs the token endpoint, the client id and a refresh "
+                             "token")
+        return self
+
+    def secret(self) -> str:
+        return self.refresh_token.strip() if self.auth == "xoauth2" else self.password
 
 
 def _first_syncs(request: Request) -> FirstSyncs:
@@ -60,8 +85,13 @@ def _settings(body: AccountIn) -> AccountSettings:
     submission = None if not body.smtp_host.strip() else Submission(
         host=body.smtp_host.strip(), port=body.smtp_port, tls=body.smtp_tls,
         server_files_sent=body.server_files_sent)
+    oauth = body.auth == "xoauth2"
     return AccountSettings(name=body.name, host=body.host.strip(), port=body.port,
-                           username=body.username.strip(), tls=body.tls, submission=submission)
+                           username=body.username.strip(), tls=body.tls, submission=submission,
+                           auth=body.auth,
+                           token_endpoint=body.token_endpoint.strip() if oauth else None,
+                           client_id=body.client_id.strip() if oauth else None,
+                           scope=(body.scope.strip() or None) if oauth else None)
 
 
 def _add(request: Request, me: SessionInfo, body: AccountIn) -> AccountSettings:
@@ -74,7 +104,9 @@ def _add(request: Request, me: SessionInfo, body: AccountIn) -> AccountSettings:
                            "pick another name")
     try:
         added = add_account(request.app.state.store, load_key_ring(), _settings(body),
-                            body.password)
+                            body.secret(),
+                            client_secret=(body.client_secret.strip() or None)
+                            if body.auth == "xoauth2" else None)
     except SecretKeyError as exc:
         raise AccountError(str(exc)) from None
     repos(request).users.grant(me.username, added.name)
@@ -128,24 +160,37 @@ def add_form(request: Request, name: str = Form(..., max_length=200),
              host: str = Form(..., max_length=255), port: int = Form(993),
              tls: str = Form("implicit", max_length=10),
              username: str = Form(..., max_length=320),
-             password: str = Form(..., max_length=4000),
+             auth: str = Form("password", max_length=10),
+             password: str = Form("", max_length=4000),
+             token_endpoint: str = Form("", max_length=2000),
+             client_id: str = Form("", max_length=500),
+             client_secret: str = Form("", max_length=4000),
+             scope: str = Form("", max_length=1000),
+             refresh_token: str = Form("", max_length=8000),
              smtp_host: str = Form("", max_length=255), smtp_port: int = Form(587),
              smtp_tls: str = Form("starttls", max_length=10),
              server_files_sent: bool = Form(False), preset: str = Form("", max_length=20),
              me: SessionInfo = User) -> Response:
+    # Kept for the form when refused; never a password, refresh token or client secret.
     kept = {"name": name, "host": host, "port": port, "tls": tls, "username": username,
-            "smtp_host": smtp_host, "smtp_port": smtp_port, "smtp_tls": smtp_tls}
+            "smtp_host": smtp_host, "smtp_port": smtp_port, "smtp_tls": smtp_tls,
+            "auth": auth, "token_endpoint": token_endpoint, "client_id": client_id,
+            "scope": scope}
     try:
         body = AccountIn(name=name.strip(), host=host, port=port, tls=tls, username=username,
-                         password=password, smtp_host=smtp_host, smtp_port=smtp_port,
-                         smtp_tls=smtp_tls, server_files_sent=server_files_sent)
+                         auth=auth, password=password, token_endpoint=token_endpoint,
+                         client_id=client_id, client_secret=client_secret, scope=scope,
+                         refresh_token=refresh_token, smtp_host=smtp_host,
+                         smtp_port=smtp_port, smtp_tls=smtp_tls,
+                         server_files_sent=server_files_sent)
         added = _add(request, me, body)
         # The page shows the new mailbox at once; the API leaves the session's view alone.
         _show(request, added.name)
     except (AccountError, ValueError) as exc:
         # Nothing saved; the form again with the reason and what was typed (never the
         # password). A pydantic error lists each field.
-        message = "; ".join(f"{e['loc'][-1]}: {e['msg']}" for e in exc.errors()) if hasattr(
+        message = "; ".join(f"{e['loc'][-1] if e['loc'] else 'form'}: {e['msg']}"
+                            for e in exc.errors()) if hasattr(
             exc, "errors") else str(exc)
         return render(request, "accounts.html",
                       _list_ctx(request, me, preset=preset, error=message[:300], form=kept),
@@ -204,13 +249,14 @@ def remove_form(request: Request, name: str, me: SessionInfo = User) -> Response
 def api_accounts(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
     """Your mail accounts (never their secrets)."""
     return [{"name": a.name, "host": a.host, "port": a.port, "tls": a.tls,
-             "username": a.username, "smtp": a.submission is not None}
+             "username": a.username, "auth": a.auth, "smtp": a.submission is not None}
             for a in _list_ctx(request, me)["accounts"]]
 
 
 @api.post("/accounts", status_code=201, responses={400: {"description": "refused: why"}})
 def api_add(request: Request, body: AccountIn, me: SessionInfo = Me) -> dict[str, Any]:
-    """Add an account; the password is sealed and never returned. Then test it."""
+    """Add an account; the password (or, with `auth: xoauth2`, the refresh token and client
+    secret) is sealed and never returned. Then test it."""
     try:
         added = _add(request, me, body)
     except AccountError as exc:

@@ -5,6 +5,7 @@ the data (web/approvals.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -27,6 +28,23 @@ class RejectIn(BaseModel):
     reason: str = Field("", max_length=2000)
 
 
+def acting_for(request: Request, me: SessionInfo, action_id: str) -> SessionInfo:
+    """The session as the account the action belongs to, when the person may see it; else
+    unchanged, so the adapter answers "no such pending action" as for a missing id."""
+    approvals = request.app.state.approvals
+    owner = approvals.owner(action_id) if hasattr(approvals, "owner") else None
+    if owner is None or owner == me.account or owner not in me.accounts:
+        return me
+    return replace(me, account=owner)
+
+
+def pending_everywhere(request: Request, me: SessionInfo) -> list[Any]:
+    """Pending actions of every account the person can see, the session's first."""
+    approvals = request.app.state.approvals
+    return [item for account in dict.fromkeys((me.account, *me.accounts))
+            for item in approvals.list(account)]
+
+
 def _action(item: Any) -> dict[str, Any]:
     return {k: getattr(item, k) for k in item.__slots__}
 
@@ -36,13 +54,15 @@ def _action(item: Any) -> dict[str, Any]:
 @pages.get("/approvals", response_class=HTMLResponse)
 def approvals_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
     approvals = request.app.state.approvals
-    unknown = approvals.unknown(me.account) if hasattr(approvals, "unknown") else []
+    unknown = [u for account in dict.fromkeys((me.account, *me.accounts))
+               for u in approvals.unknown(account)] if hasattr(approvals, "unknown") else []
     return render(request, "approvals.html",
-                  {"items": approvals.list(me.account), "unknown": unknown})
+                  {"items": pending_everywhere(request, me), "unknown": unknown})
 
 
 @pages.get("/approvals/{action_id}", response_class=HTMLResponse)
 def approval_page(request: Request, action_id: str, me: SessionInfo = User) -> HTMLResponse:
+    me = acting_for(request, me, action_id)
     item = request.app.state.approvals.show(me.account, action_id)
     if item is None:
         raise HTTPException(404, "no such pending action")
@@ -52,6 +72,7 @@ def approval_page(request: Request, action_id: str, me: SessionInfo = User) -> H
 @pages.post("/approvals/{action_id}/approve")
 def approve_form(request: Request, action_id: str, expected_sha256: str = Form(""),
                  me: SessionInfo = User) -> Response:
+    me = acting_for(request, me, action_id)
     outcome = request.app.state.approvals.approve(me.account, action_id, me.username,
                                                   expected_sha256 or None)
     if not outcome.ok:
@@ -63,6 +84,7 @@ def approve_form(request: Request, action_id: str, expected_sha256: str = Form("
 @pages.post("/approvals/{action_id}/reject")
 def reject_form(request: Request, action_id: str, reason: str = Form("", max_length=2000),
                 me: SessionInfo = User) -> Response:
+    me = acting_for(request, me, action_id)
     outcome = request.app.state.approvals.reject(me.account, action_id, me.username, reason)
     if not outcome.ok:
         raise HTTPException(404, outcome.detail or "no such pending action")
@@ -73,6 +95,7 @@ def reject_form(request: Request, action_id: str, reason: str = Form("", max_len
 def resolve_form(request: Request, action_id: str, arrived: str = Form(..., max_length=3),
                  me: SessionInfo = User) -> Response:
     """A person settles a send whose outcome is unknown: it arrived, or send it again."""
+    me = acting_for(request, me, action_id)
     if arrived not in ("yes", "no"):
         raise HTTPException(422, "arrived must be yes or no")
     approvals = request.app.state.approvals
@@ -94,11 +117,12 @@ def triage_page(request: Request, me: SessionInfo = User) -> HTMLResponse:
 
 @api.get("/approvals")
 def api_approvals(request: Request, me: SessionInfo = Me) -> list[dict[str, Any]]:
-    return [_action(a) for a in request.app.state.approvals.list(me.account)]
+    return [_action(a) for a in pending_everywhere(request, me)]
 
 
 @api.get("/approvals/{action_id}")
 def api_approval(request: Request, action_id: str, me: SessionInfo = Me) -> dict[str, Any]:
+    me = acting_for(request, me, action_id)
     item = request.app.state.approvals.show(me.account, action_id)
     if item is None:
         raise HTTPException(404, "no such pending action")
@@ -110,6 +134,7 @@ def api_approve(request: Request, action_id: str, body: ApproveIn | None = None,
                 me: SessionInfo = Me) -> DoneOut:
     """Mint the receipt over the stored payload. Send the `payload_sha256` you reviewed as
     `expected_sha256`: if the payload changed since, the approval is refused (409)."""
+    me = acting_for(request, me, action_id)
     expected = body.expected_sha256 if body else None
     outcome = request.app.state.approvals.approve(me.account, action_id, me.username, expected)
     if not outcome.ok:
@@ -121,6 +146,7 @@ def api_approve(request: Request, action_id: str, body: ApproveIn | None = None,
 @api.post("/approvals/{action_id}/reject", response_model=DoneOut)
 def api_reject(request: Request, action_id: str, body: RejectIn,
                me: SessionInfo = Me) -> DoneOut:
+    me = acting_for(request, me, action_id)
     outcome = request.app.state.approvals.reject(me.account, action_id, me.username,
                                                  body.reason)
     if not outcome.ok:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from mailmoat.act.errors import ActError, InvalidState, NotFound
 from mailmoat.core.receipts import PayloadError
 from mailmoat.entrypoints.web.routes.common import Me, Refusal, User, back
+from mailmoat.entrypoints.web.security.auth import owning
 from mailmoat.entrypoints.web.views import MessageId
 from mailmoat.services.meeting import MeetingNotFound, meeting_context
 from mailmoat.services.meeting_proposals import (
@@ -69,6 +70,7 @@ api = APIRouter(prefix="/api/meeting", tags=["meeting"], responses={
 
 @api.get("/{message_id}")
 def show(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    me = owning(request, me, message_id)
     with _errors():
         return meeting_view(request, me.account, message_id)
 
@@ -76,6 +78,7 @@ def show(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[
 @api.post("/{message_id}/propose")
 def propose(request: Request, message_id: MessageId, body: ProposeIn,
             me: SessionInfo = Me) -> dict[str, Any]:
+    me = owning(request, me, message_id)
     with _errors():
         made = propose_meeting(request.app.state.store, request.app.state.actions,
                                message_id, account=me.account, proposed_by=me.username,
@@ -86,6 +89,7 @@ def propose(request: Request, message_id: MessageId, body: ProposeIn,
 
 @api.post("/{message_id}/approve")
 def approve(request: Request, message_id: MessageId, me: SessionInfo = Me) -> dict[str, Any]:
+    me = owning(request, me, message_id)
     with _errors():
         _owned(request, me.account, message_id)
         done = approve_meeting(request.app.state.store, request.app.state.actions,
@@ -97,6 +101,7 @@ def approve(request: Request, message_id: MessageId, me: SessionInfo = Me) -> di
 @pages.post("/message/{message_id}/meeting/propose")
 def propose_form(request: Request, message_id: MessageId, answer: str = Form("auto"),
                  me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     with _errors():
         propose_meeting(request.app.state.store, request.app.state.actions, message_id,
                         account=me.account, proposed_by=me.username, source="web",
@@ -106,6 +111,7 @@ def propose_form(request: Request, message_id: MessageId, answer: str = Form("au
 
 @pages.post("/message/{message_id}/meeting/approve")
 def approve_form(request: Request, message_id: MessageId, me: SessionInfo = User) -> Response:
+    me = owning(request, me, message_id)
     with _errors():
         _owned(request, me.account, message_id)
         approve_meeting(request.app.state.store, request.app.state.actions, message_id,

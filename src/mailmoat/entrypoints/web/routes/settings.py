@@ -77,12 +77,15 @@ def _parse_windows(text: str) -> list[WindowIn]:
     return out
 
 
+DIGEST_HOURS = tuple(str(h) for h in range(24))
+
+
 def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
     settings = AccountNotifySettings.load(repos(request).settings.get(me.account)).model_copy(
         update={"mode": current_mode(request, me.account)})
     autonomy = request.app.state.actions.mode(me.account)
     lanes = lane_actions_of(request, me.account)
-    return {
+    ctx = {
         "s": settings, "error": "",
         "guidelines": autonomy.guidelines, "daily_cap": str(autonomy.daily_cap),
         "lane_rows": None if lanes is None else lane_rows(lanes),
@@ -91,7 +94,10 @@ def _settings_ctx(request: Request, me: SessionInfo) -> dict[str, Any]:
         "focus": _windows_text(settings.notify.focus_windows),
         "vapid_key": vapid_public_key(repos(request).secrets),
         "push_count": len(repos(request).push.subscriptions(me.account)),
-        "budget": views.judge_figures(request.app.state.store, me.account)["budget"]}
+        "budget": views.judge_figures(request.app.state.store, me.account)["budget_words"],
+        "digest_hours": DIGEST_HOURS,
+    }
+    return {**ctx, "digest_channels": bool(settings.notify.apprise_urls or ctx["push_count"])}
 
 
 @pages.get("/settings", response_class=HTMLResponse)
@@ -166,6 +172,21 @@ def notify_form(
     data.settings.save(me.account, settings.model_copy(update={"notify": notify}).model_dump(
         mode="json"))
     return back("/settings", "notifications_saved")
+
+
+@pages.post("/settings/digest")
+def digest_form(request: Request, hour: str = Form(..., max_length=3),
+                me: SessionInfo = User) -> Response:
+    """The daily digest: "off" (the default) or the local hour it goes out from, once a day."""
+    if hour != "off" and hour not in DIGEST_HOURS:
+        raise HTTPException(422, "hour is off or a whole hour from 0 to 23")
+    data = repos(request)
+    settings = AccountNotifySettings.load(data.settings.get(me.account))
+    notify = settings.notify.model_copy(
+        update={"daily_digest_hour": None if hour == "off" else int(hour)})
+    data.settings.save(me.account, settings.model_copy(update={"notify": notify}).model_dump(
+        mode="json"))
+    return back("/settings", "digest_saved" if hour != "off" else "digest_off")
 
 
 # -- API --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
@@ -100,6 +100,18 @@ def api_user(request: Request) -> SessionInfo:
     if found is None:
         raise HTTPException(401, "sign in first", headers={"WWW-Authenticate": "Session"})
     return found
+
+
+def owning(request: Request, me: SessionInfo, message_id: int) -> SessionInfo:
+    """The session as the account that owns the message, when the person may see that
+    account (one of `me.accounts`, read from the database at each request); else a 404, as
+    for a missing id, so ids of accounts the person cannot see cannot be probed. Message
+    pages and actions run as the returned session, so a person with several mailboxes acts
+    on each from one view without switching."""
+    account = repos(request).summaries.owner(message_id, me.accounts)
+    if account is None:
+        raise HTTPException(404, "no such message")
+    return me if account == me.account else replace(me, account=account)
 
 
 def _same_origin(request: Request) -> bool:
