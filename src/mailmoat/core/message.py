@@ -62,16 +62,20 @@ class _RawHeaderPolicy(email.policy.EmailPolicy):
         read (the stdlib's parameter parsing, our own) ever meets a megabyte of header.
         A value of exactly the cap's length is reported as capped (`_capped_headers`)."""
         name, value = super().header_source_parse(sourcelines)
-        value = value[:header_cap(name)]
+        if len(value) > MAX_MIME_HEADER_CHARS:  # the lower cap: most values are under both
+            value = value[:header_cap(name)]
         if "*" in value and name.strip().lower() in _MIME_HEADERS:
             value = _readable_params(value)
         return name, value
 
     def header_fetch_parse(self, name: str, value: str) -> str:
-        if isinstance(value, str) and _has_surrogates(value):
+        if isinstance(value, str) and not value.isascii() and _has_surrogates(value):
             value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
         # A header set after parsing never went through header_source_parse.
-        return str(value)[:header_cap(name)].replace("\r", "").replace("\n", "")
+        value = str(value)
+        if len(value) > MAX_MIME_HEADER_CHARS:
+            value = value[:header_cap(name)]
+        return value.replace("\r", "").replace("\n", "")
 
 
 def header_cap(name: str) -> int:
@@ -465,6 +469,8 @@ def _elided_size(part: StdMessage) -> int:
 
 def _note_capped(part: StdMessage, acc: _Collector) -> None:
     for name, value in part.raw_items():
+        if len(value) < MAX_MIME_HEADER_CHARS:  # under the lower cap: under both
+            continue
         cap = header_cap(name)
         if len(value) >= cap:
             note = f"header {name[:40]} capped at {cap} chars"
