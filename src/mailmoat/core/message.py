@@ -357,7 +357,8 @@ def _header(msg: dict[str, str], name: str, notes: list[str]) -> str:
 
 def _strip_surrogates(text: str) -> str:
     # Undecodable 8-bit bytes surface as lone surrogates; they cannot be stored or hashed.
-    return text.encode("utf-8", "replace").decode("utf-8")
+    # ASCII text holds none (CPython knows a string is ASCII without reading it).
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _addresses(msg: dict[str, str], name: str, notes: list[str]) -> tuple[str, ...]:
@@ -630,7 +631,7 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
                       or _header(headers, "ARC-Authentication-Results", notes)),
         spam_headers=tuple((name, _header(headers, name, notes)) for name in _SPAM_HEADER_NAMES
                            if name.lower() in headers),
-        autoreply_header=bool("x-autoreply" in msg or "x-autorespond" in msg),
+        autoreply_header=bool("x-autoreply" in headers or "x-autorespond" in headers),
         links=tuple(link for h in acc.html[:4] for link in html_links(h))[:MAX_LINKS],
         html_parts=tuple(html_parts),
         raw_size=raw_size,
