@@ -66,8 +66,10 @@ def html_to_text(markup: str) -> str:
         stripped = nh3.clean(marked, tags=set(), clean_content_tags=set(_HIDDEN_CONTENT))
     except Exception:
         stripped = re.sub(r"<[^<>]*>", " ", marked)
-    # Each line's whitespace collapsed, blank lines dropped. Every other line-break
-    # character `splitlines` knows is whitespace, so splitting on "\n" alone and letting
-    # `normalize_space` fold the rest reads the same lines.
-    lines = (normalize_space(line) for line in html.unescape(stripped).split("\n"))
-    return "\n".join(line for line in lines if line)
+    # Each line's whitespace collapsed (`normalize_space`), blank lines dropped. Every other
+    # line-break character `splitlines` knows is whitespace, so splitting on "\n" alone and
+    # letting the collapse fold the rest reads the same lines. A line is blank when it
+    # splits into no words; `map` and `filter` keep the per-line work in C (HTML text is
+    # mostly blank lines).
+    words = filter(None, map(str.split, html.unescape(stripped).split("\n")))
+    return "\n".join(map(" ".join, words))
