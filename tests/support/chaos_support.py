@@ -248,12 +248,18 @@ def run_chaos(size: ChaosSize, pg_url: str, broker_url: str, queue: str, tmp: Pa
         rng = random.Random(11)
         killed: list[tuple[str, float]] = []
         while fig.kills < size.kills:
-            time.sleep(size.kill_every * rng.uniform(0.5, 1.5))
-            live = [lease for lease in all_leases(store, "sync:") if lease.token is not None]
+            time.sleep(size.kill_every * rng.uniform(0.5, 1.0))
             # A random worker, among those syncing right now when any is: those kills are
-            # the ones that test the leases.
-            syncing = [p for p in topo.workers
-                       if any(f":{p.pid}:" in (lease.holder or "") for lease in live)]
+            # the ones that test the leases. On a quiet machine a pass over a few new mails
+            # takes a fraction of a second, so look for one for up to half a period more.
+            look_until = time.monotonic() + size.kill_every * 0.5
+            while True:
+                live = [lease for lease in all_leases(store, "sync:") if lease.token is not None]
+                syncing = [p for p in topo.workers
+                           if any(f":{p.pid}:" in (lease.holder or "") for lease in live)]
+                if syncing or time.monotonic() >= look_until:
+                    break
+                time.sleep(0.02)
             victim = rng.choice(syncing or topo.workers)
             held = [lease.name.split(":", 1)[1] for lease in live
                     if f":{victim.pid}:" in (lease.holder or "")]
