@@ -30,7 +30,7 @@ LANES_BY_CATEGORY = {
     "scam": ("QUEUE", {"SILENT"}),
     "phishing": ("QUEUE", {"SILENT"}),
 }
-PART1_LAST = 171  # blind-001 .. blind-171 are part 1 (no headers); the rest are part 2
+PART1_LAST = 181  # blind-001 .. blind-181 are part 1 (no headers); the rest are part 2
 HEADER_NAMES = {"Authentication-Results", "List-Id", "Auto-Submitted", "Reply-To",
                 "List-Unsubscribe", "Precedence"}
 ADDRESS = re.compile(r"^(.+ )?<?[^<>\s@]+@[^<>\s@]+\.[a-z]{2,}>?$")
