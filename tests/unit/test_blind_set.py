@@ -33,7 +33,7 @@ LANES_BY_CATEGORY = {
 PART1_LAST = 181  # blind-001 .. blind-181 are part 1 (no headers); the rest are part 2
 HEADER_NAMES = {"Authentication-Results", "List-Id", "Auto-Submitted", "Reply-To",
                 "List-Unsubscribe", "Precedence"}
-ADDRESS = re.compile(r"^(.+ )?<?[^<>\s@]+@[^<>\s@]+\.[a-z]{2,}>?$")
+ADDRESS = re.compile(r"^\S.* <[^<>\s@]+@[^<>\s@]+\.[a-z]{2,}>$")  # Display Name <addr@domain>
 
 
 @pytest.fixture(scope="module")
