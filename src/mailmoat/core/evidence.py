@@ -254,6 +254,7 @@ AUTOMATED_LOCAL = re.compile(
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
+    r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
 
