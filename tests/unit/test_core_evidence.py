@@ -453,3 +453,25 @@ def test_an_authenticated_counterparty_asking_to_confirm_details_may_still_push(
     found = ev(raw)
     assert found.weight == 1 and not found.cold_unsolicited
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
+def test_a_bec_excuse_from_free_mail_keeps_a_stranger_out_of_push() -> None:
+    raw = mail("Marco Bellini <marco.bellini.work@gmail.com>", "payment today",
+               "Our company email is having problems so I write from my personal address. "
+               "Please pay invoice 4411 today to our new account, the old one is closed.")
+    found = ev(raw)
+    assert found.cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+
+
+def test_a_name_wearing_a_government_ending_is_flagged() -> None:
+    assert ev(mail("Refund Office <notice@tax-refund.uk-gov.com>", "Refund",
+                   "You have a refund waiting.")).flagged
+
+
+def test_a_colleagues_mail_with_no_subject_is_not_a_cold_contact() -> None:
+    raw = mail("Ben <ben@acme-corp.com>", "",
+               "The gate alarm is beeping and security will call the police in 10 mins "
+               "unless a keyholder resets it. Can you come down?")
+    assert not ev(raw).cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH
