@@ -475,3 +475,18 @@ def test_a_colleagues_mail_with_no_subject_is_not_a_cold_contact() -> None:
                "unless a keyholder resets it. Can you come down?")
     assert not ev(raw).cold_unsolicited
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
+def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
+    # MEETING starts the calendar loop's proposals: a sender who may not interrupt is not
+    # scheduled either (a dressed domain offering a meeting link).
+    raw = mail("Zoom <no-reply@zoom-meeting-invites.example>", "You missed a meeting",
+               "You missed 'Board review'. Reschedule here: https://zoom-meeting-invites.example/r")
+    trace = classify(parse_message(raw))
+    assert trace.signals.scheduling and trace.signals.cold_unsolicited
+    assert trace.decision.lane is Lane.QUEUE
+
+
+def test_a_banks_initials_are_not_a_shouted_name() -> None:
+    assert not ev(mail("HSBC UK <alerts@hsbc.co.uk>", "Payment", "Did you pay?")).unsolicited
+    assert ev(mail("JOHN DOE WINNER <x@y.example>", "Hi", "Hello")).unsolicited

@@ -482,7 +482,8 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
-    if sum(map(str.isupper, name)) >= 5 and not any(map(str.islower, name)):
+    # (eight letters: a brand's initials are capitals too, "HSBC UK", "AT&T")
+    if sum(map(str.isupper, name)) >= 8 and not any(map(str.islower, name)):
         shapes.append((1, "a shouted display name"))
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
