@@ -490,3 +490,13 @@ def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
 def test_a_banks_initials_are_not_a_shouted_name() -> None:
     assert not ev(mail("HSBC UK <alerts@hsbc.co.uk>", "Payment", "Did you pay?")).unsolicited
     assert ev(mail("JOHN DOE WINNER <x@y.example>", "Hi", "Hello")).unsolicited
+
+
+def test_a_lone_request_to_confirm_details_is_a_lure_only_where_auth_could_vouch() -> None:
+    body = "Please confirm the account details for the wire before 3pm today."
+    bare = ev(mail("Tomas <tomas@harbor.example.net>", "Wire today", body))
+    assert bare.weight == 1 and not bare.cold_unsolicited  # no Authentication-Results
+    auth = "mx.acme-corp.com; spf=pass smtp.mailfrom=harbor.example.net; dmarc=none"
+    unvouched = ev(mail("Tomas <tomas@harbor.example.net>", "Wire today", body,
+                        Authentication_Results=auth))
+    assert unvouched.cold_unsolicited

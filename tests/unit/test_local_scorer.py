@@ -187,3 +187,37 @@ def test_promotional_prices_and_upsells_are_not_in_the_queue() -> None:
                           ("Go Pro", "Upgrade to Premium this week only. Cancel anytime.")):
         lane = _lane("Skylark <offers@skylark-air.example>", subject, body)
         assert lane in (Lane.SILENT, Lane.INFO), subject
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("DRINGEND: Anlage steht", "Die Linje 2 steht seit heute früh. Bitte sofort melden."),
+    ("Urgente: pedido bloqueado", "El pedido está bloqueado en aduana, necesito tu firma hoy."),
+])
+def test_urgency_in_other_languages_pushes(subject: str, body: str) -> None:
+    assert _lane("Kai Vogt <kai@werk.example>", subject, body) is Lane.PUSH
+
+
+def test_a_sender_who_says_it_is_not_urgent_is_believed_over_an_incident_word() -> None:
+    assert _lane("Jin <jin@client.example>", "장애 대응 계약 문의",
+                 "야간 장애 대응이 포함되는지 궁금합니다. 급하지 않으니 이번 달 안에만 "
+                 "회신 주세요.") is not Lane.PUSH
+
+
+def test_friday_end_of_day_is_days_away() -> None:
+    assert _lane("Ida <ida@corp.example>", "headcount",
+                 "Finance needs headcount asks by Friday EOD. Can you send yours?") \
+        is not Lane.PUSH
+
+
+def test_a_call_to_action_is_not_urgency() -> None:
+    assert _lane("Ira <ira@staffing.example>", "Drivers",
+                 "Six drivers available immediately. Order now!") is not Lane.PUSH
+
+
+def test_a_plain_newsletter_and_a_german_offer_are_not_in_the_queue() -> None:
+    for sender, subject, body in (
+            ("The Daily Wire <newsletter@dailywire.example>", "Markets, weather, a llama",
+             "Diesel fell 3 cents. Enjoying it? Forward to a friend. Unsubscribe"),
+            ("Papier Haus <info@papierhaus.example>", "Frühjahrsaktion",
+             "10 % Rabatt auf alles, nur bis Montag. Jetzt Muster sichern! Abmelden")):
+        assert _lane(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject

@@ -433,7 +433,7 @@ _MONEY_BAIT = (
 
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
-    r"구독 (?:취소|해지)"
+    r"구독 (?:취소|해지)|\babmelden\b|\babbestellen\b|se désinscrire|désabonner|darse de baja"
 OPT_OUT = _matcher(_OPT_OUT)
 
 # A greeting that names no one: written to everyone on a list of addresses.
@@ -618,8 +618,11 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
     internal = bool(own and own in recipients and not failed)
+    # A lone request to confirm account details is a lure only where authentication could
+    # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
     lure = bool(weight and not (same_org or internal) and not (
-        dmarc == "pass" and all(r == _CREDENTIALS_ONLY for _, r in shapes)))
+        (dmarc == "pass" or not message.auth_results)
+        and all(r == _CREDENTIALS_ONLY for _, r in shapes)))
     automated = robot_address(local)
     spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:

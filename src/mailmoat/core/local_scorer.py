@@ -36,7 +36,8 @@ LOCAL_SOURCE = "local"
 
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
-    r"right away|as soon as possible|critical)\b",
+    r"right away|as soon as possible|critical|dringend|sofort|umgehend|urgente|de inmediato|"
+    r"inmediatamente|tout de suite|immédiatement)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
 )
 _INCIDENT = alternatives(
@@ -59,10 +60,14 @@ _NEAR_TIME = alternatives(
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
     r"(?:is|are) here (?:now|early|already)|(?:please|can you|could you|need)[^.?!\n]{0,60} now|"
-    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight))\b",
+    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes)\b",
     r"\bnow\?",
-    r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)",
+    r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
+    r"\d+ ?분 ?(?:안에|내에|이내)",
 )
+# "by Friday EOD" is days away, not the end of today.
+_WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
+                            r"(?:the )?day|cob|close of business)\b")
 # A deadline days away (tomorrow, a weekday, the end of the week): something to answer,
 # not an interruption. With a request it is some time pressure (0.5), never PUSH alone.
 _SOON = alternatives(
@@ -84,16 +89,22 @@ _NO_ACTION = alternatives(
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
 _RELAXED = alternatives(
-    r"\b(?:no rush|no hurry|whenever|when you (?:get|have) a (?:sec|second|minute|moment|"
-    r"chance)|at your (?:convenience|leisure)|low priority)\b",
-    r"천천히",
+    r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
+    r"(?:earliest )?(?:convenience|leisure)|low priority)\b",
+    r"편하실 때",
 )
+# The sender says outright it is not urgent: this outweighs everything but explicit urgency
+# of its own. Read before negations are taken out of scope ("no rush" is one).
+_CALM = matcher(alternatives(
+    r"\b(?:no rush|no hurry|not urgent|nothing urgent|not time[- ]sensitive)\b",
+    r"급하지 않|천천히"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
 _TROUBLE = alternatives(
     r"\b(?:alarm (?:went|is going|going) off|fire alarm|(?:has|have|just) (?:failed|died|crashed|"
-    r"stopped|collapsed)|died|fell|ambulance|hospital|(?:not|isn'?t|aren'?t|nobody(?: from \w+)?) "
+    r"stopped|collapsed)|died|fell|ambulance|hospital|(?:not|isn'?t|aren'?t|no one|nobody"
+    r"(?: from \w+)?) "
     r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
@@ -102,7 +113,8 @@ _TROUBLE = alternatives(
     r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|"
     r"e-?mail|vpn|portal|website|app) (?:is |are |went |has gone |have gone )?(?:down|dead|"
     r"offline)|power (?:is )?out|no power|lost power|leak(?:ing|s)?|flood(?:ed|ing)|spill|"
-    r"collision|accident|crash(?:ed)?|injur(?:ed|y|ies)|unwell|breathless|collapsed|"
+    r"collision|(?:an|the|a) accident|accident (?:on|at|in)|crash(?:ed)?|injur(?:ed|y|ies)|"
+    r"unwell|breathless|collapsed|"
     r"unconscious|chest pain|999|911|police|beeping|climbing|locked out|clicked (?:on )?"
     r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|entered my (?:password|"
     r"credentials|details)|"
@@ -125,7 +137,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "trouble": _TROUBLE, "soon": _SOON,
-                           "relaxed": _RELAXED})
+                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
@@ -136,15 +148,19 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(found: frozenset[str], s: Signals, no_action: bool = False) -> tuple[float, str]:
-    """`found`: the names of the patterns above that match the sender's words in scope."""
+def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
+             calm: bool = False) -> tuple[float, str]:
+    """`found`: the names of the patterns above that match the sender's words in scope;
+    `calm`: the sender says outright it is not urgent ("no rush", "급하지 않으니")."""
     if s.auto_reply:
         return 0.1, "automatic reply"
     explicit = "explicit" in found
+    if calm and not explicit:
+        return 0.15, "the sender says it is not urgent"
     incident = "incident" in found and not (not explicit and "resolved" in found)
     if s.marketing:
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
-    near = "near" in found
+    near = "near" in found and not ("weekday_eod" in found and "today" not in found)
     deadline = "deadline" in found
     request = s.action_requested or s.personal
     if "promo_pressure" in found and not (explicit or incident):
@@ -247,7 +263,8 @@ def score_local(message: Message, signals: Signals) -> Scored:
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
-    urgency, why = _urgency(found, signals, no_action)
+    calm = scoped is not searched and bool(_CALM.search(searched))
+    urgency, why = _urgency(found, signals, no_action, calm)
     features = Features(
         confidence=_confidence(signals, urgency, bool(folded.strip())),
         sender_trust=_sender_trust(signals),

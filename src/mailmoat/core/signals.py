@@ -80,7 +80,11 @@ _PROMO = alternatives(
     r"seats are limited|(?:claim|get) your (?:free|\$|£|€)|early[- ]?bird|cancel anytime|"
     r"terms apply|(?:offer|sale|deal) ends|(?:this week|this weekend|today) only|"
     r"upgrade to (?:premium|pro|plus|business|\w+ premium)|free (?:vip )?pass|"
-    r"(?:grab|claim|book|reserve) (?:yours|your (?:ticket|pass|seat|spot|place)))\b",
+    r"(?:grab|claim|book|reserve) (?:yours|your (?:ticket|pass|seat|spot|place))|"
+    r"(?:save|reserve) (?:your|my) (?:spot|seat|place)|(?:spring|summer|autumn|fall|winter|"
+    r"holiday|christmas|easter) (?:special|sale|offer)|rabatt|aktionspreis|gutschein|"
+    r"frühbucher\w*|jetzt (?:\w+ )?(?:sichern|bestellen|kaufen)|découvrez|livraison offerte|"
+    r"soldes|réduction|descuentos?|ofertas?|envío gratis)\b",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
@@ -114,7 +118,8 @@ _ACTION_REQUESTED = alternatives(
     r"please (?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
     r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
-    r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody))\b",
+    r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
+    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead)\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
     r"해 ?주시면|승인해 ?주|결정 부탁|어떻게 해야|부탁해요|줄 수 있(?:어요|나요|을까요)",
 )
@@ -132,7 +137,8 @@ _PITCH = alternatives(
     r"pipeline)|can (?:i|we) send you a free|we help \w+ like|\d+[- ]?min(?:ute)?s? (?:call|chat|"
     r"demo) (?:makes sense|would help|works?)|(?:floating|bumping) this (?:to the top|up)|"
     r"in case (?:it|this|my (?:note|email)) got buried|following up on my (?:last|previous) "
-    r"(?:email|note|message))\b",
+    r"(?:email|note|message)|i help \w+ (?:like|in|get)|see if (?:it'?s|we'?re) a (?:good )?fit|"
+    r"qualified (?:\w+ )?leads|no obligation)\b",
     r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
 )
 # Marketing automation names its sender "Jordan from Pipewise", "Mia at Notable",
@@ -199,7 +205,11 @@ _OUT_OF_SCOPE = _Matcher(
     # trouble denied: "not broken", "no fire", "nobody hurt"
     r"|\b(?:not|no|nobody|nothing) (?:\w+ )?(?:broken|hurt|injured|damaged|serious|fire|damage|"
     r"injur(?:y|ies)|outage|data loss|breach)\b"
-    r"|당장 조치할",
+    r"|당장 조치할"
+    # a call to action or an offer, not an event: "order now", "available immediately"
+    r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
+    r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
+    r"|지금 바로 (?:주문|구매|쇼핑|확인하기|신청)",
 )
 
 
@@ -248,6 +258,8 @@ def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
         or _BULK_SUBDOMAIN.match(domain)
         or message.precedence in {"bulk", "list", "junk"}
         or labels & _PROMO_LABELS
+        # a newsletter sent as plain mail: a robot's address and an opt-out line
+        or (robot_address(local) and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
