@@ -61,5 +61,5 @@ def test_report_command_defaults_to_the_public_sets_beside_the_checkout() -> Non
     # folder the tests read (it once pointed inside src/ after the CLI moved a level down).
     from mailmoat.entrypoints.cli.main import DEFAULT_EVAL_SETS
 
-    assert SETS.resolve() == DEFAULT_EVAL_SETS
+    assert DEFAULT_EVAL_SETS.resolve() == SETS.resolve()
     assert any(DEFAULT_EVAL_SETS.glob("*.json"))
