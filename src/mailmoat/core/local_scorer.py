@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import PatternSet, alternatives, as_searched, matcher
-from mailmoat.core.signals import Signals, in_scope, own_words
+from mailmoat.core.patterns import PatternSet, alternatives, matcher
+from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, read_texts
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -167,23 +167,31 @@ def _reversibility(s: Signals) -> float:
     return 0.8
 
 
-# Urgent mail says so up front; an "immediately" deep in a newsletter is not evidence.
-OPENING_CHARS = 600
+OPENING_CHARS = URGENCY_CHARS  # the sender's first words (core/signals.py `Texts`)
 
 
-def score_local(message: Message, signals: Signals) -> Scored:
+def _has_text(folded_subject: str, subject: str, own: str) -> bool:
+    """Whether the text urgency is read in holds more than whitespace. The folded subject
+    begins it: a subject with a word answers without folding the rest again."""
+    return bool(folded_subject.strip()) or bool(
+        fold(f"{subject}\n{own[:OPENING_CHARS]}").strip())
+
+
+def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
-    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`)."""
-    folded = fold(f"{message.subject}\n{own_words(message.body_text)[:OPENING_CHARS]}")
-    searched = as_searched(folded)
-    scoped = in_scope(searched)
+    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`).
+    `texts`: `read_texts(message)`, when the caller has it (the signals read them too)."""
+    if texts is None:
+        texts = read_texts(message)
+    subject, own = message.subject, texts.own
+    searched, scoped = texts.first_said, texts.first_scoped
     found = _URGENCY_SET.found(scoped)
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     urgency, why = _urgency(found, signals, no_action)
     features = Features(
-        confidence=_confidence(signals, urgency, bool(folded.strip())),
+        confidence=_confidence(signals, urgency, _has_text(texts.subject, subject, own)),
         sender_trust=_sender_trust(signals),
         reversibility=_reversibility(signals),
         urgency=urgency,

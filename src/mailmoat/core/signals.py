@@ -6,7 +6,6 @@ The policy combines them with the scorer's features; the local scorer also reads
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -130,6 +129,9 @@ _UPDATE_LABELS = frozenset({"category_updates"})
 # footer. Reading only those keeps the work per message bounded.
 OPENING_CHARS = 1500
 FOOTER_CHARS = 1500
+# Urgent mail says so up front: the local scorer reads urgency in the sender's first words
+# only; an "immediately" deep in a newsletter is not evidence.
+URGENCY_CHARS = 600
 
 # The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
 # original, a signature or a corporate footer carry other people's urgency.
@@ -166,7 +168,6 @@ def own_words(body: str) -> str:
     return _own_head(body[:OPENING_CHARS])
 
 
-@functools.lru_cache(maxsize=16)  # pure; the signals and the local scorer ask for the same mail
 def _own_head(head: str) -> str:
     if head.isascii():
         start = _QUOTE_START_ASCII.start(head.encode("ascii"))
@@ -184,12 +185,63 @@ _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]
                          re.IGNORECASE)
 
 
-def perceive_signals(message: Message) -> tuple[Signals, Evidence]:
-    """The signals and the evidence behind the sender-side ones, reading the text once."""
-    subject = fold(message.subject)
-    text = as_searched(fold(f"{message.subject}\n{message.body_text[:OPENING_CHARS]}"))
-    scoped = in_scope(as_searched(fold(f"{message.subject}\n{own_words(message.body_text)}")))
-    footer = as_searched(fold(message.body_text[-FOOTER_CHARS:]) if message.body_text else "")
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """A message's texts as the patterns search them, each folded (`fold`) and encoded
+    (`as_searched`) once: the signals, the evidence and the local scorer read the same ones
+    (`read_texts`)."""
+
+    subject: str  # the folded subject
+    opening: bytes  # the subject, a line break, the body's first OPENING_CHARS
+    own: str  # the sender's own words (`own_words`), as written
+    said: bytes  # the subject, a line break, the own words
+    scoped: bytes  # `said` with out-of-scope urgency removed (`in_scope`)
+    footer: bytes  # the body's last FOOTER_CHARS
+    first_said: bytes  # the subject, a line break, the first URGENCY_CHARS of the own words
+    first_scoped: bytes  # `first_said` in scope: where the local scorer reads urgency
+
+
+def read_texts(message: Message) -> Texts:
+    """The texts of `message`, each made once. Folding ASCII text is `str.lower`, one
+    character at a time, and its UTF-8 is one byte a character: there, a text that is a
+    part of another already folded is cut out of it rather than folded again (the own
+    words are the whole opening in half the corpus; a short body is its own footer)."""
+    subject, body = message.subject, message.body_text
+    head = body[:OPENING_CHARS]
+    opening = as_searched(fold(f"{subject}\n{head}"))
+    ascii = subject.isascii() and head.isascii()
+    own = own_words(body)
+    if len(own) == len(head):  # nothing cut: the same text
+        said = opening
+    elif ascii:
+        said = opening[: len(subject) + 1 + len(own)]
+    else:
+        said = as_searched(fold(f"{subject}\n{own}"))
+    if not body:
+        footer = b""
+    elif len(body) <= FOOTER_CHARS and ascii:
+        footer = opening[len(subject) + 1:]
+    else:
+        footer = as_searched(fold(body[-FOOTER_CHARS:]))
+    scoped = in_scope(said)
+    if len(own) <= URGENCY_CHARS:
+        first_said, first_scoped = said, scoped
+    else:
+        first_said = said[: len(subject) + 1 + URGENCY_CHARS] if ascii else as_searched(
+            fold(f"{subject}\n{own[:URGENCY_CHARS]}"))
+        first_scoped = in_scope(first_said)
+    return Texts(fold(subject), opening, own, said, scoped, footer, first_said, first_scoped)
+
+
+def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Signals, Evidence]:
+    """The signals and the evidence behind the sender-side ones, reading the text once.
+    `texts`: `read_texts(message)`, when the caller has it (the local scorer reads them too)."""
+    if texts is None:
+        texts = read_texts(message)
+    subject = texts.subject
+    text = texts.opening
+    scoped = texts.scoped
+    footer = texts.footer
     evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels}
