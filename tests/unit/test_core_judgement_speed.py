@@ -63,7 +63,7 @@ def reference_read_texts(message: Message) -> signals_mod.Texts:
 def _nfc(value: Any) -> Any:
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_nfc(v) for v in value]
     return value
 
