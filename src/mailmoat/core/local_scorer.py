@@ -20,6 +20,7 @@ silenced).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from mailmoat.core.features import Features
@@ -170,6 +171,15 @@ def _reversibility(s: Signals) -> float:
 OPENING_CHARS = URGENCY_CHARS  # the sender's first words (core/signals.py `Texts`)
 
 
+@functools.lru_cache(maxsize=512, typed=True)  # a few dozen combinations of the weights above
+def _features(confidence: float, sender_trust: float, reversibility: float,
+              urgency: float) -> Features:
+    """The features of these weights: one frozen, checked value for each combination,
+    instead of the four checks again for every message."""
+    return Features(confidence=confidence, sender_trust=sender_trust,
+                    reversibility=reversibility, urgency=urgency)
+
+
 def _has_text(folded_subject: str, subject: str, own: str) -> bool:
     """Whether the text urgency is read in holds more than whitespace. The folded subject
     begins it: a subject with a word answers without folding the rest again."""
@@ -190,11 +200,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     urgency, why = _urgency(found, signals, no_action)
-    features = Features(
-        confidence=_confidence(signals, urgency, _has_text(texts.subject, subject, own)),
-        sender_trust=_sender_trust(signals),
-        reversibility=_reversibility(signals),
-        urgency=urgency,
-    )
+    features = _features(_confidence(signals, urgency, _has_text(texts.subject, subject, own)),
+                         _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
     return Scored(features=features, reason="; ".join(parts) or "no strong signals")

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
 
 from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
-from mailmoat.core.records import field_names, flat_dict
+from mailmoat.core.records import field_names, field_values, flat_dict
 from mailmoat.core.text import fold
 
 
@@ -40,7 +41,7 @@ class Signals:
         return flat_dict(self)
 
     def names(self) -> tuple[str, ...]:
-        return tuple(name for name in field_names(Signals) if getattr(self, name))
+        return tuple(compress(field_names(Signals), field_values(Signals)(self)))
 
 
 # Matched against folded (NFKC + casefold) subject/body text. Korean patterns sit beside
