@@ -300,22 +300,28 @@ def _url_hosts(text: bytes) -> list[bytes]:
     return out
 
 
-def _hosts(message: Message, opening: bytes) -> list[str]:
-    """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
+def _target(href: str) -> bytes | None:
+    """The host a link points at, if it names one."""
+    m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+    return m.group(1) if m else None
+
+
+def _hosts(opening: bytes, targets: list[bytes | None]) -> list[str]:
+    """The distinct link hosts in the opening and the HTML anchors (`targets`: each
+    anchor's `_target`), at most MAX_HOSTS."""
     found = dict.fromkeys(_url_hosts(opening))
-    for _, href in message.links:
-        m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
-        if m:
-            found[m.group(1)] = None
+    for host in targets:
+        if host:
+            found[host] = None
     return [h.decode("ascii", "replace") for h in list(found)[:MAX_HOSTS]]
 
 
-def _anchors(message: Message) -> list[tuple[str, str]]:
-    """The HTML anchors, and those of HTML quoted as plain text in the opening (eval sets).
-    No "<a" or "<A" (html_links' own check) is where no "<" is: looking for one character
-    is a memchr, for two a scan ten times longer."""
+def _quoted_anchors(message: Message) -> tuple[tuple[str, str], ...]:
+    """The anchors of HTML quoted as plain text in the opening (eval sets). No "<a" or
+    "<A" (html_links' own check) is where no "<" is: looking for one character is a
+    memchr, for two a scan ten times longer."""
     head = message.body_text[:OPENING_CHARS]
-    return [*message.links, *html_links(head)] if "<" in head else list(message.links)
+    return html_links(head) if "<" in head else ()
 
 
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
@@ -501,7 +507,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    hosts = _hosts(message, opening)
+    targets = [_target(href) for _, href in message.links]
+    hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
     if _SHAPES[0][0] in seen:
         if foreign:
@@ -509,11 +516,14 @@ def read_evidence(message: Message, opening: bytes | None = None,
         else:
             shapes.append((1, "asks for credentials or account details"))
     shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
-    for text, href in _anchors(message):
-        shown = _DOMAIN_IN_TEXT.search(fold(text))
-        target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+    quoted = _quoted_anchors(message)
+    # Each anchor's host is looked up once (`targets` above, for the message's own); the
+    # text is read only when the link points at a host.
+    targets += [_target(href) for _, href in quoted]
+    for (text, _), target in zip((*message.links, *quoted), targets, strict=True):
+        shown = _DOMAIN_IN_TEXT.search(fold(text)) if target else None
         if shown and target:
-            a, b = registrable(shown.group(1)), registrable(target.group(1).decode())
+            a, b = registrable(shown.group(1)), registrable(target.decode())
             if a != b:
                 shapes.append((2, f"link text names {a} but points at {b}"))
                 break
