@@ -49,3 +49,12 @@ def test_model_comparison_has_a_row_per_configured_model_beside_the_local_path()
         assert row["total"] == table["rows"][0]["total"]
         assert row["median_prompt_tokens"] > 0 and row["degraded"] == 0
         assert row["command"].endswith(f"--scorer llm --model {row['model']}")
+
+
+def test_report_command_defaults_to_the_public_sets_beside_the_checkout() -> None:
+    # `mailmoat report` with no --sets reads ../shared/eval/klorn: the default must name the
+    # folder the tests read (it once pointed inside src/ after the CLI moved a level down).
+    from mailmoat.entrypoints.cli.main import DEFAULT_EVAL_SETS
+
+    assert SETS.resolve() == DEFAULT_EVAL_SETS
+    assert any(DEFAULT_EVAL_SETS.glob("*.json"))

@@ -385,3 +385,17 @@ def test_a_services_alert_with_an_opt_out_line_still_pushes() -> None:
                "Manage notification preferences or unsubscribe: https://acme-monitor.com/p")
     assert not ev(raw).unsolicited
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
+def test_a_stranger_touting_a_penny_stock_does_not_push() -> None:
+    # A stock pump shouts "URGENT BUY" at strangers; the touting is an unsolicited shape, so
+    # the urgency of a sender the user never wrote to does not interrupt.
+    body = ("HOT PICK OF THE YEAR\nAcme Drilling Corp. (OTCBB: ACDR)\nURGENT BUY: $ .17\n"
+            "We target serious gains with a 700% investment return.")
+    raw = mail("Shanelle <kqpfs@switzerland.example>", "This stock rumored to fly", body)
+    evidence = ev(raw)
+    assert "money or offer bait" in [r.partition(":")[2] for r in evidence.unsolicited]
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+    calm = ev(mail("Priya <priya@acme-corp.com>", "Q3 numbers",
+                   "Our stock price held up this quarter; see the board deck."))
+    assert not calm.unsolicited

@@ -90,7 +90,12 @@ def test_meeting_branch_and_its_marketing_exception() -> None:
     d = decide(feats(), SCHED)
     assert (d.lane, d.branch) == (Lane.MEETING, "meeting")
     webinar = decide(feats(), Signals(scheduling=True, marketing=True))
-    assert (webinar.lane, webinar.branch) == (Lane.QUEUE, "queue")
+    assert (webinar.lane, webinar.branch) == (Lane.INFO, "info")  # a promotion: a record
+    pitch = decide(feats(), Signals(scheduling=True, cold_pitch=True))  # "book a demo"
+    assert (pitch.lane, pitch.branch) == (Lane.INFO, "info")
+    # A promotion shouting urgency may be a phish dressed as one: it stays in the queue.
+    shouted = decide(feats(u=0.5), Signals(scheduling=True, marketing=True))
+    assert (shouted.lane, shouted.branch) == (Lane.QUEUE, "queue")
     webinar_receipt = decide(feats(), Signals(scheduling=True, marketing=True, transactional=True))
     assert (webinar_receipt.lane, webinar_receipt.branch) == (Lane.INFO, "info")
 
@@ -148,7 +153,7 @@ def test_queue_is_the_default() -> None:
     assert (d.lane, d.branch) == (Lane.QUEUE, "queue")
     # Signals the policy does not branch on change nothing.
     other = Signals(urgent_wording=True, automated_sender=True, bulk=True, personal=True,
-                    security_alert=True, action_requested=True, marketing=True)
+                    security_alert=True, action_requested=True)
     assert decide(feats(), other).lane == Lane.QUEUE
 
 
@@ -522,9 +527,9 @@ def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple
     elif (f.sender_trust < snap["silent_max_trust"] and f.urgency < snap["silent_max_urgency"]
           and f.reversibility > snap["silent_min_reversibility"]):
         lane, branch = Lane.SILENT, "silent"
-    elif s.scheduling and not s.marketing:
+    elif s.scheduling and not (s.marketing or s.cold_pitch):
         lane, branch = Lane.MEETING, "meeting"
-    elif ((s.transactional or s.list_discussion or s.auto_reply)
+    elif ((s.transactional or s.list_discussion or s.auto_reply or s.marketing or s.cold_pitch)
           and f.urgency < snap["info_max_urgency"]):
         lane, branch = Lane.INFO, "info"
     else:

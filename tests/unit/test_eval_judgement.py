@@ -69,7 +69,7 @@ def test_corpus_split_counts_lanes_per_folder(tmp_path: Path) -> None:
 
 # Ratchets on the public SpamAssassin corpus with no model and no spam engine (issue 22;
 # docs/results.md): spam in PUSH and list discussion silenced, raised as the judge improves.
-SPAM_IN_PUSH_CEILING = 1
+SPAM_IN_PUSH_CEILING = 0
 EASY_HAM_1_SILENT_CEILING = 0.30
 
 

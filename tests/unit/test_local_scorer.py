@@ -83,3 +83,40 @@ def test_empty_message_is_unsure_and_visible() -> None:
     trace = classify(message)
     assert trace.features.confidence < 0.5
     assert trace.decision.lane == Lane.QUEUE
+
+
+@pytest.mark.parametrize(
+    ("sender", "subject", "body"),
+    [
+        # cold sales outreach: a stranger offering a demo, an audit or a call
+        ("Lena Brook <lena@quotaforge.example>", "Idea for your sales team",
+         "We help agencies close 30% more deals. Can I get you a quick demo on Thursday?"),
+        ("Omar at Rankly <omar@rankly.example>", "About your site",
+         "I found three things slowing your homepage. Can I send you a free report?"),
+        ("박지훈 <jh.park@solutions.example>", "협업 제안드립니다",
+         "귀사에 맞는 무료 컨설팅을 제안드립니다. 편하신 시간 알려주세요."),
+    ],
+)
+def test_a_strangers_sales_pitch_is_a_record(sender: str, subject: str, body: str) -> None:
+    message = message_from_fields(sender=sender, subject=subject, body=body)
+    trace = classify(message)
+    assert trace.signals.cold_pitch
+    assert trace.decision.lane == Lane.INFO
+
+
+def test_a_prospective_client_asking_for_a_call_is_not_a_pitch() -> None:
+    message = message_from_fields(
+        sender="Claire Dumont <claire@maison-dumont.example>", subject="New project",
+        body="We liked your work for our partners. Would you be open to a call next week "
+             "about a new website? Could you walk us through your process?")
+    trace = classify(message)
+    assert not trace.signals.cold_pitch
+    assert trace.decision.lane not in HIDDEN_LANES
+
+
+def test_a_promotion_with_no_list_headers_is_not_in_the_queue() -> None:
+    # Mail built from fields (no List-Unsubscribe, no Precedence): the offer's own wording and
+    # a role address say it is a promotion.
+    lane = lane_of("Casa Verde <members@casaverde.example>", "A little thank-you",
+                   "Take EUR 15 off your next visit: book now using code THANKS15.")
+    assert lane in (Lane.SILENT, Lane.INFO)

@@ -254,6 +254,7 @@ AUTOMATED_LOCAL = re.compile(
     r"bounce[s]?|news(?:letter)?|marketing|promo(?:tions)?|deals|offers|info|updates?|"
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
+    r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
 
@@ -353,8 +354,11 @@ _MONEY_BAIT = (
     rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
     rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
-    rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)"
-    rb"|\b(?:double|triple) your\b|\bcash bonus\b")
+    rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
+    rb"|\b(?:double|triple) your\b|\bcash bonus\b"
+    # a stock pump: a penny stock touted to strangers
+    rb"|\b(?:otc ?bb|pink ?sheets|investor alert|hot (?:stock|pick)s?|stock tips?|penny "
+    rb"stocks?|ticker symbol)\b|\b\d{3,}% (?:investment )?(?:returns?|gains?|profits?)\b")
 
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \

@@ -11,8 +11,10 @@ Branch order (first match wins) and why:
                like unsolicited bulk mail from someone the user never wrote to (two shapes,
                or one in a mail that answers no thread), not an automatic reply.
   6. silent    clear noise: untrusted, calm, and cheap to undo.
-  7. meeting   scheduling mail, unless it is also marketing (webinar blasts).
-  8. info      a calm record: transactional, a person on a mailing list, an auto-reply.
+  7. meeting   scheduling mail, unless it is also marketing (webinar blasts) or a pitch.
+  8. info      a calm record: transactional, a person on a mailing list, an auto-reply; or
+               a promotion or a stranger's sales pitch, not calm enough for SILENT and with
+               no urgent wording (a promotion shouting urgency may be a phish: QUEUE).
   9. queue     the default.
 Two re-checks run on every outcome, a pin's included: a hidden lane for urgent mail becomes
 QUEUE (invariant 3); PUSH for a flagged, spam-judged or auto-replied mail becomes QUEUE (a
@@ -157,10 +159,12 @@ def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane,
         and f.reversibility > t.silent_min_reversibility
     ):
         return Lane.SILENT, "silent", "untrusted, calm, reversible: noise"
-    if s.scheduling and not s.marketing:
+    if s.scheduling and not (s.marketing or s.cold_pitch):
         return Lane.MEETING, "meeting", "scheduling"
     if (s.transactional or s.list_discussion or s.auto_reply) and f.urgency < t.info_max_urgency:
         return Lane.INFO, "info", "calm record"
+    if (s.marketing or s.cold_pitch) and f.urgency < t.info_max_urgency:
+        return Lane.INFO, "info", "a promotion or a sales pitch: a record"
     return Lane.QUEUE, "queue", "default"
 
 

@@ -36,6 +36,7 @@ class Signals:
     same_org: bool = False  # the sender's domain is the recipient's own organisation
     unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
     cold_unsolicited: bool = False  # one such shape, answering no thread: no PUSH from a stranger
+    cold_pitch: bool = False  # a stranger selling (a demo, a call, an audit): a record, INFO
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -74,7 +75,10 @@ _PROMO = alternatives(
     r"newsletter|digest|roundup|webinar|black friday|flash sale|last chance|"
     r"picked for you|recommended for you|members?[- ]only|new arrivals|don'?t miss|"
     r"free trial|upgrade (?:now|today)|discover|introducing|what'?s new|from \$\d+|"
-    r"top stories|rewards?|prices? you'?ll love)\b",
+    r"top stories|rewards?|prices? you'?ll love|(?:order|book|renew|register|shop|claim|"
+    r"subscribe) (?:now|today)|(?:use|using|with) (?:the )?(?:promo |discount |voucher )?code|"
+    r"seats are limited|(?:claim|get) your (?:free|\$|£|€))\b",
+    r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립",
 )
@@ -104,6 +108,23 @@ _ACTION_REQUESTED = alternatives(
     r"waiting (?:on|for) you)\b",
     r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
 )
+# A stranger selling to the reader: a demo, a call, an audit offered to someone who never
+# asked (cold sales outreach). Only the seller's side of the exchange: "open to a call" or
+# "walk you through" are what a prospective client or a colleague writes too.
+_PITCH = alternatives(
+    r"\b(?:worth an? (?:quick |short |brief |\d+[- ]?min(?:ute)?s? )?(?:chat|call|conversation)|"
+    r"book a (?:demo|call with)|(?:schedule|get|request) a (?:free |quick )?demo|free (?:audit|"
+    r"consultation|assessment)|we help (?:companies|teams|businesses|brands|firms|studios|"
+    r"agencies|startups)|(?:companies|teams|studios|firms|businesses|agencies) like yours|"
+    r"(?:if you'?re|you'?re|if you are) not the right person|who (?:should|would) be the "
+    r"(?:right|best) person|(?:are you )?still struggling with|(?:i'?d|we'?d) love to show you|"
+    r"(?:increase|boost|grow|double|triple) your (?:revenue|sales|leads|conversions?|traffic|"
+    r"pipeline)|can (?:i|we) send you a free)\b",
+    r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
+)
+# Marketing automation names its sender "Jordan from Pipewise", "Mia at Notable",
+# "Jake | ScaleOps": a person's own mail client shows a person's name.
+_PITCH_NAME = re.compile(r"^[^\s@|]+ (?:at|from|@|\|) \S")
 # A direct ask: a reply, a request or a question put to the reader ("you" before the "?"),
 # not any question mark (promotions ask "Are you making these 5 mistakes?" of everyone).
 _PERSONAL = alternatives(
@@ -120,7 +141,7 @@ _BODY_ASK = alternatives(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
 # a third less time on mail read before, but more on mail not read before (its DFA has
 # more states to build), which is most mail.
 _IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "transactional": _TRANSACTIONAL,
-                          "promo": _PROMO, "security": _SECURITY})
+                          "promo": _PROMO, "security": _SECURITY, "pitch": _PITCH})
 # The body's ask is looked for after the first line break (the subject ends there).
 _IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
                             "personal": _PERSONAL,
@@ -292,6 +313,12 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         and (list_reply or message.in_reply_to or message.references
              or not message.list_unsubscribe or "promo" not in seen)
     )
+    # A stranger's pitch: not a colleague, not a list, not a reply in a thread the reader is in.
+    cold_pitch = bool(
+        not marketing and not evidence.same_org and not message.list_id
+        and not (message.in_reply_to or message.references)
+        and ("pitch" in seen or _PITCH_NAME.match(message.from_name))
+    )
     signals = Signals(
         scheduling=scheduling,
         transactional=transactional,
@@ -309,6 +336,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         same_org=evidence.same_org,
         unsolicited=evidence.spam_shaped,
         cold_unsolicited=evidence.cold_unsolicited,
+        cold_pitch=cold_pitch,
     )
     return signals, evidence
 

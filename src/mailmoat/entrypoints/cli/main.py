@@ -55,8 +55,9 @@ scheduler_cli.register(app)  # scheduler
 console = common.console
 app.add_typer(learn_cli.app, name="rules")
 app.command("correct")(learn_cli.correct)
-# The public eval sets sit in ../shared beside a source checkout.
-DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "klorn"
+# The public eval sets sit in ../shared beside a source checkout
+# (this file is <checkout>/src/mailmoat/entrypoints/cli/main.py).
+DEFAULT_EVAL_SETS = Path(__file__).resolve().parents[5] / "shared" / "eval" / "klorn"
 app.command()(judge_commands.status)
 app.command("list")(messages_cli.list_command)
 app.command("show")(messages_cli.show_command)
