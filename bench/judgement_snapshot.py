@@ -2,7 +2,7 @@
 change no answer.
 
 `dump OUT.json` classifies (no model) every mail of the SpamAssassin corpus, every item of
-the Klorn sets and of the development set, and writes each full trace (`Trace.as_dict()`:
+the Klorn sets, of the development set and of the blind set, and writes each full trace (`Trace.as_dict()`:
 lane, branch, reason, features, signals, evidence, input hash, source, scorer reason). Eval
 items are judged twice: with no facts, and with the facts of their context.
 `compare A.json B.json` prints how many traces differ (and the first few) and exits 1 when
@@ -40,7 +40,9 @@ def traces() -> dict[str, dict[str, Any]]:
     for path in paths:
         out[f"corpus/{path.relative_to(CORPUS)}"] = classify(
             parse_message(path.read_bytes())).as_dict()
-    for set_path in [DEV_SET, *sorted(KLORN.glob("*.json"))]:
+    blind = DEV_SET.with_name("blind-set.json")
+    for set_path in [DEV_SET, *([blind] if blind.is_file() else []),
+                     *sorted(KLORN.glob("*.json"))]:
         for n, item in enumerate(load_items(set_path)):
             key = f"{set_path.name}/{n}/{item.id}"
             out[key] = classify(item.message).as_dict()
