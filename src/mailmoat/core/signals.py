@@ -235,7 +235,7 @@ def read_texts(message: Message) -> Texts:
     head = body[:OPENING_CHARS]
     opening = as_searched(fold(f"{subject}\n{head}"))
     ascii = subject.isascii() and head.isascii()
-    own = own_words(body)
+    own = _own_head(head)
     if len(own) == len(head):  # nothing cut: the same text
         said = opening
     elif ascii:
