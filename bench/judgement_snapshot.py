@@ -2,9 +2,10 @@
 change no answer.
 
 `dump OUT.json` classifies (no model) every mail of the SpamAssassin corpus, every item of
-the Klorn sets, of the development set and of the blind set, and writes each full trace (`Trace.as_dict()`:
-lane, branch, reason, features, signals, evidence, input hash, source, scorer reason). Eval
-items are judged twice: with no facts, and with the facts of their context.
+the Klorn sets, of the development set and of the blind set, and writes each full trace
+(`Trace.as_dict()`: lane, branch, reason, features, signals, evidence, input hash, source,
+scorer reason). Eval items are judged twice: with no facts, and with the facts of their
+context.
 `compare A.json B.json` prints how many traces differ (and the first few) and exits 1 when
 any does.
 

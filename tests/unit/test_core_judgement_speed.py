@@ -1,11 +1,11 @@
 """The judgement's speed work changes no answer (issue 22).
 
-The fast paths (ASCII fold, ASCII input hash, the sender's own words computed once and cut
-by RE2 on ASCII text, each text folded once and cut out of a longer one on ASCII text, one RE2 Set pass per text instead of a search per pattern) are held
-to the straightforward forms kept here: each function on every text of the SpamAssassin
-corpus, the development set and the Klorn sets, and the whole judgement (lane, branch,
-features, signals, evidence, input hash) with the reference forms patched in against the
-code as it runs."""
+The fast paths (ASCII fold, ASCII input hash, the sender's own words cut by RE2 on ASCII
+text, each text folded once and on ASCII text cut out of a longer one, one RE2 Set pass per
+text instead of a search per pattern) are held to the straightforward forms kept here: each
+function on every text of the SpamAssassin corpus, the development set and the Klorn sets,
+and the whole judgement (lane, branch, features, signals, evidence, input hash) with the
+reference forms patched in against the code as it runs."""
 
 from __future__ import annotations
 
