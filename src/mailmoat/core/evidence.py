@@ -511,7 +511,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    targets = [_target(href) for _, href in message.links]
+    targets = [_target(href) for _, href in message.links] if message.links else []
     hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
     if _SHAPES[0][0] in seen:
@@ -519,11 +519,13 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, "asks for credentials or account details"))
-    shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
+    if seen:
+        shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
     quoted = _quoted_anchors(message)
     # Each anchor's host is looked up once (`targets` above, for the message's own); the
     # text is read only when the link points at a host.
-    targets += [_target(href) for _, href in quoted]
+    if quoted:
+        targets += [_target(href) for _, href in quoted]
     for (text, _), target in zip((*message.links, *quoted), targets, strict=True):
         shown = _DOMAIN_IN_TEXT.search(fold(text)) if target else None
         if shown and target:
@@ -547,7 +549,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, f"generated-looking address {local}"))
     if sender.public_institution:
         shapes.append((1, "free-mail address posing as an institution or role"))
-    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
+    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to} \
+        if message.reply_to else set()
     elsewhere = bool(own and replies and own not in replies)
     free_replies = elsewhere and any(is_public_domain(r) for r in replies)
     if free_replies:
