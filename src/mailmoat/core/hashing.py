@@ -88,7 +88,8 @@ def scorer_input(message: Message) -> dict[str, Any]:
         "precedence": message.precedence,
         "auto_submitted": message.auto_submitted,
         "calendar": bool(message.calendar_parts),
-        "attachment_types": sorted({a.content_type for a in message.attachments}),
+        "attachment_types": sorted({a.content_type for a in message.attachments})
+        if message.attachments else [],
         # Read by core/evidence.py and the list-discussion signal.
         "to": message.to,
         "cc": message.cc,

@@ -270,7 +270,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     seen = _IN_OPENING.found(text)
     evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
-    labels = {label.casefold() for label in message.labels}
+    labels = {label.casefold() for label in message.labels} if message.labels else set()
 
     automated = bool(
         robot_address(local)
@@ -295,7 +295,8 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     )
     scheduling = bool(
         message.calendar_parts
-        or any(a.content_type == "text/calendar" for a in message.attachments)
+        or (message.attachments
+            and any(a.content_type == "text/calendar" for a in message.attachments))
         or "scheduling" in seen
     )
     action = "action" in said
