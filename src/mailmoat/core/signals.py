@@ -272,8 +272,9 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels} if message.labels else set()
 
+    robot = robot_address(local)
     automated = bool(
-        robot_address(local)
+        robot
         or message.auto_submitted.startswith("auto-")
         or evidence.auto_reply
     )
@@ -309,7 +310,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
-        message.list_id and not marketing and not robot_address(local)
+        message.list_id and not marketing and not robot
         and not evidence.auto_reply
         and (list_reply or message.in_reply_to or message.references
              or not message.list_unsubscribe or "promo" not in seen)
