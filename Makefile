@@ -85,7 +85,7 @@ lint: $(STAMP)
 eval: $(TEST_STAMP)
 	$(BIN)/mailmoat report --out artifacts/eval
 
-# mypy over src/ (pyproject [tool.mypy]) alone; `make test` and `make lint` run it too.
+# mypy over src/mailmoat and src/mcp_probe (pyproject [tool.mypy]) alone; `make test` and `make lint` run it too.
 typecheck: $(STAMP)
 	$(BIN)/mypy
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from mailmoat.core.lanes import Lane
 from mailmoat.core.message import Message, parse_message
-from mailmoat.eval.judgement import DEV_SET, corpus_split, half, label_metrics
+from mailmoat.eval.judgement import corpus_split, half, label_metrics, labelled_sets
 from mailmoat.eval.runner import evaluate, load_items
 from mailmoat.judge.cascade import classify
 
@@ -97,9 +97,10 @@ def main() -> None:
         return
     data = {which: {"corpus": corpus_figures(which), "klorn": klorn_figures(which)}
             for which in HALVES}
-    dev_items = load_items(DEV_SET)
-    dev = label_metrics(dev_items, evaluate(DEV_SET.name, dev_items))
-    data["dev_set"] = {k: v for k, v in dev.items() if k != "by_label"}
+    for path in labelled_sets():
+        items = load_items(path)
+        found = label_metrics(items, evaluate(path.name, items))
+        data[path.name] = {k: v for k, v in found.items() if k != "by_label"}
     if args.json:
         print(json.dumps(data, indent=2))
         return
@@ -115,12 +116,15 @@ def main() -> None:
         cells = [data[w]["klorn"][stem] for w in HALVES]
         print(f"| Klorn {stem}: accuracy, urgent in PUSH | " + " | ".join(
             f"{_pct(c['accuracy'])} ({c['items']}), {c['urgent']}" for c in cells) + " |")
-    d = data["dev_set"]
-    print(f"\ndevelopment set ({d['items']} items, not split): accepted "
-          f"{_pct(d['lane_accepted'])}, urgent in PUSH/MEETING {_pct(d['urgent_push_or_meeting'])}"
-          f", PUSH precision {_pct(d['push_precision'])}, scams/phishing in PUSH "
-          f"{d['suspect_in_push']}, promotions SILENT/INFO {_pct(d['promotions_silent_or_info'])}"
-          f", visible mail hidden {_pct(d['visible_hidden'])}")
+    print()
+    for path in labelled_sets():
+        d = data[path.name]
+        print(f"{path.name} ({d['items']} items, not split): accepted "
+              f"{_pct(d['lane_accepted'])}, urgent in PUSH/MEETING "
+              f"{_pct(d['urgent_push_or_meeting'])}, PUSH precision {_pct(d['push_precision'])}"
+              f" ({d['push_total']}), scams/phishing in PUSH {d['suspect_in_push']}, promotions"
+              f" SILENT/INFO {_pct(d['promotions_silent_or_info'])}, visible mail hidden "
+              f"{_pct(d['visible_hidden'])}")
 
 
 if __name__ == "__main__":

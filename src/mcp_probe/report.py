@@ -8,7 +8,7 @@ sidecar cannot be used (nothing ran). Everything leaving this module went throug
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import __version__
@@ -29,7 +29,7 @@ def server_result(server: Mapping[str, Any]) -> str:
     return "warn" if "warn" in levels else "pass"
 
 
-def overall_result(servers: list[Mapping[str, Any]]) -> str:
+def overall_result(servers: Sequence[Mapping[str, Any]]) -> str:
     results = {server_result(s) for s in servers}
     return "fail" if "fail" in results else "warn" if "warn" in results else "pass"
 

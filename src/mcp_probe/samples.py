@@ -237,7 +237,8 @@ def _array(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> li
 
 
 def _object(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> dict[str, Any]:
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    found = schema.get("properties")
+    props: Mapping[str, Any] = found if isinstance(found, dict) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)]
     min_props = schema.get("minProperties", 0)
     names = list(required)

@@ -15,7 +15,7 @@ runs once. A tool marked for review is written disabled; only a person flips `en
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,7 +188,7 @@ def entry_for(tool: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def build_sidecar(server: str, tools: list[Mapping[str, Any]],
+def build_sidecar(server: str, tools: Sequence[Mapping[str, Any]],
                   existing: Mapping[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
     """The sidecar document for this catalog. Entries a person already has are kept as they
     are; only tools without an entry get a new one. Returns the document and the added names."""

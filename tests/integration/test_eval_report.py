@@ -34,6 +34,11 @@ def test_report_writes_every_section(tmp_path: Path) -> None:
     assert "Meeting slots, deterministic path (no model): meeting-slots.json" in text
     assert data["meeting_slots_later"]["wrong_events"] == 0
     assert f"{meeting['exact']} of {meeting['slot_items']} slots exact" in text
+    # issue 22: every labelled set, the blind-written ones beside the development set
+    labelled = {s["set"]: s for s in data["judgement"]["labelled_sets"]}
+    assert {"dev-set.json", "blind-set.json"} <= set(labelled)
+    assert labelled["blind-set.json"]["items"] >= 250
+    assert "### blind-set.json" in text and "### dev-set.json" in text
 
 
 def test_model_comparison_has_a_row_per_configured_model_beside_the_local_path() -> None:

@@ -399,3 +399,57 @@ def test_a_stranger_touting_a_penny_stock_does_not_push() -> None:
     calm = ev(mail("Priya <priya@acme-corp.com>", "Q3 numbers",
                    "Our stock price held up this quarter; see the board deck."))
     assert not calm.unsolicited
+
+
+# -- issue 22, third pass: shapes found on mail written blind (src/mailmoat/eval/sets/
+# blind-set.json); each test uses its own words, not the set's. ---------------------------
+
+OWN = "Dana Kim <dana@acme-corp.com>"
+
+
+def test_a_domain_borrowing_the_readers_own_organisation_is_flagged() -> None:
+    cousin = ev(mail("Payroll Team <payroll@acme-corp-hr.com>", "Your new payslip",
+                     "Your payslip is ready."))
+    assert cousin.flagged
+    assert any("reader's own organisation" in r for r in cousin.reasons())
+    # The organisation's own name under another ending is not judged (acme-corp.de).
+    sister = ev(mail("Jonas <jonas@acme-corp.de>", "Lunch", "Lunch on Friday?"))
+    assert not sister.flagged and not sister.phishing
+
+
+@pytest.mark.parametrize("domain", ["paypal.com.account-check.ru", "agency.go.kr.cc"])
+def test_a_domain_wearing_another_domains_ending_is_flagged(domain: str) -> None:
+    found = ev(mail(f"Notice <notice@{domain}>", "Notice", "Read the attached notice."))
+    assert found.flagged
+    assert not ev(mail("Mail <x@mail.example.co.uk>", "Hi", "Hello")).phishing
+
+
+def test_a_name_dressed_with_account_words_keeps_a_stranger_out_of_push() -> None:
+    raw = mail("Gusto Payroll <alerts@gusto-employee-login.com>", "Direct deposit changed",
+               "Your bank details were changed. Cancel the change immediately: "
+               "https://gusto-employee-login.com/cancel")
+    found = ev(raw)
+    assert any("dressed with account words" in r for r in found.reasons())
+    assert found.cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+    # a company's domain is its name: no shape
+    assert not ev(mail("Gusto <news@gusto.com>", "Hello", "Hi")).phishing
+
+
+def test_a_government_name_from_a_commercial_domain_with_a_threat_is_flagged() -> None:
+    raw = mail("Federal Revenue Office <cases@revenue-settlements.com>", "Last notice",
+               "An arrest warrant has been issued. Call us today to avoid prosecution.")
+    assert ev(raw).flagged
+    real = ev(mail("IRS <alerts@irs.gov>", "Notice", "Your return was received."))
+    assert not real.phishing
+
+
+def test_an_authenticated_counterparty_asking_to_confirm_details_may_still_push() -> None:
+    auth = ("mx.acme-corp.com; spf=pass smtp.mailfrom=lawfirm.example.net; dkim=pass; "
+            "dmarc=pass header.from=lawfirm.example.net")
+    raw = mail("Ruth Okafor <ruth@lawfirm.example.net>", "Closing today - call me",
+               "Before we release the funds at 3pm I need you to confirm the account "
+               "details by phone.", Authentication_Results=auth)
+    found = ev(raw)
+    assert found.weight == 1 and not found.cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH

@@ -120,3 +120,46 @@ def test_a_promotion_with_no_list_headers_is_not_in_the_queue() -> None:
     lane = lane_of("Casa Verde <members@casaverde.example>", "A little thank-you",
                    "Take EUR 15 off your next visit: book now using code THANKS15.")
     assert lane in (Lane.SILENT, Lane.INFO)
+
+
+def _lane(sender: str, subject: str, body: str) -> Lane:
+    return lane_of(sender, subject, body)
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # trouble told in plain words, with a request or a near time (no "urgent" anywhere)
+    ("freezer", "The freezer in the lab has failed and the samples are warming. Can you "
+                "get someone from facilities over?"),
+    ("mum", "Grandad fell on the stairs, we are at the hospital. Call me when you see this."),
+    ("approval needed", "The supplier payment must be approved before 16:30 or the "
+                        "shipment is released to another buyer. Please approve it."),
+])
+def test_plain_trouble_with_a_request_pushes(subject: str, body: str) -> None:
+    assert _lane("Lee Park <lee@partner.example>", subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # a request due days away is something to answer, not an interruption
+    ("review please", "Could you review the draft and send comments by Thursday?"),
+    # the sender says it can wait, whatever the subject says
+    ("URGENT", "Whenever you have a moment next week, could you look at the slides? No rush."),
+    # an incident that is over
+    ("Re: smoke alarm", "False alarm - burnt toast. Everyone is accounted for, back inside."),
+    # a service's name, not an event
+    ("Holiday hours", "Our office is closed on Monday. Emergency support remains available."),
+    # trouble denied
+    ("Re: the fall", "She is fine, nothing broken, home now."),
+])
+def test_calm_mail_with_trouble_words_does_not_push(subject: str, body: str) -> None:
+    assert _lane("Lee Park <lee@partner.example>", subject, body) is not Lane.PUSH
+
+
+def test_a_formal_deadline_days_away_still_pushes() -> None:
+    assert _lane("Kim <kim@fund.example>", "Signed documents due Friday",
+                 "The signed documents are due this Friday; please send them.") is Lane.PUSH
+
+
+def test_real_trouble_outweighs_a_relaxed_subject() -> None:
+    assert _lane("Sam <sam@corp.example>", "when you get a sec",
+                 "Checkout is down for all customers. I need your sign-off to roll back "
+                 "now. Can you reply?") is Lane.PUSH

@@ -48,6 +48,10 @@ class Evidence:
     unsolicited: tuple[str, ...] = ()  # shapes of unsolicited bulk mail (spam), "weight:reason"
     spam_weight: int = 0
     threaded: bool = False  # the mail answers a thread (In-Reply-To or References)
+    # One phishing shape that makes a cold contact: from outside the reader's domain (as
+    # claimed, auth not failed), and more than an authenticated sender asking to confirm
+    # account details (a counterparty before a wire does that too).
+    lure: bool = False
 
     @property
     def auth_failed(self) -> bool:
@@ -64,10 +68,11 @@ class Evidence:
 
     @property
     def cold_unsolicited(self) -> bool:
-        """One unsolicited shape in a mail that answers no thread: a cold contact that looks
-        like bulk mail. Not enough to silence it; enough that a stranger's urgent wording
-        does not interrupt (the policy asks for no history with the sender)."""
-        return self.spam_weight >= 1 and not self.threaded
+        """One unsolicited shape, or one phishing shape from outside the reader's
+        organisation, in a mail that answers no thread: a cold contact that looks like bulk
+        mail or a lure. Not enough to silence or flag it; enough that a stranger's urgent
+        wording does not interrupt (the policy asks for no history with the sender)."""
+        return (self.spam_weight >= 1 or self.lure) and not self.threaded
 
     def reasons(self) -> tuple[str, ...]:
         return tuple(r.partition(":")[2] for r in self.phishing)
@@ -213,7 +218,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("payment or fee request", 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
      r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
-     r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"),
+     r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
+     r"|\b(?:updated|new|changed) (?:bank(?:ing)?|payment|wire|remittance) (?:details|"
+     r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
@@ -225,6 +232,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"),
+    ("threat of legal action or seizure", 1,
+     r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
+     r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
+     r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
+     r"avoid (?:arrest|prosecution|legal action|penalties|suspension))\b|체포|압류|법적 조치"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
@@ -278,6 +290,74 @@ def _looks_generated(local: str) -> bool:
     digits = sum(map(str.isdigit, core))
     consonants = _CONSONANT_RUN.search(core) is not None
     return (digit_runs >= 2 and digits >= 3) or digits >= 5 or consonants
+
+
+_CREDENTIALS_ONLY = "asks for credentials or account details"
+_TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu"})
+
+
+def wears_another_suffix(domain: str) -> bool:
+    """A host that carries another domain's ending before its own ("paypal.com.verify.ru",
+    "agency.or.kr.cc"): the name a reader sees first is not the one that owns the host."""
+    labels = domain.lower().split(".")
+    for i, label in enumerate(labels[:-2]):
+        if label in _TLD_WORDS or (label in _SECOND_LEVEL and len(labels[i + 1]) == 2):
+            return True
+    return False
+
+
+# Words a phisher joins to a borrowed name to make a domain ("adp-employee-portal.com",
+# "brand-secure-login.net"): what an account or a service is, never what a company is called.
+_ACCOUNT_WORDS = frozenset({
+    "secure", "security", "verify", "verification", "login", "signin", "logon", "account",
+    "accounts", "portal", "support", "service", "services", "update", "updates", "billing",
+    "alert", "alerts", "notice", "notices", "refund", "refunds", "redeliver", "redelivery",
+    "delivery", "invite", "invites", "meeting", "meetings", "online", "help", "helpdesk",
+    "center", "centre", "auth", "id", "wallet", "employee", "employees", "customer", "care",
+    "renew", "renewal", "claim", "claims", "recovery", "unlock", "confirm", "docs", "document",
+    "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track"})
+_NAME_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def dressed_name_domain(from_name: str, own: str) -> bool:
+    """The display name's own word joined to account words in the domain: "ADP Payroll"
+    from adp-employee-portal.com. A company's domain is its name; a phisher's borrows it."""
+    parts = own.rpartition(".")[0].split("-") if own else []
+    if len(parts) < 2:
+        return False
+    named = set(_NAME_WORD.findall(fold(from_name)))
+    named.add("".join(_NAME_WORD.findall(fold(from_name))))
+    return any(p in named for p in parts) and any(p in _ACCOUNT_WORDS for p in parts)
+
+
+# Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
+_AUTHORITY_NAME = re.compile(
+    r"\b(?:tax|revenue|irs|hmrc|customs|police|court|ministry|government|federal|"
+    r"immigration|social security)\b|국세청|경찰|검찰|법원|관세청")
+_GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
+
+
+def _hyphen_runs(name: str) -> set[str]:
+    """Every run of whole hyphen parts: "acme-corp-hr" -> acme, corp, hr, acme-corp ..."""
+    parts = name.split("-")
+    return {"-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
+
+
+def imitates_own_org(own: str, recipients: set[str]) -> str | None:
+    """The reader's organisation a sender's domain imitates, if any: the organisation's
+    name as a label or hyphen part of another domain ("acme-payroll.com" writing to
+    acme.io). The same name under another ending (acme.com, acme.co.uk) is not judged: one
+    organisation often owns several. A subsidiary with a joined name ("acme-labs.com") is
+    flagged too, and stays visible."""
+    if not own or own in recipients:
+        return None
+    mine = own.partition(".")[0]
+    for org in recipients:
+        name = org.partition(".")[0]
+        if len(name) >= 4 and mine != name and name in _hyphen_runs(mine) \
+                and not is_public_domain(org):
+            return org
+    return None
 
 
 def _url_hosts(text: bytes) -> list[bytes]:
@@ -355,7 +435,7 @@ _MONEY_BAIT = (
     rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
     rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
-    rb"|\b(?:double|triple) your\b|\bcash bonus\b"
+    rb"|\b(?:double|triple) your\b|\bcash bonus\b|\bpre-?approved\b|\bno credit check\b"
     # a stock pump: a penny stock touted to strangers
     rb"|\b(?:otc ?bb|pink ?sheets|investor alert|hot (?:stock|pick)s?|stock tips?|penny "
     rb"stocks?|ticker symbol)\b|\b\d{3,}% (?:investment )?(?:returns?|gains?|profits?)\b")
@@ -487,11 +567,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     sender = _sender(message.from_name, domain)
     own = sender.own
     failed = dmarc == "fail" or (dmarc in ("", "none") and spf == "fail")
+    recipients = {registrable(a.rpartition("@")[2]) for a in (*message.to, *message.cc)}
     # To and From are the sender's to write; only an authenticated match counts.
-    same_org = bool(own and not sender.public
-                    and (dmarc == "pass" or (dkim == "pass" and spf == "pass"))
-                    and own in {registrable(a.rpartition("@")[2])
-                                for a in (*message.to, *message.cc)})
+    same_org = bool(own and own in recipients and not sender.public
+                    and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
     seen = _IN_OPENING.found(opening)
     auto_reply = bool(
@@ -511,6 +590,16 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
+    elif domain and wears_another_suffix(domain):
+        shapes.append((2, f"a domain wearing another domain's ending: {domain}"))
+    cousin = imitates_own_org(own, recipients)
+    if cousin:
+        shapes.append((2, f"look-alike of the reader's own organisation {cousin}: {own}"))
+    elif dressed_name_domain(message.from_name, own):
+        shapes.append((1, f"the sender's name dressed with account words: {own}"))
+    if (own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(fold(message.from_name))
+            and not _GOV_DOMAIN.search(own)):
+        shapes.append((1, f"a government body's name from a non-government domain: {own}"))
     targets = [_target(href) for _, href in message.links] if message.links else []
     hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
@@ -518,7 +607,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         if foreign:
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
-            shapes.append((1, "asks for credentials or account details"))
+            shapes.append((1, _CREDENTIALS_ONLY))
     if seen:
         shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
     quoted = _quoted_anchors(message)
@@ -556,6 +645,9 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
+    internal = bool(own and own in recipients and not failed)
+    lure = bool(weight and not (same_org or internal) and not (
+        dmarc == "pass" and all(r == _CREDENTIALS_ONLY for _, r in shapes)))
     automated = robot_address(local)
     spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:
@@ -569,5 +661,5 @@ def read_evidence(message: Message, opening: bytes | None = None,
         server_spam=_server_spam(message), auto_reply=auto_reply,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
         unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
-        threaded=bool(message.in_reply_to or message.references),
+        threaded=bool(message.in_reply_to or message.references), lure=lure,
     )

@@ -10,7 +10,10 @@ Evidence tiers for urgency:
            outage, failing), or a deadline word next to a near time (due Friday, deadline
            tomorrow, expires today), or a near time next to a request (need X today).
            -> 0.85: enough for PUSH when the sender is not bulk.
-  moderate a near time or a deadline word alone -> 0.5.
+           Trouble told in plain words (failed, held, stuck, an alarm going off, someone
+           hurt) with a request or a near time -> 0.8.
+  moderate a near time or a deadline word alone, or a request due days away (tomorrow,
+           a weekday) with no deadline word: something to answer, not to interrupt -> 0.5.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1,
@@ -34,7 +37,7 @@ LOCAL_SOURCE = "local"
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical)\b",
-    r"긴급|급히|급합니다|즉시|당장|지금 바로",
+    r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -46,13 +49,22 @@ _INCIDENT = alternatives(
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
-    r"tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?|days?)|"
-    r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|end of (?:the )?(?:day|week))|this (?:monday|tuesday|"
-    r"wednesday|thursday|friday)|in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
-    r"in (?:the next )?\d+ minutes|(?:right )?now\?|(?:join|call|approve|come|respond|reply|"
-    r"fix|send) (?:\w+ ){0,2}now)\b",
-    r"오늘|내일|금일|당일|이번 주 ?(?:안|내|까지)|\d+시까지|오전 중|오후 중",
+    r"within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?)|"
+    r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|end of (?:the )?day)|"
+    r"in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
+    r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
+    r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d|(?:in|within) (?:the )?"
+    r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get))\b",
+    r"\bnow\?",
+    r"오늘|금일|당일|\d+시까지|오전 중|오후 중",
+)
+# A deadline days away (tomorrow, a weekday, the end of the week): something to answer,
+# not an interruption. With a request it is some time pressure (0.5), never PUSH alone.
+_SOON = alternatives(
+    r"\b(?:tomorrow|within (?:the )?(?:next )?(?:\d+|an?|one|two) days?|(?:by|before|until) "
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|end of (?:the )?week)|"
+    r"this (?:monday|tuesday|wednesday|thursday|friday))\b",
+    r"내일|이번 주 ?(?:안|내|까지)",
 )
 _DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
@@ -62,19 +74,41 @@ _DEADLINE = alternatives(
 _NO_ACTION = alternatives(
     r"\b(?:no action (?:is )?(?:needed|required)|fyi|for your information|just sharing|"
     r"nothing to do)\b",
-    r"참고용|조치 (?:불필요|필요 없)",
+    r"참고용|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
+)
+# The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
+# the body ("login is down ... when you get a sec").
+_RELAXED = alternatives(
+    r"\b(?:no rush|no hurry|whenever|when you (?:get|have) a (?:sec|second|minute|moment|"
+    r"chance)|at your (?:convenience|leisure)|low priority)\b",
+    r"천천히",
+)
+# Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
+# sure than an incident (a fire drill, a story about last year's outage), it counts only
+# with a request or a near time ("the AC has failed ... need a yes/no").
+_TROUBLE = alternatives(
+    r"\b(?:alarm (?:went|is going|going) off|fire alarm|(?:has|have|just) (?:failed|died|crashed|"
+    r"stopped|collapsed)|died|fell|ambulance|hospital|(?:not|isn'?t|aren'?t|nobody(?: from \w+)?) "
+    r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
+    r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
+    r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
+    r"climbing)|roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in)|we(?:'ll| will) "
+    r"lose)\b",
+    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|병원|화재|사고|멈췄|먹통",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
-                         r"fixed|restored)|back (?:up|online|to normal)|all good)\b|복구 완료|"
-                         r"해결(?:됨|되었)")
+                         r"fixed|restored)|back (?:up|online|to normal|inside)|all good|"
+                         r"false alarm|all clear|(?:everyone|all) (?:is |are )?(?:safe|"
+                         r"accounted for))\b|복구 완료|해결(?:됨|되었)|완료했습니다")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
 _TODAY = alternatives(r"\btoday\b|오늘")
 # The sender's words are read once, by one set of all the patterns above.
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
-                           "today": _TODAY})
+                           "today": _TODAY, "trouble": _TROUBLE, "soon": _SOON,
+                           "relaxed": _RELAXED})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
@@ -106,6 +140,8 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False) -> tupl
         near = False
     if (no_action or "no_action" in found) and not explicit:
         return 0.3 if near else 0.15, "no action needed"
+    if "relaxed" in found and not (incident or "trouble" in found):
+        return 0.3 if near else 0.15, "the sender says it can wait"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
@@ -117,13 +153,20 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False) -> tupl
         if s.security_alert and not s.action_requested and not explicit:
             return 0.45, "security notice"
         return 0.85, "explicit urgency"
-    if near and (deadline or request):
+    # A formal deadline (due, expires, cutoff) days away is still a deadline; a request
+    # answered by Friday is not an interruption.
+    timed = (near and (deadline or request)) or (deadline and "soon" in found)
+    trouble = ("trouble" in found and "resolved" not in found
+               and (near or s.action_requested))
+    if timed or trouble:
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
         if s.automated_sender and not s.action_requested:
             return 0.5, "automated reminder"
-        return 0.8, "time pressure with a request"
-    if near or deadline:
+        if timed:
+            return 0.8, "time pressure with a request"
+        return 0.8, "trouble with a request"
+    if near or deadline or "soon" in found:
         return 0.5, "some time pressure"
     if s.security_alert:
         return 0.4, "security notice"

@@ -105,8 +105,10 @@ _ACTION_REQUESTED = alternatives(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
     r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
-    r"waiting (?:on|for) you)\b",
-    r"부탁드립니다|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)",
+    r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
+    r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i)\b",
+    r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
+    r"해 ?주시면|승인해 ?주",
 )
 # A stranger selling to the reader: a demo, a call, an audit offered to someone who never
 # asked (cold sales outreach). Only the seller's side of the exchange: "open to a call" or
@@ -129,7 +131,7 @@ _PITCH_NAME = re.compile(r"^[^\s@|]+ (?:at|from|@|\|) \S")
 # not any question mark (promotions ask "Are you making these 5 mistakes?" of everyone).
 _PERSONAL = alternatives(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
-    r"\b(?:can you|could you|would you|let me know|what do you think|"
+    r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
     r"your thoughts|quick question|thanks for|please review)\b",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
@@ -183,7 +185,16 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:urgent|critical|emergency) (?:matters?|issues?|questions?|requests?|inquiries|"
     r"enquiries|incidents?) (?:please |should |can )?(?:contact|call|ping|reach|email|go)"
     r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
-    r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시",
+    r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
+    # a service's name, not an event: "emergency dispatch remains available 24/7"
+    r"|\b(?:emergency|urgent) (?:dispatch|line|number|contacts?|hotline|services?|phone|"
+    r"support|care)\b"
+    # a status date, not a deadline: "as of today, ward 5 is at 78%"
+    r"|\bas of (?:today|now|this morning)\b"
+    # trouble denied: "not broken", "no fire", "nobody hurt"
+    r"|\b(?:not|no|nobody|nothing) (?:\w+ )?(?:broken|hurt|injured|damaged|serious|fire|damage|"
+    r"injur(?:y|ies)|outage|data loss|breach)\b"
+    r"|당장 조치할",
 )
 
 

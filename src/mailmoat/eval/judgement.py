@@ -17,6 +17,16 @@ from mailmoat.core.message import Message, parse_message
 from mailmoat.eval.runner import EvalItem, EvalReport
 
 DEV_SET = Path(__file__).resolve().parent / "sets" / "dev-set.json"
+# Sets written by someone who never read the judge's code nor the other sets (issue 22):
+# less flattering than the development set. Each one's first measurement, before anything
+# was tuned on it, is kept in docs/results.md.
+BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
+                   for name in ("blind-set.json", "blind-set-2.json"))
+
+
+def labelled_sets() -> list[Path]:
+    """The sets with a human label per item: the development set and the blind sets present."""
+    return [DEV_SET, *(p for p in BLIND_SETS if p.is_file())]
 VISIBLE_LABELS = frozenset({"urgent", "needs-response", "personal"})
 SUSPECT_LABELS = frozenset({"scam", "phishing"})
 PROMO_LABELS = frozenset({"promotion"})

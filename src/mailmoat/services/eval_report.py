@@ -70,15 +70,17 @@ def judgement_section(sets_dir: Path, environ: Mapping[str, str] | None = None,
     from mailmoat.core.lanes import Lane
     from mailmoat.core.message import Message
     from mailmoat.core.policy import Facts
-    from mailmoat.eval.judgement import DEV_SET, corpus_split, label_metrics
+    from mailmoat.eval.judgement import corpus_split, label_metrics, labelled_sets
     from mailmoat.judge.cascade import classify
     from mailmoat.spam.rspamd import RspamdClient, SpamEngineUnavailable
 
-    items = load_items(DEV_SET)
-    dev = {**label_metrics(items, evaluate(DEV_SET.name, items)),
-           "command": f"mailmoat eval {DEV_SET}"}
+    labelled: list[dict[str, Any]] = []
+    for path in labelled_sets():
+        items = load_items(path)
+        labelled.append({**label_metrics(items, evaluate(path.name, items)), "set": path.name,
+                         "command": f"mailmoat eval {path}"})
     root = corpus if corpus is not None else sets_dir.parents[1] / "corpora" / "spamassassin"
-    out: dict[str, Any] = {"dev_set": dev}
+    out: dict[str, Any] = {"dev_set": labelled[0], "labelled_sets": labelled}
     if not root.is_dir():
         out["corpus"] = {"skipped": f"no corpus at {root}"}
         return out
@@ -169,22 +171,31 @@ def to_markdown(data: dict[str, Any]) -> str:
                       *agentdojo_md(data["agentdojo"])]) + "\n"
 
 
+_SET_NOTES = {
+    "dev-set.json": "written for mailmoat beside the judge; it flatters it",
+    "blind-set.json": "written blind (its writer never read the judge); judge rules were "
+                      "later changed looking at its misses, so it flatters too now",
+    "blind-set-2.json": "written blind, after the rules above; never tuned on",
+}
+
+
 def judgement_md(j: dict[str, Any]) -> list[str]:
-    d = j["dev_set"]
-    lines = ["", "## Judgement with no model (issue 22)", "",
-             f"Development set ({d['items']} items written for mailmoat; it flatters the "
-             f"judge written beside it). `{d['command']}`", "",
-             "| measure | value |", "|---|---|",
-             f"| lane accepted by the label | {_pct(d['lane_accepted'])} |",
-             f"| urgent in PUSH or MEETING | {_pct(d['urgent_push_or_meeting'])} |",
-             f"| PUSH precision | {_pct(d['push_precision'])} ({d['push_total']} in PUSH) |",
-             f"| scams and phishing in PUSH | {d['suspect_in_push']} |",
-             f"| promotions SILENT or INFO | {_pct(d['promotions_silent_or_info'])} |",
-             f"| urgent / needs-response / personal hidden | {_pct(d['visible_hidden'])} |",
-             "", "| label | items | accepted | lanes |", "|---|---|---|---|"]
-    for label, row in d["by_label"].items():
-        lanes = ", ".join(f"{k} {v}" for k, v in row["lanes"].items())
-        lines.append(f"| {label} | {row['items']} | {row['accepted']} | {lanes} |")
+    lines = ["", "## Judgement with no model (issue 22)"]
+    for d in j.get("labelled_sets", [j["dev_set"]]):
+        name = d.get("set", "dev-set.json")
+        lines += ["", f"### {name} ({d['items']} items; {_SET_NOTES.get(name, '')})", "",
+                  f"`{d['command']}`", "",
+                  "| measure | value |", "|---|---|",
+                  f"| lane accepted by the label | {_pct(d['lane_accepted'])} |",
+                  f"| urgent in PUSH or MEETING | {_pct(d['urgent_push_or_meeting'])} |",
+                  f"| PUSH precision | {_pct(d['push_precision'])} ({d['push_total']} in PUSH) |",
+                  f"| scams and phishing in PUSH | {d['suspect_in_push']} |",
+                  f"| promotions SILENT or INFO | {_pct(d['promotions_silent_or_info'])} |",
+                  f"| urgent / needs-response / personal hidden | {_pct(d['visible_hidden'])} |",
+                  "", "| label | items | accepted | lanes |", "|---|---|---|---|"]
+        for label, row in d["by_label"].items():
+            lanes = ", ".join(f"{k} {v}" for k, v in row["lanes"].items())
+            lines.append(f"| {label} | {row['items']} | {row['accepted']} | {lanes} |")
     for key, title in (("corpus", "SpamAssassin corpus, local path"),
                        ("corpus_with_rspamd", "SpamAssassin corpus, rspamd score as a fact")):
         c = j.get(key)
