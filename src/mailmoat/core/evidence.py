@@ -352,10 +352,14 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
     if not own or own in recipients:
         return None
     mine = own.partition(".")[0]
+    runs: set[str] | None = None  # the sender's hyphen runs, made once when first asked
     for org in recipients:
         name = org.partition(".")[0]
-        if len(name) >= 4 and mine != name and name in _hyphen_runs(mine) \
-                and not is_public_domain(org):
+        if len(name) < 4 or mine == name:
+            continue
+        if runs is None:
+            runs = _hyphen_runs(mine)
+        if name in runs and not is_public_domain(org):
             return org
     return None
 
@@ -539,6 +543,9 @@ class _Sender:
     brand: str | None  # a brand the display name claims
     lookalike: str | None  # a brand the domain imitates
     public_institution: bool  # a free-mail address with an institution's or role's name
+    another_suffix: bool  # the domain wears another domain's ending (`wears_another_suffix`)
+    dressed: bool  # the display name's word dressed with account words (`dressed_name_domain`)
+    authority: bool  # a government body's name from a non-government domain
 
 
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
@@ -551,7 +558,11 @@ def _sender(from_name: str, domain: str) -> _Sender:
         own=own, public=public,
         brand=(found.group(1) or found.group(2)) if found else None,
         lookalike=_lookalike(domain, own) if domain else None,
-        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)))
+        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)),
+        another_suffix=bool(domain and wears_another_suffix(domain)),
+        dressed=dressed_name_domain(from_name, own),
+        authority=bool(own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(name)
+                       and not _GOV_DOMAIN.search(own)))
 
 
 def read_evidence(message: Message, opening: bytes | None = None,
@@ -590,15 +601,14 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    elif domain and wears_another_suffix(domain):
+    elif sender.another_suffix:
         shapes.append((2, f"a domain wearing another domain's ending: {domain}"))
     cousin = imitates_own_org(own, recipients)
     if cousin:
         shapes.append((2, f"look-alike of the reader's own organisation {cousin}: {own}"))
-    elif dressed_name_domain(message.from_name, own):
+    elif sender.dressed:
         shapes.append((1, f"the sender's name dressed with account words: {own}"))
-    if (own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(fold(message.from_name))
-            and not _GOV_DOMAIN.search(own)):
+    if sender.authority:
         shapes.append((1, f"a government body's name from a non-government domain: {own}"))
     targets = [_target(href) for _, href in message.links] if message.links else []
     hosts = _hosts(opening, targets)
