@@ -453,3 +453,40 @@ def test_an_authenticated_counterparty_asking_to_confirm_details_may_still_push(
     found = ev(raw)
     assert found.weight == 1 and not found.cold_unsolicited
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
+def test_a_bec_excuse_from_free_mail_keeps_a_stranger_out_of_push() -> None:
+    raw = mail("Marco Bellini <marco.bellini.work@gmail.com>", "payment today",
+               "Our company email is having problems so I write from my personal address. "
+               "Please pay invoice 4411 today to our new account, the old one is closed.")
+    found = ev(raw)
+    assert found.cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+
+
+def test_a_name_wearing_a_government_ending_is_flagged() -> None:
+    assert ev(mail("Refund Office <notice@tax-refund.uk-gov.com>", "Refund",
+                   "You have a refund waiting.")).flagged
+
+
+def test_a_colleagues_mail_with_no_subject_is_not_a_cold_contact() -> None:
+    raw = mail("Ben <ben@acme-corp.com>", "",
+               "The gate alarm is beeping and security will call the police in 10 mins "
+               "unless a keyholder resets it. Can you come down?")
+    assert not ev(raw).cold_unsolicited
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
+def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
+    # MEETING starts the calendar loop's proposals: a sender who may not interrupt is not
+    # scheduled either (a dressed domain offering a meeting link).
+    raw = mail("Zoom <no-reply@zoom-meeting-invites.example>", "You missed a meeting",
+               "You missed 'Board review'. Reschedule here: https://zoom-meeting-invites.example/r")
+    trace = classify(parse_message(raw))
+    assert trace.signals.scheduling and trace.signals.cold_unsolicited
+    assert trace.decision.lane is Lane.QUEUE
+
+
+def test_a_banks_initials_are_not_a_shouted_name() -> None:
+    assert not ev(mail("HSBC UK <alerts@hsbc.co.uk>", "Payment", "Did you pay?")).unsolicited
+    assert ev(mail("JOHN DOE WINNER <x@y.example>", "Hi", "Hello")).unsolicited

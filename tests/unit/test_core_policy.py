@@ -527,7 +527,7 @@ def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple
     elif (f.sender_trust < snap["silent_max_trust"] and f.urgency < snap["silent_max_urgency"]
           and f.reversibility > snap["silent_min_reversibility"]):
         lane, branch = Lane.SILENT, "silent"
-    elif s.scheduling and not (s.marketing or s.cold_pitch):
+    elif s.scheduling and not (s.marketing or s.cold_pitch or no_push):
         lane, branch = Lane.MEETING, "meeting"
     elif ((s.transactional or s.list_discussion or s.auto_reply or s.marketing or s.cold_pitch)
           and f.urgency < snap["info_max_urgency"]):

@@ -163,3 +163,27 @@ def test_real_trouble_outweighs_a_relaxed_subject() -> None:
     assert _lane("Sam <sam@corp.example>", "when you get a sec",
                  "Checkout is down for all customers. I need your sign-off to roll back "
                  "now. Can you reply?") is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("printers", "All three label printers at the depot went offline and couriers are queued "
+                 "up outside. Can someone from IT come over?"),
+    ("patient", "Your 9:40 has arrived and is short of breath and unwell. Shall I call 999?"),
+    ("oops", "I clicked a weird link in a 'payroll' email and entered my password five "
+             "minutes ago. What should I do?"),
+])
+def test_trouble_happening_now_pushes(subject: str, body: str) -> None:
+    assert _lane("Ana Ruiz <ana@depot.example>", subject, body) is Lane.PUSH
+
+
+def test_a_replys_subject_is_the_threads_not_the_senders() -> None:
+    # The sender's own words say it is done; the subject was written for the first mail.
+    assert _lane("Ana Ruiz <ana@depot.example>", "Re: URGENT: filing due today by 6pm",
+                 "Filed at 17:20, receipt is in the shared folder.") is not Lane.PUSH
+
+
+def test_promotional_prices_and_upsells_are_not_in_the_queue() -> None:
+    for subject, body in (("Winter sun", "Fly to Faro from £29. Book by Sunday. Terms apply."),
+                          ("Go Pro", "Upgrade to Premium this week only. Cancel anytime.")):
+        lane = _lane("Skylark <offers@skylark-air.example>", subject, body)
+        assert lane in (Lane.SILENT, Lane.INFO), subject

@@ -52,6 +52,10 @@ class Evidence:
     # claimed, auth not failed), and more than an authenticated sender asking to confirm
     # account details (a counterparty before a wire does that too).
     lure: bool = False
+    # Bulk shapes that make a cold contact: all of them, except the casual ones a colleague
+    # writes too (no subject, a "Re:" with no thread) when the From domain is a recipient's
+    # own, as claimed, with no authentication failure.
+    cold_bulk: bool = False
 
     @property
     def auth_failed(self) -> bool:
@@ -72,7 +76,7 @@ class Evidence:
         organisation, in a mail that answers no thread: a cold contact that looks like bulk
         mail or a lure. Not enough to silence or flag it; enough that a stranger's urgent
         wording does not interrupt (the policy asks for no history with the sender)."""
-        return (self.spam_weight >= 1 or self.lure) and not self.threaded
+        return (self.cold_bulk or self.lure) and not self.threaded
 
     def reasons(self) -> tuple[str, ...]:
         return tuple(r.partition(":")[2] for r in self.phishing)
@@ -220,7 +224,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
      r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
      r"|\b(?:updated|new|changed) (?:bank(?:ing)?|payment|wire|remittance) (?:details|"
-     r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"),
+     r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
+     r"|\b(?:changed|switched|new) banks?\b|\bnew (?:sort code|iban|account number)\b"
+     r"|\bto our new account\b|\bthe old (?:one|account) is closed\b"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
@@ -231,7 +237,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"funds)\b|당첨|상속|환급 ?대상"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
-     r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"),
+     r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
+     r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
     ("threat of legal action or seizure", 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
@@ -239,7 +246,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"avoid (?:arrest|prosecution|legal action|penalties|suspension))\b|체포|압류|법적 조치"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
-     r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk)\b"),
+     r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
+     r"(?:private|personal) (?:address|e-?mail|account)|(?:company|work|office) e-?mail is "
+     r"(?:down|having (?:problems|issues)|not working)|can'?t take (?:calls|a call)|"
+     r"(?:in a|at a) (?:conference|meeting) and can'?t)\b|통화가? 어려|회의 중이라"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
@@ -267,6 +277,7 @@ AUTOMATED_LOCAL = re.compile(
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
+    r"register|registration|jobs|careers|learn|courses|academy|shop|store|tickets|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
 
@@ -293,7 +304,10 @@ def _looks_generated(local: str) -> bool:
 
 
 _CREDENTIALS_ONLY = "asks for credentials or account details"
-_TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu"})
+_NO_SUBJECT = "no subject"
+_NO_THREAD = "a reply that belongs to no thread"
+_CASUAL = frozenset({_NO_SUBJECT, _NO_THREAD})
+_TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu", "mil"})
 
 
 def wears_another_suffix(domain: str) -> bool:
@@ -303,7 +317,8 @@ def wears_another_suffix(domain: str) -> bool:
     for i, label in enumerate(labels[:-2]):
         if label in _TLD_WORDS or (label in _SECOND_LEVEL and len(labels[i + 1]) == 2):
             return True
-    return False
+    # "kr-gov.com", "irs-gov.net": an ending worn as a hyphen part of the name
+    return len(labels) >= 2 and any(p in _TLD_WORDS for p in labels[-2].split("-")[1:])
 
 
 # Words a phisher joins to a borrowed name to make a domain ("adp-employee-portal.com",
@@ -333,7 +348,7 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
     r"\b(?:tax|revenue|irs|hmrc|customs|police|court|ministry|government|federal|"
-    r"immigration|social security)\b|국세청|경찰|검찰|법원|관세청")
+    r"immigration|social security)\b|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
 
 
@@ -501,18 +516,19 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
         shapes.append((1, "an anonymous or generated free-mail sender"))
     parsed = message.raw_size > 0  # read from RFC 822, not built from fields
     if parsed and not subject.strip():
-        shapes.append((1, "no subject"))
+        shapes.append((1, _NO_SUBJECT))
     if parsed and not message.to and not message.cc:
         shapes.append((1, "no recipient named"))
     elif (message.to and message.from_addr and set(message.to) <= {message.from_addr}) or any(
             a.startswith(("undisclosed", "recipient-list", "unlisted")) for a in message.to):
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
-    if not any(map(str.islower, name)) and sum(map(str.isupper, name)) >= 5:
+    # (eight letters: a brand's initials are capitals too, "HSBC UK", "AT&T")
+    if not any(map(str.islower, name)) and sum(map(str.isupper, name)) >= 8:
         shapes.append((1, "a shouted display name"))
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
-        shapes.append((1, "a reply that belongs to no thread"))
+        shapes.append((1, _NO_THREAD))
     # A body that fits in the opening is its own footer: the opening's set has read it.
     in_footer: frozenset[str] = frozenset()
     if len(message.body_text) > OPENING_CHARS:
@@ -672,4 +688,5 @@ def read_evidence(message: Message, opening: bytes | None = None,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
         unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
         threaded=bool(message.in_reply_to or message.references), lure=lure,
+        cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)),
     )

@@ -24,12 +24,13 @@ silenced).
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import PatternSet, alternatives, matcher
-from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, read_texts
+from mailmoat.core.patterns import PatternSet, alternatives, as_searched, matcher
+from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -54,9 +55,14 @@ _NEAR_TIME = alternatives(
     r"in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d|(?:in|within) (?:the )?"
-    r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get))\b",
+    r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get)|"
+    r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
+    r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
+    r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
+    r"(?:is|are) here (?:now|early|already)|(?:please|can you|could you|need)[^.?!\n]{0,60} now|"
+    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight))\b",
     r"\bnow\?",
-    r"오늘|금일|당일|\d+시까지|오전 중|오후 중",
+    r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)",
 )
 # A deadline days away (tomorrow, a weekday, the end of the week): something to answer,
 # not an interruption. With a request it is some time pressure (0.5), never PUSH alone.
@@ -92,13 +98,25 @@ _TROUBLE = alternatives(
     r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
-    r"climbing)|roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in)|we(?:'ll| will) "
-    r"lose)\b",
-    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|병원|화재|사고|멈췄|먹통",
+    r"climbing)|roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
+    r"through|print|pay|open)|we(?:'ll| will) lose|(?:has |have )?stopped (?:\w+ing|working)|"
+    r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|"
+    r"e-?mail|vpn|portal|website|app) (?:is |are |went |has gone |have gone )?(?:down|dead|"
+    r"offline)|power (?:is )?out|no power|lost power|leak(?:ing|s)?|flood(?:ed|ing)|spill|"
+    r"collision|accident|crash(?:ed)?|injur(?:ed|y|ies)|unwell|breathless|collapsed|"
+    r"unconscious|chest pain|999|911|police|beeping|climbing|locked out|clicked (?:on )?"
+    r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|entered my (?:password|"
+    r"credentials|details)|"
+    r"(?:got|been|was|were) (?:hacked|phished|breached)|wrong (?:warehouse|address|client|"
+    r"customer|recipient|person|account|patient)|sent (?:\w+ ){0,3}(?:by mistake|to the "
+    r"wrong))\b",
+    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|병원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
+    r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
-                         r"fixed|restored)|back (?:up|online|to normal|inside)|all good|"
+                         r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
+                         r"all good|repaired|reverted|(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for))\b|복구 완료|해결(?:됨|되었)|완료했습니다")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
@@ -211,6 +229,7 @@ def _reversibility(s: Signals) -> float:
     return 0.8
 
 
+_ANSWERS = re.compile(r"^\s*(?:re|fw|fwd|aw|wg|sv|tr|답장|회신|전달)\s*:", re.IGNORECASE)
 OPENING_CHARS = URGENCY_CHARS  # the sender's first words (core/signals.py `Texts`)
 
 
@@ -232,18 +251,27 @@ def _has_text(folded_subject: str, subject: str, own: str) -> bool:
 
 def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
-    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`).
+    negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`). A
+    reply's or a forward's subject was written for the mail it answers ("Re: URGENT - server
+    down" on "fixed, all good"): when the sender wrote words of their own, they alone count.
     `texts`: `read_texts(message)`, when the caller has it (the signals read them too)."""
     if texts is None:
         texts = read_texts(message)
-    subject, own = message.subject, texts.own
-    searched, scoped = texts.first_said, texts.first_scoped
+    words = texts.own[:OPENING_CHARS]
+    if _ANSWERS.match(message.subject) and words.strip():
+        folded = fold(f"\n{words}")
+        searched = as_searched(folded)
+        scoped = in_scope(searched)
+        has_text = bool(folded.strip())
+    else:  # the subject and the first words: the texts' own
+        searched, scoped = texts.first_said, texts.first_scoped
+        has_text = _has_text(texts.subject, message.subject, texts.own)
     found = _URGENCY_SET.found(scoped)
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     urgency, why = _urgency(found, signals, no_action)
-    features = _features(_confidence(signals, urgency, _has_text(texts.subject, subject, own)),
+    features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
     return Scored(features=features, reason="; ".join(parts) or "no strong signals")

@@ -11,7 +11,9 @@ Branch order (first match wins) and why:
                like unsolicited bulk mail from someone the user never wrote to (two shapes,
                or one in a mail that answers no thread), not an automatic reply.
   6. silent    clear noise: untrusted, calm, and cheap to undo.
-  7. meeting   scheduling mail, unless it is also marketing (webinar blasts) or a pitch.
+  7. meeting   scheduling mail, unless it is also marketing (webinar blasts) or a pitch, or
+               its sender may not interrupt (as for PUSH: a meeting lure from a stranger is
+               not scheduled, and the calendar loop proposes nothing for it).
   8. info      a calm record: transactional, a person on a mailing list, an auto-reply; or
                a promotion or a stranger's sales pitch, not calm enough for SILENT and with
                no urgent wording (a promotion shouting urgency may be a phish: QUEUE).
@@ -121,7 +123,8 @@ def _urgent(f: Features, t: Thresholds) -> bool:
 
 
 def _no_push(s: Signals, facts: Facts, t: Thresholds) -> bool:
-    """Evidence that this sender must not interrupt, whatever the wording says."""
+    """Evidence that this sender must not interrupt (PUSH) nor be scheduled (MEETING),
+    whatever the wording says."""
     engine = facts.spam_score is not None and facts.spam_score >= t.spam_engine_no_push
     # Someone the user has written to is not an unsolicited stranger (history, not content).
     # One bulk shape is enough when the mail also answers no thread (a cold contact).
@@ -159,7 +162,7 @@ def _choose(f: Features, s: Signals, facts: Facts, t: Thresholds) -> tuple[Lane,
         and f.reversibility > t.silent_min_reversibility
     ):
         return Lane.SILENT, "silent", "untrusted, calm, reversible: noise"
-    if s.scheduling and not (s.marketing or s.cold_pitch):
+    if s.scheduling and not (s.marketing or s.cold_pitch or _no_push(s, facts, t)):
         return Lane.MEETING, "meeting", "scheduling"
     if (s.transactional or s.list_discussion or s.auto_reply) and f.urgency < t.info_max_urgency:
         return Lane.INFO, "info", "calm record"

@@ -77,8 +77,12 @@ _PROMO = alternatives(
     r"free trial|upgrade (?:now|today)|discover|introducing|what'?s new|from \$\d+|"
     r"top stories|rewards?|prices? you'?ll love|(?:order|book|renew|register|shop|claim|"
     r"subscribe) (?:now|today)|(?:use|using|with) (?:the )?(?:promo |discount |voucher )?code|"
-    r"seats are limited|(?:claim|get) your (?:free|\$|£|€))\b",
+    r"seats are limited|(?:claim|get) your (?:free|\$|£|€)|early[- ]?bird|cancel anytime|"
+    r"terms apply|(?:offer|sale|deal) ends|(?:this week|this weekend|today) only|"
+    r"upgrade to (?:premium|pro|plus|business|\w+ premium)|free (?:vip )?pass|"
+    r"(?:grab|claim|book|reserve) (?:yours|your (?:ticket|pass|seat|spot|place)))\b",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
+    r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립",
 )
@@ -106,9 +110,13 @@ _ACTION_REQUESTED = alternatives(
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
     r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
     r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
-    r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i)\b",
+    r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i|"
+    r"please (?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
+    r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
+    r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
+    r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody))\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
-    r"해 ?주시면|승인해 ?주",
+    r"해 ?주시면|승인해 ?주|결정 부탁|어떻게 해야|부탁해요|줄 수 있(?:어요|나요|을까요)",
 )
 # A stranger selling to the reader: a demo, a call, an audit offered to someone who never
 # asked (cold sales outreach). Only the seller's side of the exchange: "open to a call" or
@@ -121,7 +129,10 @@ _PITCH = alternatives(
     r"(?:if you'?re|you'?re|if you are) not the right person|who (?:should|would) be the "
     r"(?:right|best) person|(?:are you )?still struggling with|(?:i'?d|we'?d) love to show you|"
     r"(?:increase|boost|grow|double|triple) your (?:revenue|sales|leads|conversions?|traffic|"
-    r"pipeline)|can (?:i|we) send you a free)\b",
+    r"pipeline)|can (?:i|we) send you a free|we help \w+ like|\d+[- ]?min(?:ute)?s? (?:call|chat|"
+    r"demo) (?:makes sense|would help|works?)|(?:floating|bumping) this (?:to the top|up)|"
+    r"in case (?:it|this|my (?:note|email)) got buried|following up on my (?:last|previous) "
+    r"(?:email|note|message))\b",
     r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
 )
 # Marketing automation names its sender "Jordan from Pipewise", "Mia at Notable",
@@ -175,7 +186,7 @@ _QUOTE_START_ASCII = _Matcher("(?im)" + _QUOTE_START_PATTERN)
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
-    r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|"
+    r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|due|"
     r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
     r"|\bnon-urgent\b"
     r"|\b(?:for|with|in case of|if (?:it'?s|anything is|something is|this is|you have)|"
