@@ -1,11 +1,11 @@
 """The judgement's speed work changes no answer (issue 22).
 
-The fast paths (ASCII fold, ASCII input hash, the sender's own words computed once and cut
-by RE2 on ASCII text, one RE2 Set pass per text instead of a search per pattern) are held
-to the straightforward forms kept here: each function on every text of the SpamAssassin
-corpus, the development set and the Klorn sets, and the whole judgement (lane, branch,
-features, signals, evidence, input hash) with the reference forms patched in against the
-code as it runs."""
+The fast paths (ASCII fold, ASCII input hash, the sender's own words cut by RE2 on ASCII
+text, each text folded once and on ASCII text cut out of a longer one, one RE2 Set pass per
+text instead of a search per pattern) are held to the straightforward forms kept here: each
+function on every text of the SpamAssassin corpus, the development set and the Klorn sets,
+and the whole judgement (lane, branch, features, signals, evidence, input hash) with the
+reference forms patched in against the code as it runs."""
 
 from __future__ import annotations
 
@@ -44,10 +44,26 @@ def reference_own_words(body: str) -> str:
     return head[: cut.start()] if cut else head
 
 
+def reference_read_texts(message: Message) -> signals_mod.Texts:
+    """Each text folded whole, none cut out of another."""
+    subject, body = message.subject, message.body_text
+    own = reference_own_words(body)
+    first = own[:signals_mod.URGENCY_CHARS]
+
+    def searched(text: str) -> bytes:
+        return as_searched(reference_fold(text))
+
+    said, first_said = searched(f"{subject}\n{own}"), searched(f"{subject}\n{first}")
+    return signals_mod.Texts(
+        reference_fold(subject), searched(f"{subject}\n{body[:1500]}"), own, said,
+        signals_mod.in_scope(said), searched(body[-1500:]) if body else b"", first_said,
+        signals_mod.in_scope(first_said))
+
+
 def _nfc(value: Any) -> Any:
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_nfc(v) for v in value]
     return value
 
@@ -84,6 +100,8 @@ def test_each_fast_path_equals_its_reference(messages: list[Message]) -> None:
     texts += ["Ｕｒｇｅｎｔ", "İstanbul ẞ ﬁ", "pay\u200bpal", "Straße", "긴급 확인"]
     assert [fold(t) for t in texts] == [reference_fold(t) for t in texts]
     assert any(not t.isascii() for t in texts)  # both branches of the fast path are read
+    assert [signals_mod.read_texts(m) for m in messages] == [
+        reference_read_texts(m) for m in messages]
     bodies = [m.body_text for m in messages]
     assert [signals_mod.own_words(b) for b in bodies] == [reference_own_words(b) for b in bodies]
     assert [input_hash(m) for m in messages] == [reference_input_hash(m) for m in messages]
@@ -95,13 +113,15 @@ def test_the_whole_judgement_is_unchanged_by_the_fast_paths(
     for module in (signals_mod, evidence_mod, scorer_mod):
         monkeypatch.setattr(module, "fold", reference_fold)
     monkeypatch.setattr(signals_mod, "own_words", reference_own_words)
-    monkeypatch.setattr(scorer_mod, "own_words", reference_own_words)
+    for module in (signals_mod, scorer_mod, cascade_mod):
+        monkeypatch.setattr(module, "read_texts", reference_read_texts)
     monkeypatch.setattr(cascade_mod, "input_hash", reference_input_hash)
     reference = _answers(messages)
     assert len(fast) == len(reference)
     differ = [i for i, (a, b) in enumerate(zip(fast, reference, strict=True)) if a != b]
     assert not differ, f"{len(differ)} answers changed, first {fast[differ[0]]}"
     # The comparison can see a change: a judgement with a different fold differs.
+    monkeypatch.undo()  # the code as it runs, with a fold that differs
     monkeypatch.setattr(signals_mod, "fold", lambda text: reference_fold(text).upper())
     assert _answers(messages[:200]) != reference[:200]
 

@@ -23,3 +23,11 @@ def test_flat_dict_equals_asdict_for_every_decision_record() -> None:
         # Flat: no field holds a container that asdict would have copied.
         assert all(not isinstance(getattr(record, f.name), (list, dict, set, tuple))
                    for f in fields(record))
+
+
+def test_signal_names_are_the_true_fields_in_order() -> None:
+    names = [f.name for f in fields(Signals)]
+    for chosen in ([], ["scheduling"], ["bulk", "phishing", names[-1]], names):
+        signals = Signals(**dict.fromkeys(chosen, True))
+        assert signals.names() == tuple(n for n, v in asdict(signals).items() if v)
+        assert list(signals.names()) == [n for n in names if n in chosen]

@@ -25,7 +25,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from mailmoat.core.message import Message
+from mailmoat.core.message import Message, html_links
 from mailmoat.core.patterns import PatternSet
 from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
@@ -367,33 +367,61 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
     if not own or own in recipients:
         return None
     mine = own.partition(".")[0]
+    runs: set[str] | None = None  # the sender's hyphen runs, made once when first asked
     for org in recipients:
         name = org.partition(".")[0]
-        if len(name) >= 4 and mine != name and name in _hyphen_runs(mine) \
-                and not is_public_domain(org):
+        if len(name) < 4 or mine == name:
+            continue
+        if runs is None:
+            runs = _hyphen_runs(mine)
+        if name in runs and not is_public_domain(org):
             return org
     return None
 
 
-def _hosts(message: Message, opening: bytes) -> list[str]:
-    """The distinct link hosts in the opening and the HTML anchors, at most MAX_HOSTS."""
-    # The pattern starts with "http" or "www.": a text with neither has no host to find.
-    found = dict.fromkeys(_URL_HOST.findall(opening)) if (
-        b"http" in opening or b"www." in opening) else {}
-    for _, href in message.links:
-        m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
-        if m:
-            found[m.group(1)] = None
+def _url_hosts(text: bytes) -> list[bytes]:
+    """`_URL_HOST.findall(text)`. A match starts where "http" or "www." does: the pattern
+    is tried at those places only (`bytes.find`), in order, each search going on after the
+    last match, as findall does; `re` would try it at every byte (twice the time)."""
+    out: list[bytes] = []
+    find, match = text.find, _URL_HOST.match
+    at = find(b"http")  # the next place each literal starts, -1 when there is none
+    www = find(b"www.")
+    while at >= 0 or www >= 0:
+        start = at if www < 0 or 0 <= at < www else www
+        found = match(text, start)
+        end = start + 1 if found is None else found.end()
+        if found is not None:
+            out.append(found.group(1))
+        if 0 <= at < end:
+            at = find(b"http", end)
+        if 0 <= www < end:
+            www = find(b"www.", end)
+    return out
+
+
+def _target(href: str) -> bytes | None:
+    """The host a link points at, if it names one."""
+    m = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+    return m.group(1) if m else None
+
+
+def _hosts(opening: bytes, targets: list[bytes | None]) -> list[str]:
+    """The distinct link hosts in the opening and the HTML anchors (`targets`: each
+    anchor's `_target`), at most MAX_HOSTS."""
+    found = dict.fromkeys(_url_hosts(opening))
+    for host in targets:
+        if host:
+            found[host] = None
     return [h.decode("ascii", "replace") for h in list(found)[:MAX_HOSTS]]
 
 
-def _anchors(message: Message) -> list[tuple[str, str]]:
-    anchors = list(message.links)
-    if "<a" in message.body_text[:OPENING_CHARS].lower():
-        from mailmoat.core.message import html_links  # plain text quoting HTML (eval sets)
-
-        anchors += html_links(message.body_text[:OPENING_CHARS])
-    return anchors
+def _quoted_anchors(message: Message) -> tuple[tuple[str, str], ...]:
+    """The anchors of HTML quoted as plain text in the opening (eval sets). No "<a" or
+    "<A" (html_links' own check) is where no "<" is: looking for one character is a
+    memchr, for two a scan ten times longer."""
+    head = message.body_text[:OPENING_CHARS]
+    return html_links(head) if "<" in head else ()
 
 
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
@@ -453,6 +481,19 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 
 
+_UPPER, _LOWER = bytes(range(65, 91)), bytes(range(97, 123))
+
+
+def _cases(text: str) -> tuple[int, int]:
+    """How many upper- and lower-case letters `text` holds. In ASCII those are A-Z and
+    a-z, counted by deleting them from the bytes (in C) instead of a call per character."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data) - len(data.translate(None, _UPPER)), \
+            len(data) - len(data.translate(None, _LOWER))
+    return sum(map(str.isupper, text)), sum(map(str.islower, text))
+
+
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
                  seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
     """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
@@ -466,7 +507,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
             token and any(c.isdigit() for c in token.group(0))
             and any(c.isalpha() for c in token.group(0))):
         shapes.append((1, "a random tracking token in the subject"))
-    upper, lower = sum(map(str.isupper, subject)), sum(map(str.islower, subject))
+    upper, lower = _cases(subject)
     if upper + lower >= 10 and upper >= 0.7 * (upper + lower):
         shapes.append((1, "a shouted subject"))
     if "!!" in subject or "$$" in subject:
@@ -483,7 +524,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
         shapes.append((1, "sent to its own address or to undisclosed recipients"))
     name = message.from_name
     # (eight letters: a brand's initials are capitals too, "HSBC UK", "AT&T")
-    if sum(map(str.isupper, name)) >= 8 and not any(map(str.islower, name)):
+    if not any(map(str.islower, name)) and sum(map(str.isupper, name)) >= 8:
         shapes.append((1, "a shouted display name"))
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
@@ -518,6 +559,9 @@ class _Sender:
     brand: str | None  # a brand the display name claims
     lookalike: str | None  # a brand the domain imitates
     public_institution: bool  # a free-mail address with an institution's or role's name
+    another_suffix: bool  # the domain wears another domain's ending (`wears_another_suffix`)
+    dressed: bool  # the display name's word dressed with account words (`dressed_name_domain`)
+    authority: bool  # a government body's name from a non-government domain
 
 
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
@@ -530,7 +574,11 @@ def _sender(from_name: str, domain: str) -> _Sender:
         own=own, public=public,
         brand=(found.group(1) or found.group(2)) if found else None,
         lookalike=_lookalike(domain, own) if domain else None,
-        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)))
+        public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)),
+        another_suffix=bool(domain and wears_another_suffix(domain)),
+        dressed=dressed_name_domain(from_name, own),
+        authority=bool(own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(name)
+                       and not _GOV_DOMAIN.search(own)))
 
 
 def read_evidence(message: Message, opening: bytes | None = None,
@@ -569,29 +617,34 @@ def read_evidence(message: Message, opening: bytes | None = None,
     look = sender.lookalike
     if look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
-    elif domain and wears_another_suffix(domain):
+    elif sender.another_suffix:
         shapes.append((2, f"a domain wearing another domain's ending: {domain}"))
     cousin = imitates_own_org(own, recipients)
     if cousin:
         shapes.append((2, f"look-alike of the reader's own organisation {cousin}: {own}"))
-    elif dressed_name_domain(message.from_name, own):
+    elif sender.dressed:
         shapes.append((1, f"the sender's name dressed with account words: {own}"))
-    if (own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(fold(message.from_name))
-            and not _GOV_DOMAIN.search(own)):
+    if sender.authority:
         shapes.append((1, f"a government body's name from a non-government domain: {own}"))
-    hosts = _hosts(message, opening)
+    targets = [_target(href) for _, href in message.links] if message.links else []
+    hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
     if _SHAPES[0][0] in seen:
         if foreign:
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, _CREDENTIALS_ONLY))
-    shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
-    for text, href in _anchors(message):
-        shown = _DOMAIN_IN_TEXT.search(fold(text))
-        target = _URL_HOST.search(href.lower().encode("utf-8", "replace"))
+    if seen:
+        shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
+    quoted = _quoted_anchors(message)
+    # Each anchor's host is looked up once (`targets` above, for the message's own); the
+    # text is read only when the link points at a host.
+    if quoted:
+        targets += [_target(href) for _, href in quoted]
+    for (text, _), target in zip((*message.links, *quoted), targets, strict=True):
+        shown = _DOMAIN_IN_TEXT.search(fold(text)) if target else None
         if shown and target:
-            a, b = registrable(shown.group(1)), registrable(target.group(1).decode())
+            a, b = registrable(shown.group(1)), registrable(target.decode())
             if a != b:
                 shapes.append((2, f"link text names {a} but points at {b}"))
                 break
@@ -611,7 +664,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, f"generated-looking address {local}"))
     if sender.public_institution:
         shapes.append((1, "free-mail address posing as an institution or role"))
-    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to}
+    replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to} \
+        if message.reply_to else set()
     elsewhere = bool(own and replies and own not in replies)
     free_replies = elsewhere and any(is_public_domain(r) for r in replies)
     if free_replies:

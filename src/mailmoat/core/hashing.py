@@ -72,6 +72,8 @@ def _tail(body: str) -> str:
 
 
 def scorer_input(message: Message) -> dict[str, Any]:
+    """The scorer input. The message's tuples are handed over as they are: JSON writes a
+    tuple as the list it holds (both canonical forms do), without a copy made first."""
     return {
         "v": SCORER_INPUT_VERSION,
         "from_name": message.from_name,
@@ -82,37 +84,38 @@ def scorer_input(message: Message) -> dict[str, Any]:
         "body_tail": _tail(message.body_text),
         "labels": sorted(message.labels),
         "list_unsubscribe": bool(message.list_unsubscribe),
-        "bulk_headers": list(message.bulk_headers),
+        "bulk_headers": message.bulk_headers,
         "precedence": message.precedence,
         "auto_submitted": message.auto_submitted,
         "calendar": bool(message.calendar_parts),
-        "attachment_types": sorted({a.content_type for a in message.attachments}),
+        "attachment_types": sorted({a.content_type for a in message.attachments})
+        if message.attachments else [],
         # Read by core/evidence.py and the list-discussion signal.
-        "to": list(message.to),
-        "cc": list(message.cc),
-        "reply_to": list(message.reply_to),
+        "to": message.to,
+        "cc": message.cc,
+        "reply_to": message.reply_to,
         "list_id": message.list_id,
         "threaded": [bool(message.message_id), bool(message.in_reply_to),
                      bool(message.references)],
         "parsed": message.raw_size > 0,
         "auth_results": message.auth_results,
-        "spam_headers": [list(pair) for pair in message.spam_headers],
+        "spam_headers": message.spam_headers,
         "autoreply_header": message.autoreply_header,
-        "links": [list(pair) for pair in message.links],
+        "links": message.links,
     }
 
 
 def _nfc_flat(value: Any) -> Any:
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return [_nfc_flat(v) for v in value]
     return value
 
 
 def input_hash(message: Message) -> str:
     """`sha256_hex(scorer_input(message))`, canonicalised once: the scorer input holds only
-    strings, booleans, an integer and lists of them (no floats, no nested objects), so
+    strings, booleans, an integer and lists or tuples of them (no floats, no objects), so
     orjson writes the canonical bytes directly; when those bytes are all ASCII every string
     is already its NFC form, otherwise the strings are NFC-normalised in one pass and
     written again (tests/test_core_hashing.py holds the two equal on the corpus)."""

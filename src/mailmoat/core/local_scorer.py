@@ -23,13 +23,14 @@ silenced).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import PatternSet, alternatives, as_searched, matcher
-from mailmoat.core.signals import Signals, in_scope, own_words
+from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -245,31 +246,49 @@ def _reversibility(s: Signals) -> float:
 
 
 _ANSWERS = re.compile(r"^\s*(?:re|fw|fwd|aw|wg|sv|tr|답장|회신|전달)\s*:", re.IGNORECASE)
-# Urgent mail says so up front; an "immediately" deep in a newsletter is not evidence.
-OPENING_CHARS = 600
+OPENING_CHARS = URGENCY_CHARS  # the sender's first words (core/signals.py `Texts`)
 
 
-def score_local(message: Message, signals: Signals) -> Scored:
+@functools.lru_cache(maxsize=512, typed=True)  # a few dozen combinations of the weights above
+def _features(confidence: float, sender_trust: float, reversibility: float,
+              urgency: float) -> Features:
+    """The features of these weights: one frozen, checked value for each combination,
+    instead of the four checks again for every message."""
+    return Features(confidence=confidence, sender_trust=sender_trust,
+                    reversibility=reversibility, urgency=urgency)
+
+
+def _has_text(folded_subject: str, subject: str, own: str) -> bool:
+    """Whether the text urgency is read in holds more than whitespace. The folded subject
+    begins it: a subject with a word answers without folding the rest again."""
+    return bool(folded_subject.strip()) or bool(
+        fold(f"{subject}\n{own[:OPENING_CHARS]}").strip())
+
+
+def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
     negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`). A
     reply's or a forward's subject was written for the mail it answers ("Re: URGENT - server
-    down" on "fixed, all good"): when the sender wrote words of their own, they alone count."""
-    words = own_words(message.body_text)[:OPENING_CHARS]
-    subject = "" if _ANSWERS.match(message.subject) and words.strip() else message.subject
-    folded = fold(f"{subject}\n{words}")
-    searched = as_searched(folded)
-    scoped = in_scope(searched)
+    down" on "fixed, all good"): when the sender wrote words of their own, they alone count.
+    `texts`: `read_texts(message)`, when the caller has it (the signals read them too)."""
+    if texts is None:
+        texts = read_texts(message)
+    words = texts.own[:OPENING_CHARS]
+    if _ANSWERS.match(message.subject) and words.strip():
+        folded = fold(f"\n{words}")
+        searched = as_searched(folded)
+        scoped = in_scope(searched)
+        has_text = bool(folded.strip())
+    else:  # the subject and the first words: the texts' own
+        searched, scoped = texts.first_said, texts.first_scoped
+        has_text = _has_text(texts.subject, message.subject, texts.own)
     found = _URGENCY_SET.found(scoped)
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     calm = scoped is not searched and bool(_CALM.search(searched))
     urgency, why = _urgency(found, signals, no_action, calm)
-    features = Features(
-        confidence=_confidence(signals, urgency, bool(folded.strip())),
-        sender_trust=_sender_trust(signals),
-        reversibility=_reversibility(signals),
-        urgency=urgency,
-    )
+    features = _features(_confidence(signals, urgency, has_text),
+                         _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
     return Scored(features=features, reason="; ".join(parts) or "no strong signals")

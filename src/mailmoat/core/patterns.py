@@ -91,5 +91,11 @@ class PatternSet:
         self._match = compiled._set.Match  # the wrapper only re-checks the type
 
     def found(self, data: bytes) -> frozenset[str]:
+        hits = self._match(data)
+        if not hits:  # most texts match none of a set's patterns
+            return _NONE
         names = self.names
-        return frozenset([names[i] for i in self._match(data) or ()])
+        return frozenset([names[i] for i in hits])
+
+
+_NONE: frozenset[str] = frozenset()

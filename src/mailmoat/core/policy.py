@@ -187,5 +187,6 @@ def decide(
         reason=reason,
         auto_eligible=_auto_eligible(lane, features, signals, facts, thresholds),
         branch=branch,
-        policy_version=_version(thresholds),
+        # Hashing the thresholds to look the version up costs more than the rest of `decide`.
+        policy_version=POLICY_VERSION if thresholds is THRESHOLDS else _version(thresholds),
     )

@@ -20,7 +20,7 @@ from mailmoat.core.hashing import input_hash
 from mailmoat.core.local_scorer import LOCAL_SOURCE, Scored, score_local
 from mailmoat.core.message import Message
 from mailmoat.core.policy import Facts, decide
-from mailmoat.core.signals import Signals, perceive_signals
+from mailmoat.core.signals import Signals, Texts, perceive_signals, read_texts
 from mailmoat.core.trace import Trace
 
 log = logging.getLogger(__name__)
@@ -85,8 +85,10 @@ class Perception:
 
 
 def perceive(message: Message) -> Perception:
-    signals, evidence = perceive_signals(message)
-    return Perception(signals, score_local(message, signals), input_hash(message), evidence)
+    texts = read_texts(message)
+    signals, evidence = perceive_signals(message, texts)
+    return Perception(signals, score_local(message, signals, texts), input_hash(message),
+                      evidence)
 
 
 def classify(
@@ -99,8 +101,10 @@ def classify(
     """One lane for `message`. `account` is the mail account it belongs to: a per-account
     scorer bills and learns for that account (None: each scorer as it was built).
     `perception` is the message-only part, when it was computed ahead (mail/parse_pool)."""
+    texts: Texts | None = None
     if perception is None:
-        signals, evidence = perceive_signals(message)
+        texts = read_texts(message)
+        signals, evidence = perceive_signals(message, texts)
     else:
         signals, evidence = perception.signals, perception.evidence
     local = perception.local if perception else None
@@ -111,7 +115,7 @@ def classify(
             try:
                 if _implements(type(scorer), BuildsOnLocal):
                     if local is None:
-                        local = score_local(message, signals)
+                        local = score_local(message, signals, texts)
                     # the ignore below: _implements checks it at run time; mypy cannot narrow
                     scored = scorer.score_on(local, message, signals, facts)  # type: ignore[attr-defined]
                 else:
@@ -121,7 +125,7 @@ def classify(
                 log.info("scorer %s unavailable: %s", scorer.name, exc)
         degraded = bool(scorers) and scored is None
     if scored is None:
-        scored = local if local is not None else score_local(message, signals)
+        scored = local if local is not None else score_local(message, signals, texts)
     source = f"{LOCAL_SOURCE}:degraded" if degraded else scored.source
     if facts.pinned_lane is not None:
         source = "pin"
