@@ -221,3 +221,19 @@ def test_a_plain_newsletter_and_a_german_offer_are_not_in_the_queue() -> None:
             ("Papier Haus <info@papierhaus.example>", "Frühjahrsaktion",
              "10 % Rabatt auf alles, nur bis Montag. Jetzt Muster sichern! Abmelden")):
         assert _lane(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject
+
+
+def test_a_duration_is_not_a_deadline_and_a_reply_prefix_is_not_a_request() -> None:
+    # "22 hours of QA" is how long something took; "RE:" is not the sender asking anything.
+    assert _lane("Hugo <hugo@client.example>", "Invoice query",
+                 "The invoice has 22 hours for QA. Could you send a breakdown?") \
+        is not Lane.PUSH
+    assert _lane("Jun <jun@corp.example>", "RE: customs",
+                 "The parts cleared customs this morning, delivery this afternoon.") \
+        is not Lane.PUSH
+
+
+def test_trouble_with_a_question_to_the_reader_pushes() -> None:
+    assert _lane("Mia <mia@bistro.example>", "tills down",
+                 "All tills froze at noon and card readers are not taking payments. "
+                 "Do you have the support number?") is Lane.PUSH

@@ -53,22 +53,34 @@ _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?)|"
     r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|end of (?:the )?day)|"
-    r"in (?:an|one|\d+) hours?|\d+ hours?|within the hour|"
+    r"in (?:an|one|\d+) hours?|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d|(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
-    r"(?:is|are) here (?:now|early|already)|(?:please|can you|could you|need)[^.?!\n]{0,60} now|"
+    r"(?:is|are) here (?:now|early|already)|"
+    r"(?:please|can you|could you|need)[^.?!\n]{0,60} now|"
     r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes)\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내)",
 )
+# A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
+# a "you ...?" question, the Korean question endings.
+_ASK = alternatives(
+    r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|your "
+    r"thoughts|is there any way|any chance|please review)\b",
+    r"\byou\b[^.?!\n]{0,80}\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]{0,80}\?",
+    r"\bwho (?:has|can|is|knows)\b[^.?!\n]{0,80}\?",
+    r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|"
+    r"주실 수 있나요)",
+)
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
-                            r"(?:the )?day|cob|close of business)\b")
+                            r"(?:the )?day|cob|close of business)\b",
+                            r"(?:월|화|수|목|금)요일 ?(?:오전|오후)? ?\d+시까지")
 # A deadline days away (tomorrow, a weekday, the end of the week): something to answer,
 # not an interruption. With a request it is some time pressure (0.5), never PUSH alone.
 _SOON = alternatives(
@@ -104,33 +116,41 @@ _CALM = matcher(alternatives(
 # with a request or a near time ("the AC has failed ... need a yes/no").
 _TROUBLE = alternatives(
     r"\b(?:alarm (?:went|is going|going) off|fire alarm|(?:has|have|just) (?:failed|died|crashed|"
-    r"stopped|collapsed)|died|fell|ambulance|hospital|(?:not|isn'?t|aren'?t|no one|nobody"
+    r"stopped|collapsed)|died|fell|ambulance|(?:taken|rushed|admitted) to (?:the )?hospital|in "
+    r"hospital|at the hospital|(?:not|isn'?t|aren'?t|no one|nobody"
     r"(?: from \w+)?) "
     r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
     r"climbing)|roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
     r"through|print|pay|open)|we(?:'ll| will) lose|(?:has |have )?stopped (?:\w+ing|working)|"
-    r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|"
+    r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|pos|"
     r"e-?mail|vpn|portal|website|app) (?:is |are |went |has gone |have gone )?(?:down|dead|"
     r"offline)|power (?:is )?out|no power|lost power|leak(?:ing|s)?|flood(?:ed|ing)|spill|"
     r"collision|(?:an|the|a) accident|accident (?:on|at|in)|crash(?:ed)?|injur(?:ed|y|ies)|"
     r"unwell|breathless|collapsed|"
-    r"unconscious|chest pain|999|911|police|beeping|climbing|locked out|clicked (?:on )?"
+    r"unconscious|chest pain|(?:call(?:ed)?|ring|rang|dial(?:led)?|phoned?) (?:999|911|112)|"
+    r"police|beeping|locked out|clicked (?:on )?"
     r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|entered my (?:password|"
     r"credentials|details)|"
     r"(?:got|been|was|were) (?:hacked|phished|breached)|wrong (?:warehouse|address|client|"
     r"customer|recipient|person|account|patient)|sent (?:\w+ ){0,3}(?:by mistake|to the "
-    r"wrong))\b",
-    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|병원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
-    r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119",
+    r"wrong)|rolling back|froze|frozen|not taking (?:payments|cards|orders|calls)|is dead|"
+    r"stopped overnight|i'?m sick|throwing up|can'?t stand|arrested|detained|in custody|"
+    r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
+    r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
+    r"last night))\b",
+    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
+    r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
                          r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
                          r"all good|repaired|reverted|(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:everyone|all) (?:is |are )?(?:safe|"
-                         r"accounted for))\b|복구 완료|해결(?:됨|되었)|완료했습니다")
+                         r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
+                         r"report filed)|discharged|write-?up)\b|복구 완료|해결(?:됨|되었)|"
+                         r"완료(?:했|되|됐)")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
 _TODAY = alternatives(r"\btoday\b|오늘")
 # The sender's words are read once, by one set of all the patterns above.
@@ -138,7 +158,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "trouble": _TROUBLE, "soon": _SOON,
-                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD})
+                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD, "ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
@@ -163,7 +183,8 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
     near = "near" in found and not ("weekday_eod" in found and "today" not in found)
     deadline = "deadline" in found
-    request = s.action_requested or s.personal
+    # A request: the mail asks something of the reader (not merely "Re:" in its subject).
+    request = s.action_requested or "ask" in found
     if "promo_pressure" in found and not (explicit or incident):
         near = False
     if s.scheduling and not (explicit or incident or deadline):
@@ -191,7 +212,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     # answered by Friday is not an interruption.
     timed = (near and (deadline or request)) or (deadline and "soon" in found)
     trouble = ("trouble" in found and "resolved" not in found
-               and (near or s.action_requested))
+               and (near or s.action_requested or "ask" in found))
     if timed or trouble:
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"

@@ -119,7 +119,8 @@ _ACTION_REQUESTED = alternatives(
     r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
-    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead)\b",
+    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|need "
+    r"(?:you|someone|somebody) (?:in|at|there|here|to)|(?:is |are )?asking for you|need a call)\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
     r"해 ?주시면|승인해 ?주|결정 부탁|어떻게 해야|부탁해요|줄 수 있(?:어요|나요|을까요)",
 )
