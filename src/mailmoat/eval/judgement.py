@@ -21,7 +21,8 @@ DEV_SET = Path(__file__).resolve().parent / "sets" / "dev-set.json"
 # less flattering than the development set. Each one's first measurement, before anything
 # was tuned on it, is kept in docs/results.md.
 BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
-                   for name in ("blind-set.json", "blind-set-2.json"))
+                   for name in ("blind-set.json", "blind-set-2.json", "blind-set-3.json",
+                                "blind-set-4.json", "blind-set-5.json"))
 
 
 def labelled_sets() -> list[Path]:
