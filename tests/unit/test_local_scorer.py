@@ -122,10 +122,6 @@ def test_a_promotion_with_no_list_headers_is_not_in_the_queue() -> None:
     assert lane in (Lane.SILENT, Lane.INFO)
 
 
-def _lane(sender: str, subject: str, body: str) -> Lane:
-    return lane_of(sender, subject, body)
-
-
 @pytest.mark.parametrize(("subject", "body"), [
     # trouble told in plain words, with a request or a near time (no "urgent" anywhere)
     ("freezer", "The freezer in the lab has failed and the samples are warming. Can you "
@@ -135,7 +131,7 @@ def _lane(sender: str, subject: str, body: str) -> Lane:
                         "shipment is released to another buyer. Please approve it."),
 ])
 def test_plain_trouble_with_a_request_pushes(subject: str, body: str) -> None:
-    assert _lane("Lee Park <lee@partner.example>", subject, body) is Lane.PUSH
+    assert lane_of("Lee Park <lee@partner.example>", subject, body) is Lane.PUSH
 
 
 @pytest.mark.parametrize(("subject", "body"), [
@@ -151,16 +147,16 @@ def test_plain_trouble_with_a_request_pushes(subject: str, body: str) -> None:
     ("Re: the fall", "She is fine, nothing broken, home now."),
 ])
 def test_calm_mail_with_trouble_words_does_not_push(subject: str, body: str) -> None:
-    assert _lane("Lee Park <lee@partner.example>", subject, body) is not Lane.PUSH
+    assert lane_of("Lee Park <lee@partner.example>", subject, body) is not Lane.PUSH
 
 
 def test_a_formal_deadline_days_away_still_pushes() -> None:
-    assert _lane("Kim <kim@fund.example>", "Signed documents due Friday",
+    assert lane_of("Kim <kim@fund.example>", "Signed documents due Friday",
                  "The signed documents are due this Friday; please send them.") is Lane.PUSH
 
 
 def test_real_trouble_outweighs_a_relaxed_subject() -> None:
-    assert _lane("Sam <sam@corp.example>", "when you get a sec",
+    assert lane_of("Sam <sam@corp.example>", "when you get a sec",
                  "Checkout is down for all customers. I need your sign-off to roll back "
                  "now. Can you reply?") is Lane.PUSH
 
@@ -173,19 +169,19 @@ def test_real_trouble_outweighs_a_relaxed_subject() -> None:
              "minutes ago. What should I do?"),
 ])
 def test_trouble_happening_now_pushes(subject: str, body: str) -> None:
-    assert _lane("Ana Ruiz <ana@depot.example>", subject, body) is Lane.PUSH
+    assert lane_of("Ana Ruiz <ana@depot.example>", subject, body) is Lane.PUSH
 
 
 def test_a_replys_subject_is_the_threads_not_the_senders() -> None:
     # The sender's own words say it is done; the subject was written for the first mail.
-    assert _lane("Ana Ruiz <ana@depot.example>", "Re: URGENT: filing due today by 6pm",
+    assert lane_of("Ana Ruiz <ana@depot.example>", "Re: URGENT: filing due today by 6pm",
                  "Filed at 17:20, receipt is in the shared folder.") is not Lane.PUSH
 
 
 def test_promotional_prices_and_upsells_are_not_in_the_queue() -> None:
     for subject, body in (("Winter sun", "Fly to Faro from £29. Book by Sunday. Terms apply."),
                           ("Go Pro", "Upgrade to Premium this week only. Cancel anytime.")):
-        lane = _lane("Skylark <offers@skylark-air.example>", subject, body)
+        lane = lane_of("Skylark <offers@skylark-air.example>", subject, body)
         assert lane in (Lane.SILENT, Lane.INFO), subject
 
 
@@ -194,23 +190,23 @@ def test_promotional_prices_and_upsells_are_not_in_the_queue() -> None:
     ("Urgente: pedido bloqueado", "El pedido está bloqueado en aduana, necesito tu firma hoy."),
 ])
 def test_urgency_in_other_languages_pushes(subject: str, body: str) -> None:
-    assert _lane("Kai Vogt <kai@werk.example>", subject, body) is Lane.PUSH
+    assert lane_of("Kai Vogt <kai@werk.example>", subject, body) is Lane.PUSH
 
 
 def test_a_sender_who_says_it_is_not_urgent_is_believed_over_an_incident_word() -> None:
-    assert _lane("Jin <jin@client.example>", "장애 대응 계약 문의",
+    assert lane_of("Jin <jin@client.example>", "장애 대응 계약 문의",
                  "야간 장애 대응이 포함되는지 궁금합니다. 급하지 않으니 이번 달 안에만 "
                  "회신 주세요.") is not Lane.PUSH
 
 
 def test_friday_end_of_day_is_days_away() -> None:
-    assert _lane("Ida <ida@corp.example>", "headcount",
+    assert lane_of("Ida <ida@corp.example>", "headcount",
                  "Finance needs headcount asks by Friday EOD. Can you send yours?") \
         is not Lane.PUSH
 
 
 def test_a_call_to_action_is_not_urgency() -> None:
-    assert _lane("Ira <ira@staffing.example>", "Drivers",
+    assert lane_of("Ira <ira@staffing.example>", "Drivers",
                  "Six drivers available immediately. Order now!") is not Lane.PUSH
 
 
@@ -220,20 +216,20 @@ def test_a_plain_newsletter_and_a_german_offer_are_not_in_the_queue() -> None:
              "Diesel fell 3 cents. Enjoying it? Forward to a friend. Unsubscribe"),
             ("Papier Haus <info@papierhaus.example>", "Frühjahrsaktion",
              "10 % Rabatt auf alles, nur bis Montag. Jetzt Muster sichern! Abmelden")):
-        assert _lane(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject
+        assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject
 
 
 def test_a_duration_is_not_a_deadline_and_a_reply_prefix_is_not_a_request() -> None:
     # "22 hours of QA" is how long something took; "RE:" is not the sender asking anything.
-    assert _lane("Hugo <hugo@client.example>", "Invoice query",
+    assert lane_of("Hugo <hugo@client.example>", "Invoice query",
                  "The invoice has 22 hours for QA. Could you send a breakdown?") \
         is not Lane.PUSH
-    assert _lane("Jun <jun@corp.example>", "RE: customs",
+    assert lane_of("Jun <jun@corp.example>", "RE: customs",
                  "The parts cleared customs this morning, delivery this afternoon.") \
         is not Lane.PUSH
 
 
 def test_trouble_with_a_question_to_the_reader_pushes() -> None:
-    assert _lane("Mia <mia@bistro.example>", "tills down",
+    assert lane_of("Mia <mia@bistro.example>", "tills down",
                  "All tills froze at noon and card readers are not taking payments. "
                  "Do you have the support number?") is Lane.PUSH

@@ -1,0 +1,75 @@
+"""The blind-written eval sets (issue 22; docs/results.md): each is well formed, its labels
+map to lanes as the issue's table says, and its part 1 (business mail as the issue's
+held-out set has it: sender, recipients, subject, body) carries no headers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mailmoat.eval.judgement import BLIND_SETS
+from mailmoat.eval.runner import load_items
+
+# category -> (label, accepted lanes besides it)
+LANES: dict[str, tuple[str, frozenset[str]]] = {
+    "urgent": ("PUSH", frozenset({"MEETING"})),
+    "needs-response": ("QUEUE", frozenset({"MEETING"})),
+    "personal": ("QUEUE", frozenset({"MEETING", "PUSH", "INFO"})),
+    **{c: ("INFO", frozenset({"QUEUE"})) for c in ("fyi", "notification", "list", "auto-reply")},
+    "promotion": ("SILENT", frozenset({"INFO"})),
+    **{c: ("QUEUE", frozenset({"SILENT"})) for c in ("scam", "phishing")},
+}
+# The last id of each set's part 1 (no headers); min items.
+SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
+         "blind-set-3.json": (182, 220), "blind-set-4.json": (182, 220),
+         "blind-set-5.json": (182, 220)}
+ADDRESS = re.compile(r"^[^<>]+ <[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}>$")
+HEADERS = {"Authentication-Results", "List-Id", "Auto-Submitted", "Reply-To",
+           "List-Unsubscribe", "Precedence"}
+
+
+def _items(path: Path) -> list[dict[str, Any]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["name"] == path.stem and data["about"].strip()
+    items: list[dict[str, Any]] = data["items"]
+    return items
+
+
+@pytest.mark.parametrize("path", BLIND_SETS, ids=lambda p: p.name)
+def test_a_blind_set_is_well_formed(path: Path) -> None:
+    part_one_last, at_least = SHAPE[path.name]
+    items = _items(path)
+    assert len(items) >= at_least
+    ids = [i["id"] for i in items]
+    assert len(set(ids)) == len(ids)
+    numbers = [int(i.rpartition("-")[2]) for i in ids]
+    assert numbers == list(range(1, len(items) + 1))
+    for n, item in zip(numbers, items, strict=True):
+        label, accept = LANES[item["category"]]
+        assert (item["label"], set(item["accept"])) == (label, accept), item["id"]
+        assert item["note"].strip() and item["body"].strip()  # a subject may be empty
+        assert ADDRESS.match(item["from"]) and ADDRESS.match(item["to"]), item["id"]
+        headers = item.get("headers") or {}
+        if n <= part_one_last:
+            assert not headers, f"{item['id']} is part 1: no headers"
+        assert set(headers) <= HEADERS and all(isinstance(v, str) for v in headers.values())
+    assert any(i.get("headers") for i in items)  # part 2 exists
+
+
+@pytest.mark.parametrize("path", BLIND_SETS, ids=lambda p: p.name)
+def test_a_blind_set_loads_through_the_runner(path: Path) -> None:
+    loaded = load_items(path)
+    raw = _items(path)
+    assert [i.id for i in loaded] == [i["id"] for i in raw]
+    assert [i.category for i in loaded] == [i["category"] for i in raw]
+
+
+def test_the_structure_check_can_fail(tmp_path: Path) -> None:
+    item = dict(_items(BLIND_SETS[0])[0])
+    item["label"] = "SILENT" if item["label"] != "SILENT" else "PUSH"
+    label, accept = LANES[item["category"]]
+    assert (item["label"], set(item["accept"])) != (label, accept)
