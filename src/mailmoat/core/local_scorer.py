@@ -61,7 +61,7 @@ _NEAR_TIME = alternatives(
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
     r"(?:is|are) here (?:now|early|already)|"
-    r"(?:please|can you|could you|need)[^.?!\n]{0,60} now|"
+    r"(?:please|can you|could you|need)[^.?!\n]* now|"
     r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes)\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
@@ -72,8 +72,8 @@ _NEAR_TIME = alternatives(
 _ASK = alternatives(
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|your "
     r"thoughts|is there any way|any chance|please review)\b",
-    r"\byou\b[^.?!\n]{0,80}\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]{0,80}\?",
-    r"\bwho (?:has|can|is|knows)\b[^.?!\n]{0,80}\?",
+    r"\byou\b[^.?!\n]*\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]*\?",
+    r"\bwho (?:has|can|is|knows)\b[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|"
     r"주실 수 있나요)",
 )
