@@ -22,7 +22,8 @@ DEV_SET = Path(__file__).resolve().parent / "sets" / "dev-set.json"
 # was tuned on it, is kept in docs/results.md.
 BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                    for name in ("blind-set.json", "blind-set-2.json", "blind-set-3.json",
-                                "blind-set-4.json", "blind-set-5.json"))
+                                "blind-set-4.json", "blind-set-5.json", "blind-set-6.json",
+                                "blind-set-7.json"))
 
 
 def labelled_sets() -> list[Path]:

@@ -179,6 +179,8 @@ _SET_NOTES = {
     "blind-set.json": _TUNED, "blind-set-2.json": _TUNED, "blind-set-3.json": _TUNED,
     "blind-set-4.json": _TUNED,
     "blind-set-5.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-6.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-7.json": "written blind, measured, never tuned on: the honest figure",
 }
 
 
