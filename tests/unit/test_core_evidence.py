@@ -500,3 +500,20 @@ def test_a_lone_request_to_confirm_details_is_a_lure_only_where_auth_could_vouch
     unvouched = ev(mail("Tomas <tomas@harbor.example.net>", "Wire today", body,
                         Authentication_Results=auth))
     assert unvouched.cold_unsolicited
+
+
+def test_a_title_alone_from_free_mail_is_not_a_lure() -> None:
+    # A patient writing as "Mrs Ann Lee" is a person; "Mr. Okoye" with money talk still
+    # flags (test_weak_shapes_flag_only_together), and a role name is still a lure.
+    person = ev(mail("Mrs Ann Lee <ann.lee1949@btinternet.com>", "my crown",
+                     "The crown came loose this morning and it hurts. Can someone call me?"))
+    assert not person.lure and not person.cold_unsolicited
+    role = ev(mail("Payroll Office <payroll.office@gmail.com>", "salary",
+                   "Please confirm your bank details for this month's salary."))
+    assert role.lure
+
+
+def test_a_quick_task_from_a_free_mail_boss_is_a_lure() -> None:
+    found = ev(mail("Dr. Ruth Hale <dr.ruthhale.office@gmail.com>", "are you around",
+                    "Are you around? I need a quick task for me done before noon."))
+    assert found.lure and found.cold_unsolicited

@@ -10,6 +10,7 @@ reference forms patched in against the code as it runs."""
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,28 @@ def reference_fold(text: str) -> str:
     return unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
 
 
-def reference_own_words(body: str) -> str:
-    head = body[: signals_mod.OPENING_CHARS]
+def _reference_head(text: str) -> str:
+    head = text[: signals_mod.OPENING_CHARS]
     cut = signals_mod._QUOTE_START.search(head)
     return head[: cut.start()] if cut else head
+
+
+def reference_own_words(body: str) -> str:
+    """Up to the first quote; when that leaves nothing and the body opens with a "> " quote
+    (bottom-posting), the words below the quote, read line by line."""
+    own = _reference_head(body)
+    if own.strip():
+        return own
+    lines, i, quoted = body.split("\n"), 0, False
+    while i < len(lines):
+        line = lines[i]
+        if line.lstrip(" \t").startswith(">"):
+            quoted = True
+        elif line.strip(" \t") and not (
+                i + 1 < len(lines) and re.fullmatch(r"on .{0,120} wrote:[ \t]*", line, re.I)):
+            break
+        i += 1
+    return _reference_head("\n".join(lines[i:])) if quoted else own
 
 
 def reference_read_texts(message: Message) -> signals_mod.Texts:

@@ -141,6 +141,9 @@ def test_push_needs_a_sender_nothing_speaks_against() -> None:
     # History the model cannot author: someone the user wrote to is not a bulk stranger.
     assert decide(URGENT, Signals(unsolicited=True), REPLIED).lane == Lane.PUSH
     assert decide(URGENT, Signals(cold_unsolicited=True), REPLIED).lane == Lane.PUSH
+    # A stranger's sales pitch borrowing incident words does not interrupt (issue 22).
+    assert decide(URGENT, Signals(cold_pitch=True)).lane == Lane.QUEUE
+    assert decide(URGENT, Signals(cold_pitch=True), REPLIED).lane == Lane.PUSH
     assert decide(URGENT, Signals(phishing=True), REPLIED).lane == Lane.QUEUE
     at = THRESHOLDS.spam_engine_no_push
     assert decide(URGENT, NONE, Facts(spam_score=at)).lane == Lane.QUEUE
@@ -465,7 +468,7 @@ def test_a_learned_rule_never_yields_silent(f: Features, s: Signals, fa: Facts,
     elif rule in {Lane.PUSH, Lane.QUEUE, Lane.MEETING}:
         pushed_anyway = rule is Lane.PUSH and (
             s.spam_verdict or s.auto_reply
-            or ((s.unsolicited or s.cold_unsolicited) and fa.replies_sent == 0)
+            or ((s.unsolicited or s.cold_unsolicited or s.cold_pitch) and fa.replies_sent == 0)
             or (fa.spam_score is not None and fa.spam_score >= THRESHOLDS.spam_engine_no_push))
         assert (d.lane, d.branch) == (Lane.QUEUE if pushed_anyway else rule, "rule")
     else:
@@ -502,7 +505,7 @@ def test_push_only_for_a_sender_nothing_speaks_against(f: Features, s: Signals,
                                                       fa: Facts) -> None:
     if decide(f, s, fa).lane is Lane.PUSH:
         assert not (s.phishing or s.spam_verdict or s.auto_reply)
-        assert not (s.unsolicited or s.cold_unsolicited) or fa.replies_sent >= 1
+        assert not (s.unsolicited or s.cold_unsolicited or s.cold_pitch) or fa.replies_sent >= 1
         assert fa.spam_score is None or fa.spam_score < THRESHOLDS.spam_engine_no_push
 
 
@@ -510,7 +513,7 @@ def reference_decide(f: Features, s: Signals, fa: Facts, t: Thresholds) -> tuple
     """The table in docs/policy.md, read from describe_policy(t) rather than from `t`."""
     snap = describe_policy(t)["thresholds"]
     no_push = (s.phishing or s.spam_verdict
-               or ((s.unsolicited or s.cold_unsolicited) and fa.replies_sent == 0)
+               or ((s.unsolicited or s.cold_unsolicited or s.cold_pitch) and fa.replies_sent == 0)
                or s.auto_reply
                or (fa.spam_score is not None and fa.spam_score >= snap["spam_engine_no_push"]))
     if fa.pinned_lane is not None:

@@ -233,3 +233,84 @@ def test_trouble_with_a_question_to_the_reader_pushes() -> None:
     assert lane_of("Mia <mia@bistro.example>", "tills down",
                  "All tills froze at noon and card readers are not taking payments. "
                  "Do you have the support number?") is Lane.PUSH
+
+
+# -- issue 22, eighth pass (blind-set-5 and -6 misses; each test in its own words) ---------
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # a clock time with no other day named is today's
+    ("forklift", "The hire forklift goes back at 4:15. Can you sign the damage sheet first?"),
+    ("boarding", "Gate closes 6pm and I still have no visa letter, can you email it?"),
+    ("stock call", "Mill needs a yes/no on the extra 20 tonnes by 11, price holds till then"),
+])
+def test_a_clock_time_today_with_a_request_pushes(subject: str, body: str) -> None:
+    assert lane_of("Ola <ola@works.example>", subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("quiz night", "Quiz is on Saturday at 7:30, can you bring the buzzers?"),
+    ("reviews", "Reviews close on 14 March at 5pm. Could you add your notes?"),
+    ("Re: our catch-up", "If Tuesday doesn't work for you, could we try Wednesday 9:30?"),
+])
+def test_a_clock_time_on_another_day_does_not_push(subject: str, body: str) -> None:
+    assert lane_of("Ola <ola@works.example>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("flat 4", "Water is pouring through the kitchen light in flat 4. Can you send a plumber?"),
+    ("Tom", "Tom has a fever and a rash since this morning, the nursery asks if you can "
+            "collect him."),
+    ("EDR", "Ransomware detected on the finance share, files being encrypted. Isolate it?"),
+    ("gate 3", "Our driver is sat at gate 3, they refused the booking. What do I tell him?"),
+    ("scanner", "The parcel scanner won't boot and 40 customers are waiting in the queue. "
+                "Who can help?"),
+])
+def test_trouble_of_other_kinds_with_a_request_pushes(subject: str, body: str) -> None:
+    assert lane_of("Ana <ana@depot.example>", subject, body) is Lane.PUSH
+
+
+def test_a_reply_written_below_the_quote_is_read() -> None:
+    body = ("> Did the boiler service go OK?\n\n"
+            "No - the boiler has failed and the basement is flooding. Can you call the "
+            "engineer?\n")
+    assert lane_of("Bo <bo@estate.example>", "Re: boiler", body) is Lane.PUSH
+
+
+def test_an_incident_already_resolved_is_a_record_even_with_a_clock_time() -> None:
+    assert lane_of("Ken <ken@council.example>", "RE: P2 printing",
+                 "Resolved at 10:05, the print queue was restarted. Closing the ticket.\n\n"
+                 "> printers are down since 09:30") is not Lane.PUSH
+
+
+def test_a_marketing_errand_is_not_a_request() -> None:
+    # "Call the number below" is a call to action sent to everyone, not an errand.
+    assert lane_of("Quotes <quotes@insure.example>", "cover for less",
+                 "Compare cover in minutes today. Call the number below for a quote.") \
+        is not Lane.PUSH
+
+
+def test_a_strangers_pitch_borrowing_incident_words_does_not_push() -> None:
+    assert lane_of("Lee Park <lee@shieldworks.example>", "Schools are ransomware targets",
+                 "Hi Jo,\nWe help schools like yours prepare for ransomware. Would a free "
+                 "assessment today help? Can you reply with a time?") is not Lane.PUSH
+
+
+def test_trouble_on_a_list_is_the_posters() -> None:
+    from mailmoat.core.message import parse_message
+    raw = (b"From: Kai <kai@users.example>\r\nTo: dev@lists.example\r\n"
+           b"Subject: Re: build broken\r\nList-Id: <dev.lists.example>\r\n"
+           b"Message-ID: <b@users.example>\r\nIn-Reply-To: <a@users.example>\r\n\r\n"
+           b"The build has failed on arm64 right now, can anyone look?\r\n")
+    assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+
+
+def test_trouble_with_a_horizon_of_days_is_not_an_interruption() -> None:
+    assert lane_of("Ivo <ivo@shipping.example>", "pallet 7",
+                 "Pallet 7 is held at the port, the label is missing. Can you send a new one? "
+                 "Otherwise it goes back in 14 days.") is not Lane.PUSH
+
+
+def test_a_venue_closed_tonight_is_not_a_resolved_incident() -> None:
+    assert lane_of("Gym <coach.li@rowing.example>", "Tonight's session cancelled",
+                 "The boathouse is closed tonight after a power cut, no session at 6. Can "
+                 "you tell the other parents?") is Lane.PUSH

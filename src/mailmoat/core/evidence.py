@@ -249,7 +249,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
      r"(?:private|personal) (?:address|e-?mail|account)|(?:company|work|office) e-?mail is "
      r"(?:down|having (?:problems|issues)|not working)|can'?t take (?:calls|a call)|"
-     r"(?:in a|at a) (?:conference|meeting) and can'?t)\b|통화가? 어려|회의 중이라"),
+     r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
+     r"favou?r|errand) for me)\b|통화가? 어려|회의 중이라"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
@@ -304,6 +305,10 @@ def _looks_generated(local: str) -> bool:
 
 
 _CREDENTIALS_ONLY = "asks for credentials or account details"
+_POSING = "free-mail address posing as an institution or role"
+# A title alone ("Mrs", "Dr") from free mail: a 419 letter's dress, and a patient's too.
+_TITLE = re.compile(r"\A\W*(?:dr|mrs?|ms|miss|prof)\b\.?\s+(?!.*\b(?:bank|office|unit|board|"
+                    r"department|director|manager|agent|attorney|lawyer|barrister)\b)")
 _NO_SUBJECT = "no subject"
 _NO_THREAD = "a reply that belongs to no thread"
 _CASUAL = frozenset({_NO_SUBJECT, _NO_THREAD})
@@ -663,7 +668,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if generated:
         shapes.append((1, f"generated-looking address {local}"))
     if sender.public_institution:
-        shapes.append((1, "free-mail address posing as an institution or role"))
+        shapes.append((1, _POSING))
     replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to} \
         if message.reply_to else set()
     elsewhere = bool(own and replies and own not in replies)
@@ -676,7 +681,9 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
     lure = bool(weight and not (same_org or internal) and not (
         (dmarc == "pass" or not message.auth_results)
-        and all(r == _CREDENTIALS_ONLY for _, r in shapes)))
+        and all(r == _CREDENTIALS_ONLY for _, r in shapes)) and not (
+        # a title alone is not a lure: "Mrs Ann Lee" at a free-mail address is a person
+        [r for _, r in shapes] == [_POSING] and _TITLE.match(fold(message.from_name))))
     automated = robot_address(local)
     spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
     if elsewhere and not free_replies and not message.list_id:

@@ -37,7 +37,8 @@ LOCAL_SOURCE = "local"
 
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
-    r"right away|as soon as possible|critical|dringend|sofort|umgehend|urgente|de inmediato|"
+    r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical)|"
+    r"dringend|sofort|umgehend|urgente|de inmediato|"
     r"inmediatamente|tout de suite|immédiatement)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
 )
@@ -46,14 +47,16 @@ _INCIDENT = alternatives(
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
-    r"in the lobby|downstairs|outside)))\b",
-    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용",
+    r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
+    r"(?:under|active) attack)\b",
+    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
-    r"within (?:the )?(?:next )?(?:\d+|an?|one|two) (?:hours?|minutes?)|"
+    r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
+    r"(?:[1-9]|1[0-2]|an?|one|two) hours?|"
     r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|end of (?:the )?day)|"
-    r"in (?:an|one|\d+) hours?|within the hour|(?:in|within) the next hour|"
+    r"in (?:an|one|[1-9]|1[0-2]) hours?|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d|(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get)|"
@@ -62,16 +65,50 @@ _NEAR_TIME = alternatives(
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
     r"(?:is|are) here (?:now|early|already)|"
     r"(?:please|can you|could you|need)[^.?!\n]* now|"
-    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes)\b",
+    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
+    r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내)",
+    r"\d+ ?분 ?(?:안에|내에|이내)|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|방금|현재 ",
+)
+# A clock time, hours and minutes, something going on since this morning: today's, unless
+# the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
+_CLOCK = alternatives(
+    r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'?clock)|(?:at|by|before|until|till|from) "
+    r"\d{1,2}[:.]\d\d|"
+    r"(?:by|before|until|till) \d{1,2}(?: (?:he|she|they|we|i|"
+    r"it|or|and|so|if|latest|at the latest|please|pls))|(?:by|before|until) (?:midday|lunch"
+    r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?(?:h|hrs?)|"
+    # something going on for hours or since this morning: it is happening now
+    r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
+    r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:~|about |around )?"
+    r"\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)|since (?:last night|this morning|"
+    r"lunch(?:time)?|early)|antes de las? \d|bis \d{1,2}(?:[:.]\d\d)? ?uhr|avant \d{1,2} ?h)\b",
+    # "by 11," "at 3." - a bare hour where the clause ends
+    r"\b(?:at|by|before|until|till) \d{1,2}(?:[,;!?)\n]|\. |\.?$)",
+)
+_OTHER_DAY = alternatives(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
+    r"\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
+    r"\d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
+    r"\d{1,2}/\d{1,2})\b",
+    r"내일|모레|다음 ?주|(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일",
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
 _ASK = alternatives(
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|your "
-    r"thoughts|is there any way|any chance|please review)\b",
+    r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
+    r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
+    r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
+    r"to|pls|plz|please (?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
+    r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls))\b",
+    # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
+    r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
+    r"them|it|me|him|her|this|that|all|everyone|someone)\b",
+    r"\bor not\?",
+    r"\b(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|would) (?:i|we|"
+    r"you|u)\b[^.?!\n]*\?",
     r"\byou\b[^.?!\n]*\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]*\?",
     r"\bwho (?:has|can|is|knows)\b[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|"
@@ -89,6 +126,10 @@ _SOON = alternatives(
     r"this (?:monday|tuesday|wednesday|thursday|friday))\b",
     r"내일|이번 주 ?(?:안|내|까지)",
 )
+# A horizon of days or weeks: "returned after 10 days", "10 working days to respond".
+_DAYS_AWAY = alternatives(r"\b(?:(?:in|after|within) (?:\d+|a few|two|three|several) (?:days|"
+                          r"weeks)|\d+ (?:working|business) days|next week)\b",
+                          r"\d+ ?일 ?(?:이내|안에|내에|후)|다음 ?주")
 _DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
     r"moved up|overdue|final notice|late fee)\b",
@@ -139,8 +180,30 @@ _TROUBLE = alternatives(
     r"stopped overnight|i'?m sick|throwing up|can'?t stand|arrested|detained|in custody|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
-    r"last night))\b",
+    r"last night)|"
+    # water and buildings
+    r"water (?:is )?(?:pouring|coming|everywhere|leaking|running|through)|pouring (?:in|through|"
+    r"out|down)|burst (?:pipe|main)|(?:hit|caught|damaged|struck) (?:a|the) (?:water|gas) "
+    r"(?:main|pipe)|ceiling (?:is |has )?(?:collapsed|leaking|coming down)|"
+    # a body in trouble
+    r"swell(?:ing|ed)|fever|temperature of \d|bleeding|allergic reaction|anaphyla\w+|a&e|"
+    r"emergency room|hard to (?:breathe|swallow)|can'?t breathe|fainted|seizure|heart attack|"
+    r"fractured?|broken (?:arm|leg|wrist|ankle|hip)|concussion|"
+    # a machine that will not, a door that will not open, a person waiting on it
+    r"(?:won'?t|doesn'?t|does not|didn'?t|isn'?t|wasn'?t) (?:log ?in|start|open|load|boot|"
+    r"connect|print|turn on)\w*|(?:rejected|refused|declined|blocked|held|"
+    r"retained|impounded|seized) (?:at|by|in)|(?:has|have|'?s|'?ve) been (?:\w+ )?(?:waiting|"
+    r"sat|sitting|standing|queu\w+)|(?:\d+|several|many|a few) (?:people|customers|groups|"
+    r"patients|guests|buyers|drivers|trucks|lorries|callers) (?:\w+ )?(?:waiting|outside|queu\w+|"
+    r"stuck|in the queue)|(?:is|are) (?:\w+ )?(?:upset|furious|angry|distressed)|(?:is|are) "
+    r"(?:still )?(?:sat|sitting|stood|standing|queu\w+) (?:at|in|outside|on|by)|(?:is|are) "
+    r"(?:still )?waiting (?:at|outside|downstairs|in reception|in the lobby)|(?:just |has |"
+    r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|"
+    r"compromised|hacked|encrypted (?:files|drives)|"
+    r"retenid[oa]|bloquead[oa]|no funciona|averiad[oa]|herid[oa]|ausgefallen|funktioniert "
+    r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|bloqu[ée]e?)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
+    r"강제 ?종료|튕기|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
@@ -151,14 +214,18 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
                          r"report filed)|discharged|write-?up)\b|복구 완료|해결(?:됨|되었)|"
                          r"완료(?:했|되|됐)")
-_PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends")
+_PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
+                               r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
+                               r"seulement aujourd'?hui")
 _TODAY = alternatives(r"\btoday\b|오늘")
 # The sender's words are read once, by one set of all the patterns above.
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "trouble": _TROUBLE, "soon": _SOON,
-                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD, "ask": _ASK})
+                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD, "ask": _ASK,
+                           "clock": _CLOCK, "other_day": _OTHER_DAY,
+                           "days_away": _DAYS_AWAY})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
@@ -181,7 +248,11 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     incident = "incident" in found and not (not explicit and "resolved" in found)
     if s.marketing:
         return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
-    near = "near" in found and not ("weekday_eod" in found and "today" not in found)
+    # A clock time is today's unless another day is named; in a mail saying the trouble is
+    # over ("Resolved at 09:22") it is when that happened.
+    near = ("near" in found and not ("weekday_eod" in found and "today" not in found)) or (
+        "clock" in found and ("other_day" not in found or "today" in found)
+        and "resolved" not in found)
     deadline = "deadline" in found
     # A request: the mail asks something of the reader (not merely "Re:" in its subject).
     request = s.action_requested or "ask" in found
@@ -212,8 +283,12 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     # answered by Friday is not an interruption.
     timed = (near and (deadline or request)) or (deadline and "soon" in found)
     trouble = ("trouble" in found and "resolved" not in found
-               and (near or s.action_requested or "ask" in found))
+               and (near or ((s.action_requested or "ask" in found)
+                             # "held at customs ... returned after 10 days": days away
+                             and "days_away" not in found)))
     if timed or trouble:
+        if s.list_discussion:
+            return 0.5, "list discussion with time pressure"
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
         if s.automated_sender and not s.action_requested:

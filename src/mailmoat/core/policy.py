@@ -9,7 +9,8 @@ Branch order (first match wins) and why:
   5. push      urgent and confident enough to interrupt, from a sender nothing speaks
                against: no server spam verdict, no local spam engine verdict, not shaped
                like unsolicited bulk mail from someone the user never wrote to (two shapes,
-               or one in a mail that answers no thread), not an automatic reply.
+               or one in a mail that answers no thread) nor a stranger's sales pitch, not
+               an automatic reply.
   6. silent    clear noise: untrusted, calm, and cheap to undo.
   7. meeting   scheduling mail, unless it is also marketing (webinar blasts) or a pitch, or
                its sender may not interrupt (as for PUSH: a meeting lure from a stranger is
@@ -128,7 +129,10 @@ def _no_push(s: Signals, facts: Facts, t: Thresholds) -> bool:
     engine = facts.spam_score is not None and facts.spam_score >= t.spam_engine_no_push
     # Someone the user has written to is not an unsolicited stranger (history, not content).
     # One bulk shape is enough when the mail also answers no thread (a cold contact).
-    stranger_bulk = (s.unsolicited or s.cold_unsolicited) and facts.replies_sent == 0
+    # A stranger's sales pitch is not urgent for the reader, whatever words it borrows
+    # ("ransomware readiness assessment").
+    stranger_bulk = ((s.unsolicited or s.cold_unsolicited or s.cold_pitch)
+                     and facts.replies_sent == 0)
     return s.phishing or s.spam_verdict or stranger_bulk or s.auto_reply or engine
 
 

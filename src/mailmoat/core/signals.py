@@ -222,8 +222,11 @@ _OUT_OF_SCOPE = _Matcher(
 
 def own_words(body: str) -> str:
     """The part of a body its sender wrote for this mail: up to the first quoted reply,
-    forwarded original, signature or confidentiality footer."""
-    return _own_head(body[:OPENING_CHARS])
+    forwarded original, signature or confidentiality footer. A reply written below the
+    quote it answers ("> the question" then the answer) is read after that quote."""
+    head = body[:OPENING_CHARS]
+    own = _own_head(head)
+    return own if own.strip() else _below_quote(body, own)
 
 
 def _own_head(head: str) -> str:
@@ -232,6 +235,22 @@ def _own_head(head: str) -> str:
         return head[:start] if start >= 0 else head
     cut = _QUOTE_START.search(head)
     return head[: cut.start()] if cut else head
+
+
+_LEADING_QUOTE = re.compile(
+    r"\A(?:[ \t]*\n|[ \t]*>[^\n]*(?:\n|\Z)|on [^\n]{0,120} wrote:[ \t]*\n)+", re.IGNORECASE)
+
+
+_QUOTED_LINE = re.compile(r"^[ \t]*>", re.MULTILINE)
+
+
+def _below_quote(body: str, own: str) -> str:
+    """The words below a quote that opens the body (bottom-posting); `own` when the body
+    does not open with a "> " quote (a forward, a signature alone)."""
+    lead = _LEADING_QUOTE.match(body)
+    if not lead or not _QUOTED_LINE.search(lead.group(0)):
+        return own
+    return _own_head(body[lead.end():lead.end() + OPENING_CHARS])
 
 
 def in_scope(folded: bytes) -> bytes:
@@ -269,9 +288,11 @@ def read_texts(message: Message) -> Texts:
     opening = as_searched(fold(f"{subject}\n{head}"))
     ascii = subject.isascii() and head.isascii()
     own = _own_head(head)
-    if len(own) == len(head):  # nothing cut: the same text
+    if not own.strip() and head.strip():
+        own = _below_quote(body, own)
+    if own is head or own == head:  # nothing cut: the same text
         said = opening
-    elif ascii:
+    elif ascii and head.startswith(own):
         said = opening[: len(subject) + 1 + len(own)]
     else:
         said = as_searched(fold(f"{subject}\n{own}"))
