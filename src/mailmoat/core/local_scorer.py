@@ -69,7 +69,8 @@ _NEAR_TIME = alternatives(
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내)|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|방금|현재 ",
+    r"\d+ ?분 ?(?:안에|내에|이내)|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
+    r"방금|현재 ",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -78,7 +79,8 @@ _CLOCK = alternatives(
     r"\d{1,2}[:.]\d\d|"
     r"(?:by|before|until|till) \d{1,2}(?: (?:he|she|they|we|i|"
     r"it|or|and|so|if|latest|at the latest|please|pls))|(?:by|before|until) (?:midday|lunch"
-    r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?(?:h|hrs?)|"
+    r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?"
+    r"(?:h|hrs?)|"
     # something going on for hours or since this morning: it is happening now
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
     r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:~|about |around )?"
