@@ -314,3 +314,26 @@ def test_a_venue_closed_tonight_is_not_a_resolved_incident() -> None:
     assert lane_of("Gym <coach.li@rowing.example>", "Tonight's session cancelled",
                  "The boathouse is closed tonight after a power cut, no session at 6. Can "
                  "you tell the other parents?") is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Kettle & Co <sales@kettleco.example>", "Winter offer",
+     "Extra 15% on all kettles this week, free delivery over £30."),
+    ("Expo North <invite@exponorth.example>", "You're invited",
+     "Secure your stand at Expo North 2027. Only 12 places left."),
+    ("Radar Insights <info@radar.example>", "Free report",
+     "Download your complimentary copy of the 2027 freight outlook."),
+    ("Maison Lune <newsletter@maisonlune.example>", "Soldes d'hiver",
+     "Profitez de -25% sur les manteaux, offre valable jusqu'à lundi."),
+    ("바른식품 <sales@barun.example>", "시식 이벤트",
+     "신제품 샘플 무료 제공 중입니다. 참가 신청 받아요."),
+])
+def test_promotions_in_plain_mail_from_a_role_sender_are_not_in_the_queue(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject
+
+
+def test_a_sales_desk_answering_a_question_stays_visible() -> None:
+    assert lane_of("Kettle & Co <sales@kettleco.example>", "your quote",
+                 "Here is the quote for 40 kettles you asked for. Can you confirm the "
+                 "delivery address?") not in HIDDEN_LANES

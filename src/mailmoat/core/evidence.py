@@ -278,7 +278,8 @@ AUTOMATED_LOCAL = re.compile(
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
-    r"register|registration|jobs|careers|learn|courses|academy|shop|store|tickets|"
+    r"register|registration|jobs|careers|learn|courses|academy|shop|store|tickets|sales|"
+    r"business|invite|invitations?|visitors|promotion|partners?|offers|"
     r"messages?-noreply)\b|noreply|no-reply"
 )
 

@@ -84,11 +84,28 @@ _PROMO = alternatives(
     r"(?:save|reserve) (?:your|my) (?:spot|seat|place)|(?:spring|summer|autumn|fall|winter|"
     r"holiday|christmas|easter) (?:special|sale|offer)|rabatt|aktionspreis|gutschein|"
     r"frühbucher\w*|jetzt (?:\w+ )?(?:sichern|bestellen|kaufen)|découvrez|livraison offerte|"
-    r"soldes|réduction|descuentos?|ofertas?|envío gratis)\b",
+    r"soldes|réduction|descuentos?|ofertas?|envío gratis|"
+    # money off in any language, a free thing offered, a seat running out, a demo to book
+    r"(?:extra|up to|bis zu|jusqu'?à|hasta (?:un|el)?) ?-?\d{1,2} ?%|\d{1,2} ?% (?:auf|sur|de "
+    r"descuento|rabatt|korting|discount)|complimentary (?:copy|report|guide|e-?book|trial|pass|"
+    r"ticket|consultation|audit|session)|download (?:your|the|our) (?:free |complimentary )?"
+    r"(?:copy|report|guide|e-?book|whitepaper|checklist|playbook)|(?:book|schedule|request|claim) "
+    r"(?:your|a) (?:free |quick )?(?:demo|strategy call|consultation|appraisal|trial|audit|"
+    r"assessment)|free (?:install\w*|delivery|shipping|cpd|ce|appraisal|strategy call|copy|"
+    r"guide|samples?|e-?book|webinar|course|training|licen[cs]es?|month)|(?:only |just )?\d+ "
+    r"(?:seats|places|spots|tickets|rooms|units) (?:left|remain\w*)|nearly sold out|selling "
+    r"fast|jetzt (?:shoppen|entdecken|buchen)|profitez|offre valable|achetez|compra ya|"
+    r"descubre|you'?re invited|vip tickets?|secure your (?:booth|stand|spot|place|seat)|"
+    r"(?:unlock|get|enjoy) (?:\d+|one|a) (?:months?|weeks?) (?:free|of \w+ free)|jobs? (?:near "
+    r"you|that match|matching)|match(?:es)? your (?:profile|skills)|based on your (?:recent )?"
+    r"(?:searches|browsing|activity|profile)|(?:watch|see) the (?:\d+[- ]minute )?demo|"
+    r"available now (?:on|in|for)|dear (?:subscriber|reader|member)|take (?:our|a|the) (?:quick |"
+    r"short )?survey|tell us (?:about|what you think)|(?:for|at) just [$£€]\s?\d|"
+    r"trade-?in (?:credit|offer))\b",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
-    r"프로모션|마지막 기회|한정|적립",
+    r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금",
 )
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
