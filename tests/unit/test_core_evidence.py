@@ -517,3 +517,33 @@ def test_a_quick_task_from_a_free_mail_boss_is_a_lure() -> None:
     found = ev(mail("Dr. Ruth Hale <dr.ruthhale.office@gmail.com>", "are you around",
                     "Are you around? I need a quick task for me done before noon."))
     assert found.lure and found.cold_unsolicited
+
+
+PASS_GMAIL = "mx.google.com; spf=pass smtp.mailfrom=gmail.com; dkim=pass header.d=gmail.com; " \
+             "dmarc=pass header.from=gmail.com"
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # business email compromise: changed account details, a "personal address", a boss in a
+    # meeting (Korean), a club collecting money from a free-mail address
+    ("Nora Vale <nora@vale-conveyancing.example>", "URGENT: updated client account details",
+     "Please use the updated client account details below for today's completion."),
+    ("Sam Ortiz <sam.ortiz.work@gmail.com>", "new number",
+     "It's my personal email, locked out of work. Can you text me? Need something urgent."),
+    ("김도윤 <doyoon.kim.office@gmail.com>", "팀장님 확인 부탁",
+     "지금 미팅 중이라 통화가 힘듭니다. 거래처 입금 계좌가 변경됐으니 오늘 송금 부탁드립니다."),
+    ("Harbour Rowing Club <harbourrowing.funds@gmail.com>", "Regatta fees",
+     "We urgently need £80 per rower today. Please send to account 11-22-33 / 44556677."),
+])
+def test_business_email_compromise_shapes_keep_a_stranger_out_of_push(
+        sender: str, subject: str, body: str) -> None:
+    found = ev(mail(sender, subject, body, Authentication_Results=PASS_GMAIL))
+    assert found.lure and found.cold_unsolicited, found.reasons()
+
+
+def test_a_mailbox_quota_lure_from_a_dressed_domain_is_flagged() -> None:
+    found = ev(mail("CampusMail Admin <admin@campusmail-quota.net>",
+                    "Mailbox storage limit reached",
+                    "Your mailbox has exceeded the storage quota. Increase your quota at "
+                    "http://campusmail-quota.net/up or mail stops tonight."))
+    assert found.weight >= 1 and found.cold_unsolicited

@@ -337,3 +337,15 @@ def test_a_sales_desk_answering_a_question_stays_visible() -> None:
     assert lane_of("Kettle & Co <sales@kettleco.example>", "your quote",
                  "Here is the quote for 40 kettles you asked for. Can you confirm the "
                  "delivery address?") not in HIDDEN_LANES
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ola Berg <ola@bergbygg.example>", "Re: your order",
+     "The tiles are on backorder until March. Would you like us to swap them for the grey "
+     "ones, or wait?"),
+    ("AP Team <ap@lindqvist.example>", "Invoice 4411 query",
+     "We cannot match invoice 4411 to an order. Please provide the PO number."),
+])
+def test_a_person_asking_about_an_invoice_or_order_stays_in_the_queue(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) not in HIDDEN_LANES

@@ -216,6 +216,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:log ?in|sign ?in)\b.{0,30}\b(?:to (?:view|release|restore|cancel|keep|confirm)|"
      r"with your (?:company )?(?:credentials|account|password))"
      r"|(?:recovery|seed) phrase|password (?:expir\w+|will expire)|mailbox (?:is )?full"
+     r"|(?:mailbox|storage|quota) (?:has )?(?:exceeded|limit reached|almost full)|exceeded (?:the|"
+     r"your) (?:storage|quota|mailbox)|increase your (?:quota|storage|mailbox)"
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
      r"|비밀번호|계좌 ?번호|본인 ?인증|인증하기|개인정보 입력"),
@@ -223,10 +225,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
      r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
      r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
-     r"|\b(?:updated|new|changed) (?:bank(?:ing)?|payment|wire|remittance) (?:details|"
+     r"|\b(?:updated|new|changed) (?:\w+ )?(?:bank(?:ing)?|payment|wire|remittance|account) "
+     r"(?:details|"
      r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
      r"|\b(?:changed|switched|new) banks?\b|\bnew (?:sort code|iban|account number)\b"
-     r"|\bto our new account\b|\bthe old (?:one|account) is closed\b"),
+     r"|\bto our new account\b|\bthe old (?:one|account) is closed\b|계좌가? ?(?:변경|바뀌)"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
@@ -250,7 +253,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:private|personal) (?:address|e-?mail|account)|(?:company|work|office) e-?mail is "
      r"(?:down|having (?:problems|issues)|not working)|can'?t take (?:calls|a call)|"
      r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
-     r"favou?r|errand) for me)\b|통화가? 어려|회의 중이라"),
+     r"favou?r|errand) for me|(?:this is|it'?s|here'?s) my (?:private|personal|new) "
+     r"(?:address|e-?mail|account|number)|locked out of (?:my )?work)\b"
+     r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
@@ -267,7 +272,8 @@ _AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 _INSTITUTION_NAME = re.compile(
     r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
-    r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un)\b"
+    r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un|"
+    r"club|committee|association|society|charity|foundation|fundraising|treasurer|pta|parish)\b"
     r"|국세청|검찰|수사관|은행|환급")
 
 
@@ -336,7 +342,8 @@ _ACCOUNT_WORDS = frozenset({
     "delivery", "invite", "invites", "meeting", "meetings", "online", "help", "helpdesk",
     "center", "centre", "auth", "id", "wallet", "employee", "employees", "customer", "care",
     "renew", "renewal", "claim", "claims", "recovery", "unlock", "confirm", "docs", "document",
-    "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track"})
+    "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track",
+    "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 

@@ -129,7 +129,8 @@ _SECURITY = alternatives(
 _ACTION_REQUESTED = alternatives(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
     r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
-    r"respond|approve|reply|verify|advise|call)|need(?:s)? your|need you to|can you|could you|"
+    r"respond|approve|reply|verify|advise|call|provide)|need(?:s)? your|need you to|can you|"
+    r"could you|"
     r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
     r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i|"
     r"please (?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
@@ -374,8 +375,12 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or "scheduling" in seen
     )
     action = "action" in said
+    # A person asking about an invoice or an order is not a receipt: "do you need the
+    # invoice?", "Re: your order ... would you like us to substitute?".
+    asks = not automated and ("personal" in said or "body_ask" in said)
     transactional = bool(
-        not action and ("transactional" in seen or (labels & _UPDATE_LABELS and automated))
+        not action and not asks
+        and ("transactional" in seen or (labels & _UPDATE_LABELS and automated))
     )
     security = "security" in seen
     urgent = "urgent" in said
