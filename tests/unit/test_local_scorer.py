@@ -349,3 +349,32 @@ def test_a_sales_desk_answering_a_question_stays_visible() -> None:
 def test_a_person_asking_about_an_invoice_or_order_stays_in_the_queue(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) not in HIDDEN_LANES
+
+
+def test_property_for_sale_is_not_a_promotion() -> None:
+    # An out-of-office answering "Contract for sale" is an auto-reply, a record.
+    assert lane_of("Ines Roy <ines@roylaw.example>", "Automatic reply: Re: Contract for sale",
+                 "I am on leave until Monday 5 January. For urgent matters please call "
+                 "the office.") is Lane.INFO
+
+
+def test_a_deadline_clock_in_spanish_with_trouble_pushes() -> None:
+    assert lane_of("Luis Mora <luis@transmora.example>", "Camión bloqueado en aduana",
+                 "El camión está retenido en aduana. Necesitamos el DUA antes de las 17:00 "
+                 "o pasa la noche allí.") is Lane.PUSH
+
+
+def test_a_role_word_inside_the_address_makes_a_promotion_a_record() -> None:
+    assert lane_of("Listings Pro <agent-offers@listingspro.example>", "Boost your listings",
+                 "Upgrade to Featured and get 3x more views. Limited-time bundle pricing.") \
+        in (Lane.SILENT, Lane.INFO)
+
+
+def test_a_free_readiness_assessment_is_a_pitch_that_does_not_push() -> None:
+    sender = "Vera Cole <vera@shieldsec.example>"
+    body = ("Hi Ann,\nShieldSec offers a free 30-minute ransomware readiness assessment for "
+            "local government. Would next week work?\nVera, Account Executive")
+    from mailmoat.core.message import message_from_fields as mff
+    assert detect_signals(mff(sender=sender, subject="Is your council ready?", body=body)
+                          ).cold_pitch
+    assert lane_of(sender, "Is your council ready?", body) is not Lane.PUSH

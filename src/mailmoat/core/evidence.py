@@ -286,7 +286,9 @@ AUTOMATED_LOCAL = re.compile(
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
     r"register|registration|jobs|careers|learn|courses|academy|shop|store|tickets|sales|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|"
-    r"messages?-noreply)\b|noreply|no-reply"
+    r"messages?-noreply)\b|noreply|no-reply|"
+    # a role word after a dot or a dash: agent-offers@, store-news@, uk.marketing@
+    r"[._-](?:offers|promos?|promotions|deals|news|newsletters?|marketing)\b"
 )
 
 

@@ -85,12 +85,14 @@ _CLOCK = alternatives(
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
     r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:~|about |around )?"
     r"\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)|since (?:last night|this morning|"
-    r"lunch(?:time)?|early)|antes de las? \d|bis \d{1,2}(?:[:.]\d\d)? ?uhr|avant \d{1,2} ?h)\b",
+    r"lunch(?:time)?|early)|antes de las? \d{1,2}|bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
+    r"avant \d{1,2} ?h)\b",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) \d{1,2}(?:[,;!?)\n]|\. |\.?$)",
 )
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
+    r"end of (?:the )?week|"
     r"\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
     r"\d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
     r"\d{1,2}/\d{1,2})\b",

@@ -70,7 +70,8 @@ _TRANSACTIONAL = alternatives(
     r"예약 (?:완료|확정)|명세서",
 )
 _PROMO = alternatives(
-    r"\b(?:\d{1,2}\s?% off|sale|deals?|discount|promo(?:tion)?s?|coupons?|vouchers?|"
+    r"\b(?:\d{1,2}\s?% off|on sale|big sale|clearance|sale (?:now on|ends|starts|price)|deals?|"
+    r"discount|promo(?:tion)?s?|coupons?|vouchers?|"
     r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
     r"newsletter|digest|roundup|webinar|black friday|flash sale|last chance|"
     r"picked for you|recommended for you|members?[- ]only|new arrivals|don'?t miss|"
@@ -147,8 +148,9 @@ _ACTION_REQUESTED = alternatives(
 # "walk you through" are what a prospective client or a colleague writes too.
 _PITCH = alternatives(
     r"\b(?:worth an? (?:quick |short |brief |\d+[- ]?min(?:ute)?s? )?(?:chat|call|conversation)|"
-    r"book a (?:demo|call with)|(?:schedule|get|request) a (?:free |quick )?demo|free (?:audit|"
-    r"consultation|assessment)|we help (?:companies|teams|businesses|brands|firms|studios|"
+    r"book a (?:demo|call with)|(?:schedule|get|request) a (?:free |quick )?demo|free (?:\d+[- ]?"
+    r"min(?:ute)?s? )?(?:\w+ )?(?:\w+ )?(?:audit|consultation|assessment)|we help (?:companies|"
+    r"teams|businesses|brands|firms|studios|"
     r"agencies|startups)|(?:companies|teams|studios|firms|businesses|agencies) like yours|"
     r"(?:if you'?re|you'?re|if you are) not the right person|who (?:should|would) be the "
     r"(?:right|best) person|(?:are you )?still struggling with|(?:i'?d|we'?d) love to show you|"
