@@ -378,3 +378,11 @@ def test_a_free_readiness_assessment_is_a_pitch_that_does_not_push() -> None:
     assert detect_signals(mff(sender=sender, subject="Is your council ready?", body=body)
                           ).cold_pitch
     assert lane_of(sender, "Is your council ready?", body) is not Lane.PUSH
+
+
+def test_a_promotion_shouting_only_about_its_offer_is_a_record() -> None:
+    # The seller's pressure, no account words: INFO (a record, not SILENT); a phish dressed
+    # as a promotion stays visible (test_phish_dressed_as_promotion_is_never_hidden).
+    assert lane_of("Trailhead Gear <deals@mail.trailhead.example>",
+                 "URGENT: your 30% code expires tonight",
+                 "Last chance! 30% off boots ends tonight. Shop now. Unsubscribe") is Lane.INFO

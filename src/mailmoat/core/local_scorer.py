@@ -16,9 +16,10 @@ Evidence tiers for urgency:
            a weekday) with no deadline word: something to answer, not to interrupt -> 0.5.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
-Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1,
-or 0.5 when it also carries explicit urgency (so a phish dressed as a promotion is never
-silenced).
+Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
+0.3 with explicit urgency ("URGENT: 40% off ends tonight", a record: INFO, never SILENT);
+0.5 when account or lure words come with it (a phish dressed as a promotion stays in the
+queue).
 """
 
 from __future__ import annotations
@@ -251,7 +252,14 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         return 0.15, "the sender says it is not urgent"
     incident = "incident" in found and not (not explicit and "resolved" in found)
     if s.marketing:
-        return (0.5, "promotion with urgent wording") if explicit or incident else (0.1, "")
+        if not (explicit or incident):
+            return 0.1, ""
+        if s.cold_unsolicited or s.security_alert:
+            # Account words or a lure shape behind the urgency: it may be a phish, so it
+            # stays in sight (QUEUE).
+            return 0.5, "promotion with urgent wording and account or lure words"
+        # "Last chance: 40% off ends tonight" is the seller's pressure: a record (INFO).
+        return 0.3, "promotion with urgent wording"
     # A clock time is today's unless another day is named; in a mail saying the trouble is
     # over ("Resolved at 09:22") it is when that happened.
     near = ("near" in found and not ("weekday_eod" in found and "today" not in found)) or (
