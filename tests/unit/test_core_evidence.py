@@ -547,3 +547,19 @@ def test_a_mailbox_quota_lure_from_a_dressed_domain_is_flagged() -> None:
                     "Your mailbox has exceeded the storage quota. Increase your quota at "
                     "http://campusmail-quota.net/up or mail stops tonight."))
     assert found.weight >= 1 and found.cold_unsolicited
+
+
+def test_a_renewal_to_cancel_by_phone_is_a_callback_lure() -> None:
+    lure = ev(mail("Shieldy Antivirus <billing@shieldy-billing.net>", "Renewal receipt",
+                   "Your Shieldy Total plan renewed for $349.00. If you did not authorise "
+                   "this charge, call our refund desk on +1 (877) 555-0144 today."))
+    assert "a charge to cancel by phone" in lure.reasons() and lure.flagged
+    # A surgery's reminder and a bank's card alert name a phone too; neither is the shape.
+    for sender, body in (
+            ("Elm Dental <bookings@elmdental.example>",
+             "Your check-up is on Monday at 9:10. If you need to cancel, please call us on "
+             "020 7946 0555."),
+            ("Harbor Bank <alerts@harborbank.example>",
+             "A card payment of $42.10 was made. If you did not make this payment, call the "
+             "number on the back of your card.")):
+        assert "a charge to cancel by phone" not in ev(mail(sender, "Notice", body)).reasons()

@@ -247,6 +247,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
      r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
      r"avoid (?:arrest|prosecution|legal action|penalties|suspension))\b|체포|압류|법적 조치"),
+    # A renewal or a charge the reader never made, to be cancelled by phoning the sender
+    # ("call our refund desk"): the call is the lure (callback phishing).
+    ("a charge to cancel by phone", 1,
+     r"\b(?:refund|dispute|did not (?:authori[sz]e|make|request)|not authori[sz]ed by you|"
+     r"cancel(?:lation)? (?:(?:the|this|your) )?(?:renewal|subscription|order|charge|payment|"
+     r"plan))\b[^.\n]*\b(?:call|phone|ring|dial|contact our)\b[^.\n]*(?:\+?\d[\d ()-]{7,}|"
+     r"helpline|help desk|refund desk|billing (?:department|desk|team))"
+     r"|\b(?:call|phone|ring|dial)\b[^.\n]*\b(?:for (?:a|your) refund|to dispute|refund desk|"
+     r"billing (?:department|desk))"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
