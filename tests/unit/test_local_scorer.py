@@ -386,3 +386,22 @@ def test_a_promotion_shouting_only_about_its_offer_is_a_record() -> None:
     assert lane_of("Trailhead Gear <deals@mail.trailhead.example>",
                  "URGENT: your 30% code expires tonight",
                  "Last chance! 30% off boots ends tonight. Shop now. Unsubscribe") is Lane.INFO
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Minutes", "Minutes of the team meeting on 3 June are on the drive. Main point: the move "
+                "slips to July."),
+    ("off Friday", "I'm off Friday, Mo covers the rota. Retro meeting at 2pm is unchanged."),
+    ("정리", "어제 회의에서 정한 대로 2안으로 진행합니다."),
+])
+def test_a_meeting_reported_is_not_a_meeting_to_schedule(subject: str, body: str) -> None:
+    assert lane_of("Kim <kim@works.example>", subject, body) is not Lane.MEETING
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("call", "Could we have a call on Tuesday at 11am?"),
+    ("catch-up", "Let's have a catch-up meeting next week, Wednesday 3pm?"),
+    ("미팅", "다음 주 화요일 오후 3시에 미팅 가능하세요?"),
+])
+def test_a_meeting_proposed_is_scheduling(subject: str, body: str) -> None:
+    assert lane_of("Kim <kim@partner.example>", subject, body) is Lane.MEETING

@@ -50,12 +50,23 @@ class Signals:
 _SCHEDULING = alternatives(
     r"\b(?:invitation|invite|invited)\b.*\b(?:meeting|call|event|sync|review|interview)\b",
     r"\b(?:reschedul\w*|postpone[ds]?|move (?:our|the) (?:call|meeting))\b",
-    r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at|on|tomorrow|monday|"
-    r"tuesday|wednesday|thursday|friday|next week|\d{1,2}(?::\d\d)?\s?(?:am|pm))\b",
     r"\b(?:are you free|does .{0,20} work for you|find a time|time slot|calendar invite|"
     r"availability|when are you available)\b",
     r"zoom\.us/j/|meet\.google\.com/|teams\.microsoft\.com/l/meetup",
-    r"미팅|회의(?:$|[^록])|일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
+    r"일정 (?:조율|변경)|만나(?:요|실|서)|통화 (?:가능|일정)",
+)
+# A meeting named with a time ("the meeting on 11 March", "내일 회의"): scheduling only when
+# the mail also asks something of the reader; minutes and "postmortem tomorrow" are records.
+_MEETING_MENTION = alternatives(
+    r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at|on|tomorrow|monday|"
+    r"tuesday|wednesday|thursday|friday|next week|\d{1,2}(?::\d\d)?\s?(?:am|pm))\b",
+    r"미팅|회의(?:$|[^록])",
+)
+# A meeting proposed rather than reported: "could we ...?", "let's have a call", "how about".
+_MEETING_ASK = alternatives(
+    r"\b(?:could|can|shall|should) we\b[^.?!\n]*\?|\blet'?s (?:have|meet|do|set up|schedule|"
+    r"grab|find|book)\b|\bhow about\b|\bare you (?:around|available)\b",
+    r"(?:할까요|될까요|어떠세요|어떨까요|가능하세요|괜찮으세요)",
 )
 _TRANSACTIONAL = alternatives(
     r"\b(?:receipt|invoice|order (?:confirmation|#|number|shipped|placed)|your order|"
@@ -180,7 +191,9 @@ _BODY_ASK = alternatives(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
 # The evidence reads the opening with its own set (core/evidence.py): one set of both took
 # a third less time on mail read before, but more on mail not read before (its DFA has
 # more states to build), which is most mail.
-_IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "transactional": _TRANSACTIONAL,
+_IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION,
+                          "meeting_ask": _MEETING_ASK,
+                          "transactional": _TRANSACTIONAL,
                           "promo": _PROMO, "security": _SECURITY, "pitch": _PITCH})
 # The body's ask is looked for after the first line break (the subject ends there).
 _IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
@@ -370,13 +383,15 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or (not list_reply and "promo" in seen
             and (bulk or automated or OPT_OUT.search(footer)))
     )
+    action = "action" in said
     scheduling = bool(
         message.calendar_parts
         or (message.attachments
             and any(a.content_type == "text/calendar" for a in message.attachments))
         or "scheduling" in seen
+        or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
+                                   or "body_ask" in said))
     )
-    action = "action" in said
     # A person asking about an invoice or an order is not a receipt: "do you need the
     # invoice?", "Re: your order ... would you like us to substitute?".
     asks = not automated and ("personal" in said or "body_ask" in said)
