@@ -563,3 +563,14 @@ def test_a_renewal_to_cancel_by_phone_is_a_callback_lure() -> None:
              "A card payment of $42.10 was made. If you did not make this payment, call the "
              "number on the back of your card.")):
         assert "a charge to cancel by phone" not in ev(mail(sender, "Notice", body)).reasons()
+
+
+def test_a_renewal_receipt_from_free_mail_with_a_callback_is_flagged() -> None:
+    found = ev(mail("Guardly Security <guardly.billing.team@gmail.com>", "Order confirmation",
+                    "Your plan has been auto-renewed. Amount charged: $389.00. To cancel and "
+                    "get a refund call +1 (866) 555-0101."))
+    assert "a receipt or renewal from a free-mail address" in found.reasons() and found.flagged
+    # A company's own receipt is not that shape.
+    own = ev(mail("Guardly <billing@guardly.example>", "Order confirmation",
+                  "Your plan has been renewed. Amount charged: $39.00."))
+    assert "a receipt or renewal from a free-mail address" not in own.reasons()

@@ -497,7 +497,11 @@ _IMPERSONAL_GREETING = _matcher(_NAMELESS_GREETING)
 # The opening (subject and first lines) and the footer are each read once, by one set. Two
 # patterns count only in the opening's first lines: the set finds them anywhere, without
 # their word boundaries (a superset), and only then are the first lines searched.
+# A company's receipt or renewal notice: it never comes from a free-mail address.
+_RECEIPT = (r"\b(?:amount charged|(?:has been|was|been) (?:auto-?)?renewed|auto-?renew(?:al|ed)|"
+            r"order confirmation|invoice (?:#|no|number)|payment (?:of|for) [$£€]\d)")
 _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+                          "receipt": _RECEIPT,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
                           "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
@@ -688,6 +692,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, f"generated-looking address {local}"))
     if sender.public_institution:
         shapes.append((1, _POSING))
+    if sender.public and "receipt" in seen:
+        shapes.append((1, "a receipt or renewal from a free-mail address"))
     replies = {registrable(a.rpartition("@")[2]) for a in message.reply_to} \
         if message.reply_to else set()
     elsewhere = bool(own and replies and own not in replies)
