@@ -181,6 +181,7 @@ _SET_NOTES = {
     "blind-set-5.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-6.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-7.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-8.json": "written blind, measured, never tuned on: the honest figure",
 }
 
 
