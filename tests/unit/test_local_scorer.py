@@ -405,3 +405,57 @@ def test_a_meeting_reported_is_not_a_meeting_to_schedule(subject: str, body: str
 ])
 def test_a_meeting_proposed_is_scheduling(subject: str, body: str) -> None:
     assert lane_of("Kim <kim@partner.example>", subject, body) is Lane.MEETING
+
+
+# -- issue 22, ninth pass (blind-set-7 misses; blind-set-8 kept unread) -------------------
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("chiller", "The walk-in chiller quit overnight, it's 9C inside and still rising. Do we "
+                "move the stock to the van? need to decide in like 15 min"),
+    ("arrivée tardive", "Notre train est annulé, nous arriverons vers minuit. Est-ce que "
+                        "quelqu'un sera là ? Nous partons dans 30 minutes."),
+    ("front page", "The newsletter went out with the wrong price on the front page. You need "
+                   "to approve the correction before more people see it."),
+    ("accidente", "Un trabajador se cortó el brazo en la nave 2, ya va a urgencias. "
+                  "¿Qué hacemos con el parte?"),
+    ("배포", "배포 후 결제 성공률이 95에서 60으로 떨어졌어요. 롤백 여부 결정 필요합니다. "
+            "10분 내로 답 주세요."),
+])
+def test_trouble_told_other_ways_pushes(subject: str, body: str) -> None:
+    assert lane_of("Rui <rui@firm.example>", subject, body) is Lane.PUSH
+
+
+def test_a_reply_y_or_n_is_an_action() -> None:
+    from mailmoat.core.message import message_from_fields as mff
+    m = mff(sender="Harbor Bank <alerts@harborbank.example>", subject="Card payment paused",
+            body="We paused a card payment of £800 because it looks unusual. Reply Y if this "
+                 "was you or N if not.")
+    signals = detect_signals(m)
+    assert signals.action_requested and signals.security_alert
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Kozue Studio <news@kozue.example>", "【期間限定】",
+     "今だけ！年間プランが40%オフ。配信停止はこちら"),
+    ("Trade Awards <events@tradeawards.example>", "Awards 2027",
+     "Entries now open! Entry fee £150. Shortlisting closes soon."),
+    ("Pattern Hub <hello@patternhub.example>", "Your free goods",
+     "Grab 5 free textures this week before Monday."),
+])
+def test_more_promotions_are_records(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO), subject
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Dr Moss, loved your paper. Could I show you a 10-minute demo?",
+    "Hi Ana, we help small clinics get 20 new patients a month. Quick 15 min next week?",
+])
+def test_more_cold_pitches_are_records(body: str) -> None:
+    assert lane_of("Pat Lowe <pat@growthlab.example>", "idea", body) in (Lane.INFO,
+                                                                          Lane.SILENT)
+
+
+def test_a_phone_number_after_call_us_on_is_not_a_meeting() -> None:
+    assert lane_of("Linen Co <accounts@linenco.example>", "Payment received",
+                 "We confirm receipt of £900. If anything looks wrong, please call us on "
+                 "01632 960 771.") is not Lane.MEETING

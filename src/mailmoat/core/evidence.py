@@ -293,7 +293,8 @@ AUTOMATED_LOCAL = re.compile(
     r"automated|system|billing|receipts?|orders?|shipping|tracking|support|hello|team|"
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
-    r"register|registration|jobs|careers|learn|courses|academy|shop|store|tickets|sales|"
+    r"register|registration|jobs|careers|learn|learning|courses|academy|shop|store|tickets|"
+    r"sales|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|"
     r"messages?-noreply)\b|noreply|no-reply|"
     # a role word after a dot or a dash: agent-offers@, store-news@, uk.marketing@
@@ -485,7 +486,8 @@ _MONEY_BAIT = (
 
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
-    r"구독 (?:취소|해지)|\babmelden\b|\babbestellen\b|se désinscrire|désabonner|darse de baja"
+    r"配信停止|구독 (?:취소|해지)|\babmelden\b|\babbestellen\b|se désinscrire|désabonner|" \
+    r"darse de baja"
 OPT_OUT = _matcher(_OPT_OUT)
 
 # A greeting that names no one: written to everyone on a list of addresses.

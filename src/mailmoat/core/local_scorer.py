@@ -70,7 +70,8 @@ _NEAR_TIME = alternatives(
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내)|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
+    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|"
+    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
@@ -79,7 +80,9 @@ _CLOCK = alternatives(
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'?clock)|(?:at|by|before|until|till|from) "
     r"\d{1,2}[:.]\d\d|"
     r"(?:by|before|until|till) \d{1,2}(?: (?:he|she|they|we|i|"
-    r"it|or|and|so|if|latest|at the latest|please|pls))|(?:by|before|until) (?:midday|lunch"
+    r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around )?"
+    r"\d+ ?min(?:ute)?s?|\d+ ?min(?:ute)?s? or|dans \d+ ?min(?:utes)?|en \d+ ?minutos|in \d+ ?"
+    r"minuten|(?:by|before|until) (?:midday|lunch"
     r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?"
     r"(?:h|hrs?)|"
     # something going on for hours or since this morning: it is happening now
@@ -107,7 +110,11 @@ _ASK = alternatives(
     r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
     r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
     r"to|pls|plz|please (?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
-    r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls))\b",
+    r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce que|"
+    r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|können sie|"
+    r"könnten sie|bitte (?:rufen|melden|antworten|bestätigen)|me llamas|puedes|podéis|"
+    r"puede usted|qué hacemos)\b",
+    r"¿[^?\n]*\?",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -116,7 +123,8 @@ _ASK = alternatives(
     r"you|u)\b[^.?!\n]*\?",
     r"\byou\b[^.?!\n]*\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]*\?",
     r"\bwho (?:has|can|is|knows)\b[^.?!\n]*\?",
-    r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|"
+    r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
+    r"답 ?주시면|회신 기다립니다|"
     r"주실 수 있나요)",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -205,10 +213,17 @@ _TROUBLE = alternatives(
     r"(?:still )?waiting (?:at|outside|downstairs|in reception|in the lobby)|(?:just |has |"
     r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|"
     r"compromised|hacked|encrypted (?:files|drives)|"
-    r"retenid[oa]|bloquead[oa]|no funciona|averiad[oa]|herid[oa]|ausgefallen|funktioniert "
-    r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|bloqu[ée]e?)\b",
+    r"(?:hvac|heating|cooling|a/?c|air ?con\w*|cooler|freezer|fridge|boiler|pump|generator|"
+    r"compressor|chiller|lift|elevator) (?:\w+ )?(?:went out|quit|died|failed|stopped|is out|"
+    r"broke)|(?:and|still) (?:climbing|rising)|rising \d|wrong (?:photo|picture|guy|name|price|"
+    r"amount|version|file|invoice|dose|item|figure)|accidente|se cort[óo]|lesionad[oa]|"
+    r"blessée?|accident du travail|verletzt|unfall|"
+    r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
+    r"herid[oa]|ausgefallen|funktioniert "
+    r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
+    r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
-    r"강제 ?종료|튕기|급락|발생 ?중|다운됐|터졌|"
+    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.

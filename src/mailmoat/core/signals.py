@@ -58,7 +58,8 @@ _SCHEDULING = alternatives(
 # A meeting named with a time ("the meeting on 11 March", "내일 회의"): scheduling only when
 # the mail also asks something of the reader; minutes and "postmortem tomorrow" are records.
 _MEETING_MENTION = alternatives(
-    r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at|on|tomorrow|monday|"
+    r"\b(?:meeting|call|sync|1:1|one-on-one|interview)\b.{0,40}\b(?:at \d{1,2}(?:[:.]\d\d)?|on "
+    r"(?:mon|tue|wed|thu|fri|sat|sun)\w*|on the \d+\w*|tomorrow|monday|"
     r"tuesday|wednesday|thursday|friday|next week|\d{1,2}(?::\d\d)?\s?(?:am|pm))\b",
     r"미팅|회의(?:$|[^록])",
 )
@@ -98,7 +99,7 @@ _PROMO = alternatives(
     r"frühbucher\w*|jetzt (?:\w+ )?(?:sichern|bestellen|kaufen)|découvrez|livraison offerte|"
     r"soldes|réduction|descuentos?|ofertas?|envío gratis|"
     # money off in any language, a free thing offered, a seat running out, a demo to book
-    r"(?:extra|up to|bis zu|jusqu'?à|hasta (?:un|el)?) ?-?\d{1,2} ?%|\d{1,2} ?% (?:auf|sur|de "
+    r"\d{1,2} ?% (?:auf|sur|de "
     r"descuento|rabatt|korting|discount)|complimentary (?:copy|report|guide|e-?book|trial|pass|"
     r"ticket|consultation|audit|session)|download (?:your|the|our) (?:free |complimentary )?"
     r"(?:copy|report|guide|e-?book|whitepaper|checklist|playbook)|(?:book|schedule|request|claim) "
@@ -113,11 +114,20 @@ _PROMO = alternatives(
     r"(?:searches|browsing|activity|profile)|(?:watch|see) the (?:\d+[- ]minute )?demo|"
     r"available now (?:on|in|for)|dear (?:subscriber|reader|member)|take (?:our|a|the) (?:quick |"
     r"short )?survey|tell us (?:about|what you think)|(?:for|at) just [$£€]\s?\d|"
-    r"trade-?in (?:credit|offer))\b",
+    r"trade-?in (?:credit|offer)|(?:receive|claim|grab) (?:a |your |\d+ )?(?:\w+ )?free|get "
+    r"(?:\d+ days?|(?:a |your )?free (?:trial|month|pass|gift))|"
+    r"\d+ days? free|free (?:\w+ )?(?:pass|stand|gift|goods|trial|parking)|(?:register|"
+    r"pre-register|enter|sign up) (?:now|today)|entries (?:are )?(?:now )?open|entry fee|"
+    r"nominations (?:are )?(?:now )?open|(?:shortlisting|registration|entries) closes? soon)\b",
+    # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
+    r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
+    r"\d{1,2} ?% ?オフ",
+    r"期間限定|今だけ|セール|割引|クーポン|無料(?:体験|トライアル)|配信停止",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
-    r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금",
+    r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금|"
+    r"웨비나 ?(?:등록|신청)|추천(?:하는)? 강의|절감하세요",
 )
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
@@ -135,7 +145,9 @@ _URGENT = alternatives(
 _SECURITY = alternatives(
     r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
-    r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised))\b",
+    r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised)|(?:looks|"
+    r"seems) (?:unusual|suspicious)|did you make this (?:payment|purchase|transaction)|(?:paused|"
+    r"blocked|held|declined|stopped) (?:a|your|this) (?:payment|transaction|card))\b",
     r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 거래|부정 사용",
 )
 _ACTION_REQUESTED = alternatives(
@@ -149,7 +161,8 @@ _ACTION_REQUESTED = alternatives(
     r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
-    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|need "
+    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|reply "
+    r"(?:y|yes|n|no) (?:or|if|to)|need "
     r"(?:you|someone|somebody) (?:in|at|there|here|to)|(?:is |are )?asking for you|need a call)\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
     r"해 ?주시면|승인해 ?주|결정 부탁|어떻게 해야|부탁해요|줄 수 있(?:어요|나요|을까요)",
@@ -170,7 +183,12 @@ _PITCH = alternatives(
     r"demo) (?:makes sense|would help|works?)|(?:floating|bumping) this (?:to the top|up)|"
     r"in case (?:it|this|my (?:note|email)) got buried|following up on my (?:last|previous) "
     r"(?:email|note|message)|i help \w+ (?:like|in|get)|see if (?:it'?s|we'?re) a (?:good )?fit|"
-    r"qualified (?:\w+ )?leads|no obligation)\b",
+    r"qualified (?:\w+ )?leads|no obligation|\w+s like yours|we help (?:\w+ ){1,3}(?:get|land|"
+    r"win|grow|cut|reduce|monetise|monetize|increase|boost|save|find|hire)|show you a (?:quick |"
+    r"short |\d+[- ]?min(?:ute)?s? )?demo|(?:quick|spare|grab) \d+[- ]?min(?:ute)?s?|send (?:you |"
+    r"over )?(?:a )?case stud(?:y|ies)|(?:quick )?follow(?:ing)?[- ]up on my (?:note|email|"
+    r"message)|your (?:readers|audience|listeners|viewers) (?:would|will) (?:love|enjoy)|happy to "
+    r"set up an interview)\b",
     r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
 )
 # Marketing automation names its sender "Jordan from Pipewise", "Mia at Notable",
