@@ -182,6 +182,8 @@ _SET_NOTES = {
     "blind-set-6.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-7.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-8.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-9.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-10.json": "written blind, measured, never tuned on: the honest figure",
 }
 
 
