@@ -574,3 +574,19 @@ def test_a_renewal_receipt_from_free_mail_with_a_callback_is_flagged() -> None:
     own = ev(mail("Guardly <billing@guardly.example>", "Order confirmation",
                   "Your plan has been renewed. Amount charged: $39.00."))
     assert "a receipt or renewal from a free-mail address" not in own.reasons()
+
+
+def test_a_person_named_like_a_brand_is_not_that_brand() -> None:
+    person = ev(mail("Chase Okoro <chase@okoro-homes.com>", "closing", "Can you sign by noon?"))
+    assert not any("display name claims" in r for r in person.reasons())
+    for name in ("Chase Fraud Team", "Chase", "Microsoft Teams"):
+        found = ev(mail(f"{name} <alerts@{name.split()[0].lower()}-alerts-secure.com>",
+                        "notice", "Please review your account."))
+        assert any("display name claims" in r for r in found.reasons()), name
+
+
+def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
+    hurried = ev(mail("Tom Agar <tom.agar@gmail.com>", "", "Water is pouring in, come now."))
+    assert not hurried.cold_unsolicited
+    linked = ev(mail("Tom Agar <tom.agar@gmail.com>", "", "See http://x-deals.example/now"))
+    assert linked.cold_unsolicited

@@ -459,3 +459,32 @@ def test_a_phone_number_after_call_us_on_is_not_a_meeting() -> None:
     assert lane_of("Linen Co <accounts@linenco.example>", "Payment received",
                  "We confirm receipt of £900. If anything looks wrong, please call us on "
                  "01632 960 771.") is not Lane.MEETING
+
+
+# -- issue 22, tenth pass (blind-set-9 and -10 misses; blind-set-8 and -11 kept unread) ----
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ops Monitor <monitor@coldchain.example>", "ALARM: Freezer 3 temp HIGH",
+     "Sensor: Freezer 3 / Reading: -9C (threshold -18C) / Acknowledged: NO"),
+    ("Ivo Brandt <ivo@waterworks.example>", "main break on Oak St",
+     "Main break at Oak & 5th, 60 homes without water. Need your ok to open the hall."),
+    ("Noor Aziz <noor.aziz@outlook.example>", "they changed the locks",
+     "My landlord changed the locks while I was out, my daughter's medicine is inside. "
+     "What can I do?"),
+    ("Hana Park <hana@logi.example>", "Re: 센터 서버",
+     "배차 서버 접속이 안돼서 기사님들 30명이 대기중입니다. 당직 번호 알려주세요."),
+    ("Mamá <mama.ruiz@correo.example>", "llámame",
+     "El abuelo se ha caído y está en el hospital. Llámame en cuanto leas esto."),
+])
+def test_trouble_from_the_tenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject"), [
+    ("Rosa Lind <rosa.lind@gmail.com>", ""),
+    ("Tom Agar <tom.agar@gmail.com>", "WATER COMING THROUGH THE CEILING"),
+])
+def test_a_person_in_a_hurry_without_links_may_still_push(sender: str, subject: str) -> None:
+    body = ("Water is pouring through the ceiling of flat 2 and nobody upstairs is answering. "
+            "Can you send someone now?")
+    assert lane_of(sender, subject, body) is Lane.PUSH

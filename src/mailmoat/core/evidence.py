@@ -331,6 +331,11 @@ _TITLE = re.compile(r"\A\W*(?:dr|mrs?|ms|miss|prof)\b\.?\s+(?!.*\b(?:bank|office
 _NO_SUBJECT = "no subject"
 _NO_THREAD = "a reply that belongs to no thread"
 _CASUAL = frozenset({_NO_SUBJECT, _NO_THREAD})
+_SHOUTED = "a shouted subject"
+_BANGS = "!! or $$ in the subject"
+# How a person in a hurry writes too ("WATER COMING THROUGH CEILING", no subject at all):
+# alone, in a mail with no link, no cold contact.
+_HURRIED = frozenset({_NO_SUBJECT, _SHOUTED})
 _TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu", "mil"})
 
 
@@ -539,9 +544,9 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
         shapes.append((1, "a random tracking token in the subject"))
     upper, lower = _cases(subject)
     if upper + lower >= 10 and upper >= 0.7 * (upper + lower):
-        shapes.append((1, "a shouted subject"))
+        shapes.append((1, _SHOUTED))
     if "!!" in subject or "$$" in subject:
-        shapes.append((1, "!! or $$ in the subject"))
+        shapes.append((1, _BANGS))
     if generated or (not message.from_name and public):
         shapes.append((1, "an anonymous or generated free-mail sender"))
     parsed = message.raw_size > 0  # read from RFC 822, not built from fields
@@ -594,15 +599,45 @@ class _Sender:
     authority: bool  # a government body's name from a non-government domain
 
 
+# Words a brand's own sender name carries besides the brand ("PayPal Service", "Chase Fraud
+# Prevention"); a name whose other words are none of these is a person's ("Chase Banerjee").
+_SERVICE_WORDS = _ACCOUNT_WORDS | frozenset({
+    "bank", "banking", "team", "mail", "card", "cards", "uk", "us", "usa", "inc", "ltd",
+    "llc", "official", "fraud", "prevention", "protection", "dept", "department", "desk",
+    "notification", "notifications", "noreply", "reply", "info", "admin", "administrator",
+    "operations", "compliance", "business", "premium", "mortgage", "mortgages", "credit",
+    "express", "rewards", "plus", "cloud", "store", "shop", "prime", "parcel", "parcels",
+    "shipping", "logistics", "courier", "post", "mobile", "wireless", "group", "global",
+    "international", "finance", "financial", "investments", "trust", "savings", "direct",
+    "pay", "wallet", "app", "apps", "web", "net", "messages", "message", "office", "hr",
+    "payroll", "partner", "partners", "marketing", "news", "sales", "security", "safety"})
+
+
+# Brands that are people's first names too.
+_GIVEN_NAME_BRANDS = frozenset({"chase"})
+
+
+def _a_persons_name(name: str, brand: str) -> bool:
+    """A brand that is a first name, first in a name whose other words are a person's
+    ("Chase Banerjee"; not "Chase Fraud Team", nor a product, "Microsoft Teams")."""
+    words = _NAME_WORD.findall(name)
+    rest = words[1:]
+    return bool(brand in _GIVEN_NAME_BRANDS and words and words[0] == brand and rest
+                and not any(w in _SERVICE_WORDS or w in BRANDS for w in rest))
+
+
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def _sender(from_name: str, domain: str) -> _Sender:
     own = registrable(domain) if domain else ""
     public = is_public_domain(domain)
     name = fold(from_name)
     found = _BRAND_IN_NAME.search(name) if name else None
+    brand = (found.group(1) or found.group(2)) if found else None
+    if brand and _a_persons_name(name, brand):
+        brand = None
     return _Sender(
         own=own, public=public,
-        brand=(found.group(1) or found.group(2)) if found else None,
+        brand=brand,
         lookalike=_lookalike(domain, own) if domain else None,
         public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)),
         another_suffix=bool(domain and wears_another_suffix(domain)),
@@ -725,5 +760,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
         unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
         threaded=bool(message.in_reply_to or message.references), lure=lure,
-        cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)),
+        cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)) and not (
+            all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
+            and " " in message.from_name.strip()),
     )

@@ -49,7 +49,9 @@ _INCIDENT = alternatives(
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
-    r"(?:under|active) attack)\b",
+    r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|(?:state|status|"
+    r"상태):? down|(?:held|paused|blocked|stopped) (?:a |your |this |the )?(?:card )?(?:payment|"
+    r"transaction)|we(?:'ve| have) held it)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
 )
 _NEAR_TIME = alternatives(
@@ -113,7 +115,10 @@ _ASK = alternatives(
     r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce que|"
     r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|können sie|"
     r"könnten sie|bitte (?:rufen|melden|antworten|bestätigen)|me llamas|puedes|podéis|"
-    r"puede usted|qué hacemos)\b",
+    r"puede usted|qué hacemos|(?:must|need to|are required to) (?:confirm|reply|respond|attend|"
+    r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
+    r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück))\b",
+    r"\b(?:what|where|how|when|who) (?:can|should|do|shall|will|could) (?:i|we)\b[^.?!\n]*\?",
     r"¿[^?\n]*\?",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
@@ -124,7 +129,7 @@ _ASK = alternatives(
     r"\byou\b[^.?!\n]*\?", r"\b(?:do|should|shall|can) (?:we|i)\b[^.?!\n]*\?",
     r"\bwho (?:has|can|is|knows)\b[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
-    r"답 ?주시면|회신 기다립니다|"
+    r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|"
     r"주실 수 있나요)",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -218,12 +223,18 @@ _TROUBLE = alternatives(
     r"broke)|(?:and|still) (?:climbing|rising)|rising \d|wrong (?:photo|picture|guy|name|price|"
     r"amount|version|file|invoice|dose|item|figure)|accidente|se cort[óo]|lesionad[oa]|"
     r"blessée?|accident du travail|verletzt|unfall|"
+    r"(?:homes?|houses?|residents|customers|we|they|site|building) (?:are |is )?(?:now )?without "
+    r"(?:water|power|heat\w*|electricity|internet)|main break|water main|changed the locks|"
+    r"locked (?:me|us|them|him|her) out|evict\w*|(?:passengers|customers|patients|guests|drivers|"
+    r"students|kids|children|people|buyers|callers) (?:are |still )?(?:waiting|stranded|stuck)|"
+    r"(?:is|are) at (?:your|the|our) (?:dock|gate|door|site|entrance|depot) now|se ha caído|"
+    r"(?:está|esta) en el hospital|est à l'hôpital|im krankenhaus|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
-    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|급락|발생 ?중|다운됐|터졌|"
+    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
