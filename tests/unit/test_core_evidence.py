@@ -590,3 +590,29 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     assert not hurried.cold_unsolicited
     linked = ev(mail("Tom Agar <tom.agar@gmail.com>", "", "See http://x-deals.example/now"))
     assert linked.cold_unsolicited
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # a landlord's "new bank" from free mail to a free-mail tenant: two gmail addresses are
+    # strangers, not one organisation
+    ("Ray Dunn <ray.dunn.lettings@gmail.com>", "rent", "We've changed our bank, please pay "
+                                                       "January rent to the account below."),
+    ("Ana Ruiz <ana.ruiz.office@gmail.com>", "staff gifts", "I'm stuck in a meeting. Can you "
+                                                            "buy 5 Apple vouchers and send me "
+                                                            "the codes?"),
+    ("Leo Marsh <leo.marsh.mayor@gmail.com>", "are you free", "I need a task for me done "
+                                                              "discreetly. Reply asap."),
+    ("Paul Ode <paul.ode.docs@gmail.com>", "translation job", "I will pay by cheque; my "
+                                                              "accountant overpaid, so please "
+                                                              "refund the difference."),
+])
+def test_more_scam_shapes_keep_a_free_mail_stranger_out_of_push(
+        sender: str, subject: str, body: str) -> None:
+    found = ev(mail(sender, subject, body, to="Kim Roe <kim.roe@gmail.com>"))
+    assert found.lure and found.cold_unsolicited, found.reasons()
+
+
+def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
+    found = ev(mail("Swift Post <parcels@swiftpost-redelivery.net>", "Parcel held",
+                    "A redelivery fee of £1.20 is required: https://swiftpost-redelivery.net/p"))
+    assert found.flagged, found.reasons()

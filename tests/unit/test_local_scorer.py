@@ -488,3 +488,9 @@ def test_a_person_in_a_hurry_without_links_may_still_push(sender: str, subject: 
     body = ("Water is pouring through the ceiling of flat 2 and nobody upstairs is answering. "
             "Can you send someone now?")
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_an_evacuation_lifted_is_a_record() -> None:
+    assert lane_of("Sgt Ola Berg <oberg@townpd.example>", "river update",
+                 "River crested at 3am, 8 inches over the road in two spots. Evacuation "
+                 "lifted at 7am. Full report later.") is not Lane.PUSH

@@ -22,6 +22,7 @@ one RE2 Set pass over the folded subject and opening.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -220,11 +221,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"your) (?:storage|quota|mailbox)|increase your (?:quota|storage|mailbox)"
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
-     r"|비밀번호|계좌 ?번호|본인 ?인증|인증하기|개인정보 입력"),
+     r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"),
     ("payment or fee request", 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
      r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
      r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
+     r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\brefund the (?:difference|"
+     r"excess|balance)\b|\boverpa(?:id|yment)\b|\b(?:delivery|redelivery|shipping|release|"
+     r"handling) fee\b"
      r"|\b(?:updated|new|changed) (?:\w+ )?(?:bank(?:ing)?|payment|wire|remittance|account) "
      r"(?:details|"
      r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
@@ -240,6 +244,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"funds)\b|당첨|상속|환급 ?대상"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
+     r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
+     r"send me the codes|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
     ("threat of legal action or seizure", 1,
@@ -254,6 +260,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"cancel(?:lation)? (?:(?:the|this|your) )?(?:renewal|subscription|order|charge|payment|"
      r"plan))\b[^.\n]*\b(?:call|phone|ring|dial|contact our)\b[^.\n]*(?:\+?\d[\d ()-]{7,}|"
      r"helpline|help desk|refund desk|billing (?:department|desk|team))"
+     r"|\bto cancel (?:call|phone|dial)\b[^.\n]*\d{3}"
      r"|\b(?:call|phone|ring|dial)\b[^.\n]*\b(?:for (?:a|your) refund|to dispute|refund desk|"
      r"billing (?:department|desk))"),
     ("secrecy or pressure to act alone", 1,
@@ -262,7 +269,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:private|personal) (?:address|e-?mail|account)|(?:company|work|office) e-?mail is "
      r"(?:down|having (?:problems|issues)|not working)|can'?t take (?:calls|a call)|"
      r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
-     r"favou?r|errand) for me|(?:this is|it'?s|here'?s) my (?:private|personal|new) "
+     r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
+     r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
      r"(?:address|e-?mail|account|number)|locked out of (?:my )?work)\b"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라"),
 )
@@ -283,7 +291,7 @@ _INSTITUTION_NAME = re.compile(
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
     r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un|"
     r"club|committee|association|society|charity|foundation|fundraising|treasurer|pta|parish)\b"
-    r"|국세청|검찰|수사관|은행|환급")
+    r"|국세청|검찰|수사관|은행|환급|공단|보험")
 
 
 # The local parts robots send from (no-reply, alerts, feeds ...).
@@ -360,7 +368,7 @@ _ACCOUNT_WORDS = frozenset({
     "center", "centre", "auth", "id", "wallet", "employee", "employees", "customer", "care",
     "renew", "renewal", "claim", "claims", "recovery", "unlock", "confirm", "docs", "document",
     "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track",
-    "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage"})
+    "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage", "renewals"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -370,8 +378,10 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
     parts = own.rpartition(".")[0].split("-") if own else []
     if len(parts) < 2:
         return False
-    named = set(_NAME_WORD.findall(fold(from_name)))
-    named.add("".join(_NAME_WORD.findall(fold(from_name))))
+    words = _NAME_WORD.findall(fold(from_name))
+    named = set(words)
+    named.add("".join(words))
+    named.update(a + b for a, b in itertools.pairwise(words))  # "Royal Mail"
     return any(p in named for p in parts) and any(p in _ACCOUNT_WORDS for p in parts)
 
 
@@ -738,7 +748,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    internal = bool(own and own in recipients and not failed)
+    # (a free-mail domain is no organisation: two gmail.com addresses are strangers)
+    internal = bool(own and own in recipients and not failed and not sender.public)
     # A lone request to confirm account details is a lure only where authentication could
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
     lure = bool(weight and not (same_org or internal) and not (

@@ -241,7 +241,9 @@ _TROUBLE = alternatives(
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
                          r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
                          r"all good|repaired|reverted|(?:working|running) (?:again|fine|now)|"
-                         r"false alarm|all clear|(?:everyone|all) (?:is |are )?(?:safe|"
+                         r"false alarm|all clear|(?:evac\w*|warning|alert|order|closure) "
+                         r"(?:has been |was |is )?lifted|stood down|stand down|"
+                         r"(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
                          r"report filed)|discharged|write-?up)\b|복구 완료|해결(?:됨|되었)|"
                          r"완료(?:했|되|됐)")

@@ -186,7 +186,8 @@ _PITCH = alternatives(
     r"qualified (?:\w+ )?leads|no obligation|\w+s like yours|we help (?:\w+ ){1,3}(?:get|land|"
     r"win|grow|cut|reduce|monetise|monetize|increase|boost|save|find|hire)|show you a (?:quick |"
     r"short |\d+[- ]?min(?:ute)?s? )?demo|(?:quick|spare|grab) \d+[- ]?min(?:ute)?s?|send (?:you |"
-    r"over )?(?:a )?case stud(?:y|ies)|(?:quick )?follow(?:ing)?[- ]up on my (?:note|email|"
+    r"over )?(?:a )?(?:case stud(?:y|ies)|one-pager|deck|brochure)|(?:quick )?follow(?:ing)?[- ]"
+    r"up on my (?:note|email|"
     r"message)|your (?:readers|audience|listeners|viewers) (?:would|will) (?:love|enjoy)|happy to "
     r"set up an interview)\b",
     r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
