@@ -494,3 +494,14 @@ def test_an_evacuation_lifted_is_a_record() -> None:
     assert lane_of("Sgt Ola Berg <oberg@townpd.example>", "river update",
                  "River crested at 3am, 8 inches over the road in two spots. Evacuation "
                  "lifted at 7am. Full report later.") is not Lane.PUSH
+
+
+def test_an_early_registration_offer_is_a_record_and_a_recording_ready_is_not_marketing() -> None:
+    assert lane_of("Expo West <events@expowest.example>", "Early registration",
+                   "Early registration for the 2027 convention is open: save on passes "
+                   "until Friday. Unsubscribe") in (Lane.SILENT, Lane.INFO)
+    from mailmoat.core.message import message_from_fields as mff
+    assert not detect_signals(mff(sender="Meet <no-reply@meet.example>",
+                                  subject="Cloud recording is now available",
+                                  body="Your recording of Intro call is now available.")
+                              ).marketing

@@ -118,7 +118,9 @@ _PROMO = alternatives(
     r"(?:\d+ days?|(?:a |your )?free (?:trial|month|pass|gift))|"
     r"\d+ days? free|free (?:\w+ )?(?:pass|stand|gift|goods|trial|parking)|(?:register|"
     r"pre-register|enter|sign up) (?:now|today)|entries (?:are )?(?:now )?open|entry fee|"
-    r"nominations (?:are )?(?:now )?open|(?:shortlisting|registration|entries) closes? soon)\b",
+    r"nominations (?:are )?(?:now )?open|(?:shortlisting|registration|entries) closes? soon|"
+    r"early(?:[- ]bird)? registration|pre-?registration|save on|release party|"
+    r"(?:tarif|prix) préférentiel|exposez|deserves an upgrade)\b",
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
@@ -127,7 +129,7 @@ _PROMO = alternatives(
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금|"
-    r"웨비나 ?(?:등록|신청)|추천(?:하는)? 강의|절감하세요",
+    r"웨비나 ?(?:등록|신청)|추천(?:하는)? 강의|절감하세요|사전 ?등록",
 )
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
