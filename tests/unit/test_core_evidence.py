@@ -616,3 +616,12 @@ def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
     found = ev(mail("Swift Post <parcels@swiftpost-redelivery.net>", "Parcel held",
                     "A redelivery fee of £1.20 is required: https://swiftpost-redelivery.net/p"))
     assert found.flagged, found.reasons()
+
+
+def test_a_person_mentioning_time_away_after_a_question_is_not_an_auto_reply() -> None:
+    person = ev(mail("Wei Lo <wei@lo-translate.example>", "rates 2027",
+                     "Hi Ana,\nCan you confirm the new rate is ok? Also I'm away 20-27 Dec."))
+    assert not person.auto_reply
+    ooo = ev(mail("Wei Lo <wei@lo-translate.example>", "Re: is the draft ready?",
+                  "Hello, I'm away until 7 January. Thanks!"))
+    assert ooo.auto_reply

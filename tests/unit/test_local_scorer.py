@@ -505,3 +505,9 @@ def test_an_early_registration_offer_is_a_record_and_a_recording_ready_is_not_ma
                                   subject="Cloud recording is now available",
                                   body="Your recording of Intro call is now available.")
                               ).marketing
+
+
+def test_a_bank_holding_a_payment_and_asking_to_confirm_in_its_app_pushes() -> None:
+    assert lane_of("Northbank <help@northbank.example>", "Did you make this payment?",
+                   "We've paused a payment of £2,100.00 because it looks unusual. Please open "
+                   "the Northbank app to confirm or decline it.") is Lane.PUSH

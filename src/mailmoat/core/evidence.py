@@ -286,6 +286,14 @@ _AUTO_REPLY_WORDS = (
     rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
     rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
 _AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
+
+
+def _out_of_office(head: bytes) -> bool:
+    """Out-of-office words in the first lines, not after a question the sender asked ("Can
+    you confirm the rates? Also I'm away 24-31 Dec." is a person writing)."""
+    start = _AUTO_REPLY_BODY.start(head)
+    body = head.find(b"\n") + 1  # the subject line may answer a question ("Re: ...?")
+    return start >= 0 and b"?" not in head[body:start]
 _INSTITUTION_NAME = re.compile(
     r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
     r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
@@ -678,7 +686,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
         or _AUTO_REPLY_SUBJECT.match(subject)
-        or ("auto-reply words?" in seen and _AUTO_REPLY_BODY.search(opening[:600])))
+        or ("auto-reply words?" in seen and _out_of_office(opening[:600])))
 
     shapes: list[tuple[int, str]] = []
     brand = sender.brand

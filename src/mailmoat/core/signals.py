@@ -163,7 +163,8 @@ _ACTION_REQUESTED = alternatives(
     r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
-    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|reply "
+    r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|(?:open|"
+    r"check) (?:the|your) \w+ app to (?:confirm|approve|review|decline)|reply "
     r"(?:y|yes|n|no) (?:or|if|to)|need "
     r"(?:you|someone|somebody) (?:in|at|there|here|to)|(?:is |are )?asking for you|need a call)\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
