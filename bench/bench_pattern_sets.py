@@ -4,7 +4,7 @@ Each `PatternSet` (core/patterns.py) builds DFA states as text needs them, up to
 (`SET_MAX_MEM`). Text made of the patterns' own words, shuffled, keeps asking for new
 states. This feeds such text to every set of the signals, the scorer and the evidence for
 `--seconds` and prints how many texts were read and how much the process grew.
-Goal: growth bounded by the budget, 5 sets x SET_MAX_MEM at most.
+Goal: growth bounded by the budget, one SET_MAX_MEM per set at most.
 
 Run: PYTHONPATH=src python bench/bench_pattern_sets.py [--seconds 40] [--max-mem-mb 16]
 """

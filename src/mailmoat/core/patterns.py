@@ -68,7 +68,7 @@ def as_searched(folded: str) -> bytes:
 # 40 us for 20 separate searches (64 MiB: 5 us). The sets here are one per text, 2 to 13
 # patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen (at 8 MiB
 # the sender's-words set slows by half), and the budget bounds what hostile text can make
-# the states cost: at most 16 MiB per set, 5 sets per process (docs/results.md).
+# the states cost: at most 16 MiB per set, 7 sets per process (docs/results.md).
 SET_MAX_MEM = 16 << 20
 
 
