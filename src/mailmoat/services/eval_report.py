@@ -184,6 +184,7 @@ _SET_NOTES = {
     "blind-set-8.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-9.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-10.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-11.json": "written blind, measured, never tuned on: the honest figure",
 }
 
 
