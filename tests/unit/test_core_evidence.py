@@ -625,3 +625,33 @@ def test_a_person_mentioning_time_away_after_a_question_is_not_an_auto_reply() -
     ooo = ev(mail("Wei Lo <wei@lo-translate.example>", "Re: is the draft ready?",
                   "Hello, I'm away until 7 January. Thanks!"))
     assert ooo.auto_reply
+
+
+@pytest.mark.parametrize(("sender", "to"), [
+    # one letter swapped in the reader's own domain, or in the name the sender shows
+    ("IT Helpdesk <it@northwind-marlne.com>", "Tom <tom@northwind-marine.com>"),
+    ("Harlowe Trade <credit@harIowe.co.uk>", "Dave <dave@brennan.example>"),
+])
+def test_a_domain_one_letter_off_is_flagged(sender: str, to: str) -> None:
+    found = ev(mail(sender, "Account on hold", "Please settle today via the link below.",
+                    to=to))
+    assert found.flagged, found.reasons()
+
+
+def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
+    from mailmoat.core.evidence import one_letter_off
+    assert one_letter_off("wolseiey", "wolseley") and one_letter_off("marlne", "marine")
+    assert not one_letter_off("jsmith", "smith") and not one_letter_off("acme", "acne")
+    found = ev(mail("Jon Smith <jon@jsmith.com>", "hello", "See you Tuesday."))
+    assert not found.reasons()
+
+
+@pytest.mark.parametrize("body", [
+    "Please send the distribution to our new escrow account below rather than the usual "
+    "account.",
+    "We have problems with booking sites, so we only accept bank transfer directly.",
+    "Our wire instructions changed last week; please use the details below.",
+])
+def test_more_payment_redirections_are_shapes(body: str) -> None:
+    found = ev(mail("Ava Pike <ava@pike-holdings.example>", "payment", body))
+    assert "payment or fee request" in found.reasons()

@@ -511,3 +511,23 @@ def test_a_bank_holding_a_payment_and_asking_to_confirm_in_its_app_pushes() -> N
     assert lane_of("Northbank <help@northbank.example>", "Did you make this payment?",
                    "We've paused a payment of £2,100.00 because it looks unusual. Please open "
                    "the Northbank app to confirm or decline it.") is Lane.PUSH
+
+
+# -- issue 22, eleventh pass (blind-set-8 and -11 misses; blind-set-12 and -13 kept unread) -
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ian Vale <ian.vale@gmail.example>", "Rufus", "Sorry to email, the phone just rings out. "
+     "Rufus has vomited five times since lunchtime and won't get up."),
+    ("Alerts <alerts@ops.shop.example>", "[ALARM] api 5xx", "State change: OK -> ALARM. "
+     "Threshold crossed: 5xx 21% > 20%. On-call ack pending 10m."),
+    ("Kim Lo <kim@heatco.example>", "payroll", "The bank won't release the payroll file "
+     "without your approval. Cut off is 3pm or nobody gets paid till Tuesday."),
+    ("Jo Marsh <jo@hullworks.example>", "inspector", "The class inspector showed up early, "
+     "sitting in reception asking for the stability file. He's leaving at 11."),
+    ("Ops Desk <ops@water.example>", "FW: chlorine alarm", "FYI and need your go: the "
+     "detector hit 3 ppm, building evacuated. Need an answer in next 15 min."),
+    ("Eli <eli.k@gmail.example>", "mum", "are you picking me up or is dad?? everyone left "
+     "and coach is waiting with me. phone is at 3%"),
+])
+def test_trouble_from_the_eleventh_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

@@ -192,6 +192,16 @@ def _skeleton(text: str) -> str:
 
 
 _BRAND_SKELETONS = {_skeleton(b): b for b in _DOMAIN_BRANDS}
+
+
+def one_letter_off(a: str, b: str) -> bool:
+    """Two names of six letters or more that differ in one place, or read the same once
+    look-alike letters are swapped ("halvorsen-marlne" for "halvorsen-marine", "wolseiey"
+    for "wolseley"): a typo-squatted domain. Insertions are not counted ("jsmith" is not
+    "smith")."""
+    if a == b or len(a) < 6 or len(a) != len(b):
+        return False
+    return _skeleton(a) == _skeleton(b) or sum(x != y for x, y in zip(a, b, strict=True)) == 1
 _BRAND_IN_NAME = re.compile(
     r"(?<![a-z0-9])(" + "|".join(re.escape(b) for b in sorted(
         (b for b in BRANDS if b.isascii()), key=len, reverse=True)) + r")(?![a-z])"
@@ -226,9 +236,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
      r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
      r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
-     r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\brefund the (?:difference|"
-     r"excess|balance)\b|\boverpa(?:id|yment)\b|\b(?:delivery|redelivery|shipping|release|"
-     r"handling) fee\b"
+     r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
+     r"below\b|\b(?:rather than|instead of) the usual "
+     r"account\b|\b(?:wire|payment|bank(?:ing)?|remittance) (?:instructions|details) "
+     r"(?:change|changed|update|updated)\b|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank "
+     r"transfer (?:only|directly)\b|\brefund the (?:difference|excess|balance)\b"
+     r"|\boverpa(?:id|yment)\b|\b(?:delivery|redelivery|shipping|release|handling) fee\b"
      r"|\b(?:updated|new|changed) (?:\w+ )?(?:bank(?:ing)?|payment|wire|remittance|account) "
      r"(?:details|"
      r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
@@ -420,6 +433,8 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
         name = org.partition(".")[0]
         if len(name) < 4 or mine == name:
             continue
+        if one_letter_off(mine, name) and not is_public_domain(org):
+            return org
         if runs is None:
             runs = _hyphen_runs(mine)
         if name in runs and not is_public_domain(org):
@@ -614,6 +629,7 @@ class _Sender:
     public_institution: bool  # a free-mail address with an institution's or role's name
     another_suffix: bool  # the domain wears another domain's ending (`wears_another_suffix`)
     dressed: bool  # the display name's word dressed with account words (`dressed_name_domain`)
+    misspelt: str | None  # the display name's word the domain misspells ("wolseiey.co.uk")
     authority: bool  # a government body's name from a non-government domain
 
 
@@ -644,6 +660,16 @@ def _a_persons_name(name: str, brand: str) -> bool:
                 and not any(w in _SERVICE_WORDS or w in BRANDS for w in rest))
 
 
+def _misspelt_name(folded_name: str, own: str) -> str | None:
+    """The display name's word that the sender's domain is one letter off ("Wolseley Trade"
+    from wolseIey.co.uk), if any."""
+    parts = _SPLIT_LABELS.split(own.rpartition(".")[0]) if own else []
+    for word in _NAME_WORD.findall(folded_name):
+        if any(one_letter_off(part, word) for part in parts):
+            return word
+    return None
+
+
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def _sender(from_name: str, domain: str) -> _Sender:
     own = registrable(domain) if domain else ""
@@ -660,6 +686,7 @@ def _sender(from_name: str, domain: str) -> _Sender:
         public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)),
         another_suffix=bool(domain and wears_another_suffix(domain)),
         dressed=dressed_name_domain(from_name, own),
+        misspelt=_misspelt_name(name, own),
         authority=bool(own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(name)
                        and not _GOV_DOMAIN.search(own)))
 
@@ -705,6 +732,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
     cousin = imitates_own_org(own, recipients)
     if cousin:
         shapes.append((2, f"look-alike of the reader's own organisation {cousin}: {own}"))
+    elif sender.misspelt:
+        shapes.append((2, f"the domain misspells the sender's name {sender.misspelt}: {own}"))
     elif sender.dressed:
         shapes.append((1, f"the sender's name dressed with account words: {own}"))
     if sender.authority:

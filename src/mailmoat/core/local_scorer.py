@@ -39,6 +39,7 @@ LOCAL_SOURCE = "local"
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical)|"
+    r"immediate action|"
     r"dringend|sofort|umgehend|urgente|de inmediato|"
     r"inmediatamente|tout de suite|immédiatement)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
@@ -51,7 +52,9 @@ _INCIDENT = alternatives(
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
     r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|(?:state|status|"
     r"상태):? down|(?:held|paused|blocked|stopped) (?:a |your |this |the )?(?:card )?(?:payment|"
-    r"transaction)|we(?:'ve| have) held it)\b",
+    r"transaction)|we(?:'ve| have) held it|state change:? ok ?-?> ?alarm|threshold crossed|"
+    r"ack(?:nowledgement)? pending|double[- ]charged|charged twice|duplicate (?:debit|charge|"
+    r"payment)s?|completed with errors)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
 )
 _NEAR_TIME = alternatives(
@@ -82,7 +85,8 @@ _CLOCK = alternatives(
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'?clock)|(?:at|by|before|until|till|from) "
     r"\d{1,2}[:.]\d\d|"
     r"(?:by|before|until|till) \d{1,2}(?: (?:he|she|they|we|i|"
-    r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around )?"
+    r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around |"
+    r"(?:the )?next )?"
     r"\d+ ?min(?:ute)?s?|\d+ ?min(?:ute)?s? or|dans \d+ ?min(?:utes)?|en \d+ ?minutos|in \d+ ?"
     r"minuten|(?:by|before|until) (?:midday|lunch"
     r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?"
@@ -117,7 +121,8 @@ _ASK = alternatives(
     r"könnten sie|bitte (?:rufen|melden|antworten|bestätigen)|me llamas|puedes|podéis|"
     r"puede usted|qué hacemos|(?:must|need to|are required to) (?:confirm|reply|respond|attend|"
     r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
-    r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück))\b",
+    r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
+    r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature))\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -128,7 +133,8 @@ _ASK = alternatives(
     r"would) (?:i|we|you|u)|(?:what|where|how|when|who) (?:can|should|do|shall|will|could) "
     r"(?:i|we)|who (?:has|can|is|knows))\b|¿)[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
-    r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|"
+    r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|(?:전화|연락) ?(?:좀 )?"
+    r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요)",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -149,7 +155,8 @@ _DAYS_AWAY = alternatives(r"\b(?:(?:in|after|within) (?:\d+|a few|two|three|seve
                           r"\d+ ?일 ?(?:이내|안에|내에|후)|다음 ?주")
 _DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
-    r"moved up|overdue|final notice|late fee)\b",
+    r"moved up|overdue|final notice|late fee|cut ?off|(?:entries|applications|registration|"
+    r"submissions|bids|window|portal|bookings?) close[sd]?)\b",
     r"마감|기한|만료|까지",
 )
 _NO_ACTION = alternatives(
@@ -228,12 +235,18 @@ _TROUBLE = alternatives(
     r"students|kids|children|people|buyers|callers) (?:are |still )?(?:waiting|stranded|stuck)|"
     r"(?:is|are) at (?:your|the|our) (?:dock|gate|door|site|entrance|depot) now|se ha caído|"
     r"(?:está|esta) en el hospital|est à l'hôpital|im krankenhaus|"
+    r"vomit\w*|diarrh\w*|not eaten|(?:won'?t|isn'?t|not) eating|lethargic|(?:phone|line) (?:just )?"
+    r"rings out|won'?t (?:release|process|accept|pay)|suspended (?:departures|flights|operations|"
+    r"service|trains|sailings)|(?:sitting|waiting|sat) (?:in|at) (?:reception|the lobby|the "
+    r"front desk)|showed up|(?:is|are) waiting (?:with|for) (?:me|us)|(?:phone|battery) is (?:at|"
+    r"on) \d+ ?%|(?:nobody|no one) came|everyone (?:has )?left|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
-    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|급락|발생 ?중|다운됐|터졌|"
+    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|"
+    r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
@@ -306,7 +319,9 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     if s.transactional and not (deadline or request):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
-    if (no_action or "no_action" in found) and not explicit:
+    # "FYI and need your go": trouble with a request outweighs a bare FYI.
+    asked_in_trouble = "trouble" in found and request and "resolved" not in found
+    if (no_action or "no_action" in found) and not (explicit or asked_in_trouble):
         return 0.3 if near else 0.15, "no action needed"
     if "relaxed" in found and not (incident or "trouble" in found):
         return 0.3 if near else 0.15, "the sender says it can wait"
