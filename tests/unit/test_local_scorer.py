@@ -531,3 +531,14 @@ def test_a_bank_holding_a_payment_and_asking_to_confirm_in_its_app_pushes() -> N
 ])
 def test_trouble_from_the_eleventh_pass_pushes(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Rowan Trade <trade@rowanpaper.example>", "Restock", "Pre-order the spring range now: "
+                                                          "free shipping on orders over £200."),
+    ("Wedding Hub <suppliers@weddinghub.example>", "Boost your listing",
+     "Boost your listing before wedding season: double points on every upgrade."),
+])
+def test_trade_and_supplier_mailboxes_sending_offers_are_records(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)
