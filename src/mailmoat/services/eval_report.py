@@ -185,6 +185,8 @@ _SET_NOTES = {
     "blind-set-9.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-10.json": "written blind, measured, never tuned on: the honest figure",
     "blind-set-11.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-12.json": "written blind, measured, never tuned on: the honest figure",
+    "blind-set-13.json": "written blind, measured, never tuned on: the honest figure",
 }
 
 
