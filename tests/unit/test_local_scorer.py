@@ -542,3 +542,31 @@ def test_trouble_from_the_eleventh_pass_pushes(sender: str, subject: str, body: 
 def test_trade_and_supplier_mailboxes_sending_offers_are_records(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)
+
+
+# -- issue 22, twelfth pass (blind-set-12 and -13 misses; blind-set-14 and -15 kept unread) -
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Nia Cole <nia@cyclefix.example>", "battery!!", "The swollen pack on the bench is smoking, "
+     "everyone out. Do we call the fire brigade?"),
+    ("Sam <sam.b@icloud.example>", "mum", "missed the last bus and my phone's on 4%, can u "
+     "get me?"),
+    ("Duty Officer <duty@harbour.example>", "MV Tern", "Engine failure off buoy 3, drifting "
+     "towards the shoal. Need your decision on the tug now."),
+    ("Ops <ops@hostco.example>", "db unreachable", "Production database unreachable for 2 "
+     "hours. I need an engineer on a call in the next 30 minutes."),
+    ("Kestrel Bank <alerts@kestrelbank.example>", "Card alert", "We've placed a temporary "
+     "hold on your card after a payment attempt. Please confirm whether you made it."),
+    ("Lena <lena@vinos.example>", "reserva", "La naviera cierra el booking hoy a las 17h. "
+     "Confirma por favor."),
+])
+def test_trouble_from_the_twelfth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize("body", [
+    "Could you confirm headcount by Tuesday? Breakfast is now at 2am.",  # due days away
+    "Are you OK going to 65, or should I hold at 62?",  # a number, not an hour
+])
+def test_a_clock_time_with_a_days_away_request_or_a_number_does_not_push(body: str) -> None:
+    assert lane_of("Luca <luca@catering.example>", "menu", body) is not Lane.PUSH

@@ -364,7 +364,8 @@ _SHOUTED = "a shouted subject"
 _BANGS = "!! or $$ in the subject"
 # How a person in a hurry writes too ("WATER COMING THROUGH CEILING", no subject at all):
 # alone, in a mail with no link, no cold contact.
-_HURRIED = frozenset({_NO_SUBJECT, _SHOUTED})
+_NAMELESS = "a greeting that names no one"
+_HURRIED = frozenset({_NO_SUBJECT, _SHOUTED, _BANGS})
 _TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu", "mil"})
 
 
@@ -612,7 +613,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
         # no-reply@) carry one too and may come with no headers (mail built from fields).
         shapes.append((1, "an opt-out line with no list headers"))
     if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]):
-        shapes.append((1, "a greeting that names no one"))
+        shapes.append((1, _NAMELESS))
     if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
     return shapes
@@ -810,5 +811,6 @@ def read_evidence(message: Message, opening: bytes | None = None,
         threaded=bool(message.in_reply_to or message.references), lure=lure,
         cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
+            and not shapes
             and " " in message.from_name.strip()),
     )

@@ -53,7 +53,8 @@ _INCIDENT = alternatives(
     r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|(?:state|status|"
     r"상태):? down|(?:held|paused|blocked|stopped) (?:a |your |this |the )?(?:card )?(?:payment|"
     r"transaction)|we(?:'ve| have) held it|state change:? ok ?-?> ?alarm|threshold crossed|"
-    r"ack(?:nowledgement)? pending|double[- ]charged|charged twice|duplicate (?:debit|charge|"
+    r"ack(?:nowledgement)? pending|(?:placed|put) (?:a )?(?:temporary )?hold on (?:your|the)|"
+    r"double[- ]charged|charged twice|duplicate (?:debit|charge|"
     r"payment)s?|completed with errors)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
 )
@@ -84,7 +85,7 @@ _NEAR_TIME = alternatives(
 _CLOCK = alternatives(
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'?clock)|(?:at|by|before|until|till|from) "
     r"\d{1,2}[:.]\d\d|"
-    r"(?:by|before|until|till) \d{1,2}(?: (?:he|she|they|we|i|"
+    r"(?:by|before|until|till) (?:[01]?\d|2[0-3])(?: (?:he|she|they|we|i|"
     r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around |"
     r"(?:the )?next )?"
     r"\d+ ?min(?:ute)?s?|\d+ ?min(?:ute)?s? or|dans \d+ ?min(?:utes)?|en \d+ ?minutos|in \d+ ?"
@@ -98,7 +99,7 @@ _CLOCK = alternatives(
     r"lunch(?:time)?|early)|antes de las? \d{1,2}|bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
     r"avant \d{1,2} ?h)\b",
     # "by 11," "at 3." - a bare hour where the clause ends
-    r"\b(?:at|by|before|until|till) \d{1,2}(?:[,;!?)\n]|\. |\.?$)",
+    r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\. |\.?$)",
 )
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
@@ -122,7 +123,8 @@ _ASK = alternatives(
     r"puede usted|qué hacemos|(?:must|need to|are required to) (?:confirm|reply|respond|attend|"
     r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
     r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
-    r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature))\b",
+    r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature)|por favor|confirma|"
+    r"needs? the signed)\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -239,13 +241,20 @@ _TROUBLE = alternatives(
     r"rings out|won'?t (?:release|process|accept|pay)|suspended (?:departures|flights|operations|"
     r"service|trains|sailings)|(?:sitting|waiting|sat) (?:in|at) (?:reception|the lobby|the "
     r"front desk)|showed up|(?:is|are) waiting (?:with|for) (?:me|us)|(?:phone|battery) is (?:at|"
-    r"on) \d+ ?%|(?:nobody|no one) came|everyone (?:has )?left|"
+    r"on) \d+ ?%|(?:nobody|no one) came|everyone (?:has )?left|smoking|on fire|caught fire|fire "
+    r"brigade|everyone out|missed the last (?:bus|train|ferry|tram)|phones? (?:is |'?s )?(?:on|at) "
+    r"\d+ ?%|(?:both|all) (?:offline|down|dead)|coming thr(?:u|ough)|(?:nobody|no one) answers|"
+    r"servers? (?:are |is )?(?:off|offline)|(?:engine|hydraulic|power|brake|steering|pump) "
+    r"(?:failure|fault)|drifting|aground|capsiz\w*|blocking the (?:channel|road|entrance|gate|"
+    r"exit)|across (?:my|the|our) (?:gate|drive|driveway|entrance)|unreachable|off sick|called in "
+    r"sick|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
-    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|"
+    r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
+    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
@@ -306,7 +315,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     # A clock time is today's unless another day is named; in a mail saying the trouble is
     # over ("Resolved at 09:22") it is when that happened.
     near = ("near" in found and not ("weekday_eod" in found and "today" not in found)) or (
-        "clock" in found and ("other_day" not in found or "today" in found)
+        "clock" in found and ("today" in found or not found & {"other_day", "soon", "days_away"})
         and "resolved" not in found)
     deadline = "deadline" in found
     # A request: the mail asks something of the reader (not merely "Re:" in its subject).
