@@ -655,3 +655,14 @@ def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
 def test_more_payment_redirections_are_shapes(body: str) -> None:
     found = ev(mail("Ava Pike <ava@pike-holdings.example>", "payment", body))
     assert "payment or fee request" in found.reasons()
+
+
+@pytest.mark.parametrize(("sender", "body"), [
+    ("Mia Lowe <mia.lowe.travel@gmail.com>", "I've been mugged in Porto and lost my wallet and "
+     "phone. Can you wire me £700 for a hotel?"),
+    ("윤서 <yunseo.new.mail@gmail.com>",
+     "폰 고장나서 이 메일로 연락해요. 이 계좌로 먼저 보내주실 수 있어요? 전화는 지금 못받아요."),
+])
+def test_a_friend_in_distress_asking_for_money_is_a_lure(sender: str, body: str) -> None:
+    found = ev(mail(sender, "help", body, to="Dana <dana@studio.example>"))
+    assert found.lure and found.cold_unsolicited, found.reasons()

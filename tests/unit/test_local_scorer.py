@@ -570,3 +570,11 @@ def test_trouble_from_the_twelfth_pass_pushes(sender: str, subject: str, body: s
 ])
 def test_a_clock_time_with_a_days_away_request_or_a_number_does_not_push(body: str) -> None:
     assert lane_of("Luca <luca@catering.example>", "menu", body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("update on Tom", "He's home from hospital, it was low blood sugar. Incident form filed."),
+    ("Re: Ticket 4411", "Confirmed we're stable since 03:10. Closing this on our side."),
+])
+def test_trouble_that_is_over_is_a_record(subject: str, body: str) -> None:
+    assert lane_of("Jo Pike <jo@gym.example>", subject, body) is not Lane.PUSH

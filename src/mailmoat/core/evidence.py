@@ -242,6 +242,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:change|changed|update|updated)\b|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank "
      r"transfer (?:only|directly)\b|\brefund the (?:difference|excess|balance)\b"
      r"|\boverpa(?:id|yment)\b|\b(?:delivery|redelivery|shipping|release|handling) fee\b"
+     r"|\bpay (?:you )?more than (?:the )?price\b|\bwire me\b|\b(?:been |got )?mugged\b"
+     r"|\blost my (?:wallet|passport|phone) and\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
      r"|\b(?:updated|new|changed) (?:\w+ )?(?:bank(?:ing)?|payment|wire|remittance|account) "
      r"(?:details|"
      r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
@@ -285,7 +287,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
      r"(?:address|e-?mail|account|number)|locked out of (?:my )?work)\b"
-     r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라"),
+     r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
+     r"전화는? (?:지금 )?못 ?받"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

@@ -176,8 +176,9 @@ _RELAXED = alternatives(
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
 # of its own. Read before negations are taken out of scope ("no rush" is one).
 _CALM = matcher(alternatives(
-    r"\b(?:no rush|no hurry|not urgent|nothing urgent|not time[- ]sensitive)\b",
-    r"급하지 않|천천히"))
+    r"\b(?:no rush|no hurry|not (?:actually |really |that |so )?urgent|nothing urgent|not "
+    r"time[- ]sensitive)\b",
+    r"급하지 않|급하진 않|천천히"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -263,7 +264,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
                          r"all good|repaired|reverted|(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:evac\w*|warning|alert|order|closure) "
-                         r"(?:has been |was |is )?lifted|stood down|stand down|"
+                         r"(?:has been |was |is )?lifted|stood down|stand down|stable (?:since|"
+                         r"again|now)|closing (?:this|the ticket)|home from (?:the )?hospital|"
                          r"(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
                          r"report filed)|discharged|write-?up)\b|복구 완료|해결(?:됨|되었)|"
