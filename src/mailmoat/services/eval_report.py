@@ -174,19 +174,11 @@ def to_markdown(data: dict[str, Any]) -> str:
 _TUNED = ("written blind (its writer never read the judge); measured once, then the judge "
           "was changed looking at its misses, so it flatters now: the first measure is in "
           "docs/results.md")
+_NEVER_TUNED = "written blind, measured, never tuned on: the honest figure"
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    "blind-set.json": _TUNED, "blind-set-2.json": _TUNED, "blind-set-3.json": _TUNED,
-    "blind-set-4.json": _TUNED,
-    "blind-set-5.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-6.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-7.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-8.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-9.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-10.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-11.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-12.json": "written blind, measured, never tuned on: the honest figure",
-    "blind-set-13.json": "written blind, measured, never tuned on: the honest figure",
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 14)))},
+    "blind-set-14.json": _NEVER_TUNED, "blind-set-15.json": _NEVER_TUNED,
 }
 
 
