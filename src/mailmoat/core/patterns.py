@@ -12,9 +12,11 @@ import re2
 
 class TextPattern(Protocol):
     """An RE2 pattern, searched in UTF-8 bytes (`as_searched`): `search` says whether it
-    matches anywhere."""
+    matches anywhere, `start` where the first match begins (-1: none)."""
 
     def search(self, data: bytes) -> bool: ...
+
+    def start(self, data: bytes) -> int: ...
 
 
 _UNANCHORED = re2._Anchor.UNANCHORED
