@@ -578,3 +578,29 @@ def test_a_clock_time_with_a_days_away_request_or_a_number_does_not_push(body: s
 ])
 def test_trouble_that_is_over_is_a_record(subject: str, body: str) -> None:
     assert lane_of("Jo Pike <jo@gym.example>", subject, body) is not Lane.PUSH
+
+
+# -- issue 22, thirteenth pass (blind-set-14 and -15 misses; -16 and -17 kept unread) --------
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ana Ruiz <ana@vuelos.example>", "el avión", "Hay un charco de aceite bajo el motor y "
+     "tiene vuelo a las 15:00. ¿Lo cancelo?"),
+    ("Lena Maier <lena@moden.example>", "Verteiler", "Der Newsletter ist im offenen CC an "
+     "18.000 Kunden gegangen. Was machen wir jetzt?"),
+    ("Kai Obi <kai@sparks.example>", "Re: Re: rota", "I got zapped on site, my hand is "
+     "tingling. Someone needs to lock the site."),
+    ("Wei Chen <wei.chen@chenhome.example>", "", "Half the house has no power and the outlet is "
+     "hot to touch. Is that normal?"),
+    ("田中 <tanaka@expo.example>", "【至急】本日の時間変更",
+     "本日の出演時間が14:30に変更です。13:45までにお越しください。"),
+    ("Fraud Desk <alerts@harborbank.example>", "Did you attempt a $900 purchase?",
+     "We declined a $900.00 purchase on your card. Reply YES if it was you or NO if not."),
+])
+def test_trouble_from_the_thirteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_call_us_now_in_an_advert_is_not_an_ask() -> None:
+    assert lane_of("Weedman <jh@shop.example>", "Call us now, our stash is the best",
+                   "Now open seven days a week! 2 for 1 for a limited time only.") \
+        is not Lane.PUSH

@@ -369,6 +369,13 @@ _BANGS = "!! or $$ in the subject"
 # alone, in a mail with no link, no cold contact.
 _NAMELESS = "a greeting that names no one"
 _HURRIED = frozenset({_NO_SUBJECT, _SHOUTED, _BANGS})
+
+
+def _named(from_name: str) -> bool:
+    """A person's or an office's name in From: two words, or a name in a script written
+    without spaces (박서연); not none, not an address."""
+    name = from_name.strip()
+    return bool(name) and "@" not in name and (" " in name or not name.isascii())
 _TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu", "mil"})
 
 
@@ -815,5 +822,5 @@ def read_evidence(message: Message, opening: bytes | None = None,
         cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
-            and " " in message.from_name.strip()),
+            and _named(message.from_name)),
     )

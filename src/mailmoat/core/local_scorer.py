@@ -43,6 +43,7 @@ _EXPLICIT_URGENT = alternatives(
     r"dringend|sofort|umgehend|urgente|de inmediato|"
     r"inmediatamente|tout de suite|immédiatement)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
+    r"至急|緊急|大至急",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -54,6 +55,7 @@ _INCIDENT = alternatives(
     r"상태):? down|(?:held|paused|blocked|stopped) (?:a |your |this |the )?(?:card )?(?:payment|"
     r"transaction)|we(?:'ve| have) held it|state change:? ok ?-?> ?alarm|threshold crossed|"
     r"ack(?:nowledgement)? pending|(?:placed|put) (?:a )?(?:temporary )?hold on (?:your|the)|"
+    r"declined (?:a|your|this) (?:[$£€]?[\d,.]+ )?(?:transaction|payment|purchase)|"
     r"double[- ]charged|charged twice|duplicate (?:debit|charge|"
     r"payment)s?|completed with errors)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
@@ -70,13 +72,13 @@ _NEAR_TIME = alternatives(
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
-    r"(?:is|are) here (?:now|early|already)|"
+    r"(?:is|are) (?:here (?:now|early|already)|already here)|"
     r"(?:please|can you|could you|need)[^.?!\n]* now|"
     r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|"
+    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
 )
@@ -98,6 +100,8 @@ _CLOCK = alternatives(
     r"\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)|since (?:last night|this morning|"
     r"lunch(?:time)?|early)|antes de las? \d{1,2}|bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
     r"avant \d{1,2} ?h)\b",
+    r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|à \d{1,2} ?h\d*|(?:leaves|"
+    r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\. |\.?$)",
 )
@@ -124,7 +128,10 @@ _ASK = alternatives(
     r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
     r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
     r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature)|por favor|confirma|"
-    r"needs? the signed)\b",
+    r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|need (?:a|an) \w+ (?:out|"
+    r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
+    r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
+    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous))\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -133,9 +140,10 @@ _ASK = alternatives(
     # pattern: several patterns each waiting for a "?" multiply the DFA's states
     r"(?:\b(?:you|(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|"
     r"would) (?:i|we|you|u)|(?:what|where|how|when|who) (?:can|should|do|shall|will|could) "
-    r"(?:i|we)|who (?:has|can|is|knows))\b|¿)[^.?!\n]*\?",
+    r"(?:i|we)|who (?:has|can|is|knows)|can|could)\b|¿)[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
-    r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|(?:전화|연락) ?(?:좀 )?"
+    r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
+    r"ください|お願いします|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요)",
 )
@@ -158,7 +166,7 @@ _DAYS_AWAY = alternatives(r"\b(?:(?:in|after|within) (?:\d+|a few|two|three|seve
 _DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
     r"moved up|overdue|final notice|late fee|cut ?off|(?:entries|applications|registration|"
-    r"submissions|bids|window|portal|bookings?) close[sd]?)\b",
+    r"submissions|bids|window|portal|bookings?) close[sd]?|frist\w*|bis spätestens)\b",
     r"마감|기한|만료|까지",
 )
 _NO_ACTION = alternatives(
@@ -248,14 +256,19 @@ _TROUBLE = alternatives(
     r"servers? (?:are |is )?(?:off|offline)|(?:engine|hydraulic|power|brake|steering|pump) "
     r"(?:failure|fault)|drifting|aground|capsiz\w*|blocking the (?:channel|road|entrance|gate|"
     r"exit)|across (?:my|the|our) (?:gate|drive|driveway|entrance)|unreachable|off sick|called in "
-    r"sick|"
+    r"sick|standstill|jackknif\w+|(?:brakes?|steering|engine|power) (?:went|has gone|is) (?:soft|"
+    r"out|dead)|(?:smoke|fire|intruder|gas|co) alarm|(?:burnt|burning) smell|smell of burning|"
+    r"keeps? tripping|hot to (?:the )?touch|zapped|electrocuted|(?:got|been) shocked|tingling|"
+    r"won'?t budge|doesn'?t match|(?:cc|to) instead of bcc|in (?:the )?open cc|im offenen cc|"
+    r"falschen? (?:verteiler|empfänger)|charco de aceite|(?:threw|throwing) (?:a |an )?(?:code|"
+    r"error)|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
-    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|"
+    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )

@@ -149,7 +149,8 @@ _SECURITY = alternatives(
     r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
     r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised)|(?:looks|"
-    r"seems) (?:unusual|suspicious)|did you make this (?:payment|purchase|transaction)|(?:paused|"
+    r"seems) (?:unusual|suspicious)|did you (?:make|attempt|authori[sz]e|try) (?:this|a|an) "
+    r"(?:[$£€]?[\d,.]+ )?(?:payment|purchase|transaction)|(?:paused|"
     r"blocked|held|declined|stopped) (?:a|your|this) (?:payment|transaction|card))\b",
     r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 거래|부정 사용",
 )
@@ -161,7 +162,7 @@ _ACTION_REQUESTED = alternatives(
     r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
     r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i|"
     r"please (?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
-    r"escalate|authori[sz]e|release|tell)|can (?:someone|anyone|somebody)|could (?:someone|"
+    r"escalate|authori[sz]e|release|tell|arrange)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
     r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|(?:open|"
