@@ -604,3 +604,13 @@ def test_call_us_now_in_an_advert_is_not_an_ask() -> None:
     assert lane_of("Weedman <jh@shop.example>", "Call us now, our stash is the best",
                    "Now open seven days a week! 2 for 1 for a limited time only.") \
         is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Tienda Vuelo <ventas@tiendavuelo.example>", "Ofertas de Navidad",
+     "Ofertas en auriculares y chalecos hasta el domingo."),
+    ("Tread Co <promotions@treadco.example>", "Dealer rebate", "Winter tyre rebate: $40 "
+                                                              "per set this month."),
+])
+def test_more_role_senders_with_offers_are_records(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)

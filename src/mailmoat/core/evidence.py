@@ -328,6 +328,7 @@ AUTOMATED_LOCAL = re.compile(
     r"register|registration|jobs|careers|learn|learning|courses|academy|shop|store|tickets|"
     r"sales|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|trade|suppliers?|e-?news|"
+    r"ventas|vertrieb|growth|insights|e-?mail|"
     r"messages?-noreply)\b|noreply|no-reply|"
     # a role word after a dot or a dash: agent-offers@, store-news@, uk.marketing@
     r"[._-](?:offers|promos?|promotions|deals|news|newsletters?|marketing)\b"

@@ -121,7 +121,8 @@ _PROMO = alternatives(
     r"nominations (?:are )?(?:now )?open|(?:shortlisting|registration|entries) closes? soon|"
     r"early(?:[- ]bird)? registration|pre-?registration|save on|release party|"
     r"(?:tarif|prix) préférentiel|exposez|deserves an upgrade|boost your (?:listing|visibility|"
-    r"profile|sales|bookings)|double points|pre-?order|partner commission)\b",
+    r"profile|sales|bookings)|double points|pre-?order|partner commission|rebates?|holiday "
+    r"(?:savings|bundle|deals?)|\d+x points|perks)\b",
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
