@@ -666,3 +666,10 @@ def test_more_payment_redirections_are_shapes(body: str) -> None:
 def test_a_friend_in_distress_asking_for_money_is_a_lure(sender: str, body: str) -> None:
     found = ev(mail(sender, "help", body, to="Dana <dana@studio.example>"))
     assert found.lure and found.cold_unsolicited, found.reasons()
+
+
+def test_a_boss_stuck_on_a_call_with_email_playing_up_is_a_lure() -> None:
+    found = ev(mail("Kirsty Bell <kirsty.bell.branch@gmail.com>", "quick favour",
+                    "Can you sign off £1,800 to the account below today? Stuck on a call and "
+                    "my work email is playing up.", to="Gareth <gareth@union.example>"))
+    assert found.lure and found.cold_unsolicited, found.reasons()

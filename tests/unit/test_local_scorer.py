@@ -614,3 +614,27 @@ def test_call_us_now_in_an_advert_is_not_an_ask() -> None:
 ])
 def test_more_role_senders_with_offers_are_records(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)
+
+
+# -- issue 22, fourteenth pass (blind-set-16 and -17 misses; -18 and -19 kept unread) -------
+
+def test_a_formal_deadline_on_a_calendar_date_is_something_to_answer() -> None:
+    # "due this Friday" still pushes (test_a_formal_deadline_days_away_still_pushes);
+    # "submit by 18 December" or "deadline 15 Dec" is a date to plan for.
+    for body in ("Reviews are due in the HR system by Friday 18 December. Can you submit?",
+                 "Deadline for questions 11 Dec, submission 8 Jan. Bid or no bid by Monday?"):
+        assert lane_of("Kay <kay@corp.example>", "deadline", body) is not Lane.PUSH, body
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ollie Reed <ollie.r@icloud.example>", "gran are u home", "i missed the bus and mum's "
+     "phone is off. can you pick me up? its getting dark"),
+    ("Hana Ellis <hana.e@mail-box.example>", "about Dad", "Don't panic, Dad's been taken into "
+     "the Royal, they think he had a mild stroke. Can you get a taxi there?"),
+    ("Nurse Team <nurses@surgery.example>", "needlestick", "Jade had a needlestick from a used "
+     "needle. Who does she go to?"),
+    ("Lisa Carr <lisa.carr@careteam.example>", "walked off site", "6 of us have walked out, "
+     "no heating in the lounge. Can you call the manager?"),
+])
+def test_trouble_from_the_fourteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

@@ -78,7 +78,7 @@ _NEAR_TIME = alternatives(
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
     r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|"
+    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
 )
@@ -131,7 +131,9 @@ _ASK = alternatives(
     r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|need (?:a|an) \w+ (?:out|"
     r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
-    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous))\b",
+    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|request (?:\w+ )?assistance|"
+    r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
+    r"could) (?:she|he|they)\b)\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -143,7 +145,7 @@ _ASK = alternatives(
     r"(?:i|we)|who (?:has|can|is|knows)|can|could)\b|¿)[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
-    r"ください|お願いします|(?:전화|연락) ?(?:좀 )?"
+    r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요)",
 )
@@ -261,14 +263,19 @@ _TROUBLE = alternatives(
     r"keeps? tripping|hot to (?:the )?touch|zapped|electrocuted|(?:got|been) shocked|tingling|"
     r"won'?t budge|doesn'?t match|(?:cc|to) instead of bcc|in (?:the )?open cc|im offenen cc|"
     r"falschen? (?:verteiler|empfänger)|charco de aceite|(?:threw|throwing) (?:a |an )?(?:code|"
-    r"error)|"
+    r"error)|missed the (?:last )?(?:bus|train|ferry|tram|flight)|(?:had|having|suffered) a "
+    r"(?:mild |minor |suspected )?stroke|taken into (?:the )?\w+|(?:has |have )?(?:shifted|sunk|"
+    r"subsided)|"
+    r"needle ?stick|(?:been )?bitten|sacked|(?:been )?fired|laid off|walked (?:out|off site)|no "
+    r"heat(?:ing)?|(?:completely|totally) (?:down|dead|offline)|overdue (?:walkers|hikers|"
+    r"climbers|vessel|boat)|missing (?:walkers|hikers|person|child|resident|patient)|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
-    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|"
+    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
@@ -287,13 +294,18 @@ _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
 _TODAY = alternatives(r"\btoday\b|오늘")
+_TOMORROW = alternatives(r"\btomorrow\b|내일")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
+                     r"\d{1,2}(?:st|nd|rd|th))\b")
 # The sender's words are read by two sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py).
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
-                           "today": _TODAY, "soon": _SOON,
+                           "today": _TODAY, "tomorrow": _TOMORROW, "date": _DATE,
+                           "soon": _SOON,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "clock": _CLOCK, "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY})
@@ -362,7 +374,10 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         return 0.85, "explicit urgency"
     # A formal deadline (due, expires, cutoff) days away is still a deadline; a request
     # answered by Friday is not an interruption.
-    timed = (near and (deadline or request)) or (deadline and "soon" in found)
+    # A formal deadline (due, expires, cutoff) tomorrow or this week is an interruption; one
+    # on a calendar date ("by 18 Dec", "the 15th") is something to answer.
+    timed = (near and (deadline or request)) or (deadline and (
+        "tomorrow" in found or ("soon" in found and "date" not in found)))
     trouble = ("trouble" in found and "resolved" not in found
                and (near or ((s.action_requested or "ask" in found)
                              # "held at customs ... returned after 10 days": days away
