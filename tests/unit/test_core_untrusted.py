@@ -178,3 +178,10 @@ def test_generated_tag_fragments_cannot_escape(text: str) -> None:
 @given(st.text(max_size=200))
 def test_arbitrary_text_cannot_escape(text: str) -> None:
     assert_contained(text)
+
+
+def test_a_control_token_split_over_lines_is_removed() -> None:
+    # Found by the hypothesis test above: "<|" and "|>" with only a line break between.
+    for text in ("<|\n|>", "a <|\nim_start\n|> b", "<|  \n  |>"):
+        assert_contained(text)
+        assert "<|" not in wrap_untrusted(text, "body")

@@ -120,7 +120,8 @@ _SQUARE_NAMES = (
     r"PREFIX|MIDDLE|SUFFIX|IMG|IMG_BREAK|IMG_END|gMASK|sMASK|MASK|CLS|SEP|BOS|EOS|PAD|UNK"
 )
 _F_TOKEN = re.compile(
-    r"<\s*\|[^<>|\n]{0,64}\|\s*>"  # any <|name|>, <|reserved_special_token_7|>
+    # any <|name|>, <|reserved_special_token_7|>, and "<|\n|>" split over lines
+    r"<\s*\|[^<>|]{0,64}\|\s*>"
     rf"|<\s*\|\s*(?:{_TOKEN_NAMES})\s*\|?"  # an opening half: "<|im_start", "<|im_end|"
     rf"|\|?\s*(?:{_TOKEN_NAMES})\s*\|\s*>"  # a closing half: "im_end|>"
     rf"|<\s*/?\s*(?:{_ANGLE_NAMES})\s*/?\s*>"  # <s>, </s>, <end_of_turn>
