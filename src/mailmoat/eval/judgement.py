@@ -26,7 +26,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-7.json", "blind-set-8.json", "blind-set-9.json",
                                 "blind-set-10.json", "blind-set-11.json", "blind-set-12.json",
                                 "blind-set-13.json", "blind-set-14.json", "blind-set-15.json",
-                                "blind-set-16.json", "blind-set-17.json"))
+                                "blind-set-16.json", "blind-set-17.json", "blind-set-18.json",
+                                "blind-set-19.json"))
 
 
 def labelled_sets() -> list[Path]:
