@@ -638,3 +638,70 @@ def test_a_formal_deadline_on_a_calendar_date_is_something_to_answer() -> None:
 ])
 def test_trouble_from_the_fourteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+# -- issue 22, fifteenth pass (blind-set-18 and -19 misses; -20 to -23 kept unread) ---------
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # a need told at the start of a sentence, with a near time or trouble
+    ("Duty Desk <duty@ferryline.example>", "MV Corran engine fault", "Port engine fault on the "
+     "Corran. Need a relief vessel or a decision to cancel by 16:30z."),
+    ("Mo <mo@deli.example>", "card reader", "Card reader down since 11, only cash now. Need "
+     "the account password to reset it."),
+    # something that needs doing, within the hour
+    ("Inspector <j.bell@county.example>", "scaffold on Keel St", "The scaffold on Keel St is "
+     "blocking the footpath with no signs. This needs sorting within the hour."),
+    # animals out, and the sender asks where the reader is
+    ("Ewan <ewan@farm.example>", "sheep", "The sheep are out on the main road, gate left open. "
+     "where are you"),
+    # someone taken to hospital by paramedics, and a call asked for
+    ("Pat <pat@cafe.example>", "customer", "The paramedics are with the customer now. Could "
+     "you ring me straight back?"),
+    # a fault in French with a call-back asked for
+    ("Léa <lea@gite.example>", "Voiture", "Nous sommes bloqués à Dijon, la voiture est en "
+     "panne. Peux-tu nous rappeler ?"),
+    # Korean: work halted today, attendance requested this afternoon
+    ("박현우 <hw.park@build.example>", "현장 작업 중단", "오늘 오전 작업이 중단됐습니다. 오후 3시 "
+     "현장 회의 참석 요청드립니다."),
+    # an FYI that also carries an incident and a request within hours
+    ("Ops <ops@airline.example>", "FYI crew hours", "FYI the first officer will breach duty "
+     "limits tonight. Need a replacement within the next 2 hrs."),
+])
+def test_trouble_from_the_fifteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # "until 2pm" describes a plan when another day is named, not a deadline
+    ("Boxing Day plan", "Could the kids stay with me on the 26th until 3pm, then with you?"),
+    # "a deposit now or in the new year?" is a question, not "now"
+    ("Re: summer club", "Could you book Sam for both weeks? Do you want payment now or in "
+     "March?"),
+    # a plan named "emergency", not an emergency
+    ("Flood plan review", "Could you look over our village emergency plan before 20 January?"),
+    # "today or tomorrow" can wait a day
+    ("agenda", "Can you confirm the agenda? Need to circulate it today or tomorrow."),
+    # urgency taken back by its own sender
+    ("Re: pump", "All sorted now, ignore my urgent one earlier."),
+    # Korean "in the afternoon" of next week
+    ("면접 일정", "다음주 수요일 오후 중에 가능하신 시간 알려주세요."),
+])
+def test_plans_and_retractions_from_the_fifteenth_pass_do_not_push(subject: str,
+                                                                   body: str) -> None:
+    assert lane_of("Kim <kim@corp.example>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Rota App <hello@rota.example>", "Your team will love it", "Try it free for 30 days. "
+     "No credit card needed."),
+    ("Signs Ltd <marketing@signs.example>", "New range", "Our LED signs are in stock with "
+     "introductory pricing this month."),
+    ("Trainers <courses@train.example>", "Spring cohort", "Only a few places remain. Book by "
+     "the 12th to secure the early rate."),
+    ("Horse Weekly <subs@horseweekly.example>", "A gift for riders", "12 issues for £12, "
+     "then £5 a month."),
+    ("Camera Shop <ofertas@camaras.example>", "Black Friday", "Descuentos en objetivos."),
+])
+def test_promotions_from_the_fifteenth_pass_are_records(sender: str, subject: str,
+                                                        body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)

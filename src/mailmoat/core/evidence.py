@@ -327,7 +327,7 @@ AUTOMATED_LOCAL = re.compile(
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
     r"register|registration|jobs|careers|learn|learning|courses|academy|shop|store|tickets|"
-    r"sales|"
+    r"sales|subs|ads|advertising|ofertas|angebote|offres|promociones|growth|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|trade|suppliers?|e-?news|"
     r"ventas|vertrieb|growth|insights|e-?mail|"
     r"messages?-noreply)\b|noreply|no-reply|"

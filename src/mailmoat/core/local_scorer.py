@@ -57,27 +57,30 @@ _INCIDENT = alternatives(
     r"ack(?:nowledgement)? pending|(?:placed|put) (?:a )?(?:temporary )?hold on (?:your|the)|"
     r"declined (?:a|your|this) (?:[$£€]?[\d,.]+ )?(?:transaction|payment|purchase)|"
     r"double[- ]charged|charged twice|duplicate (?:debit|charge|"
-    r"payment)s?|completed with errors)\b",
+    r"payment)s?|completed with errors|danger to life|severe (?:flood|weather|storm) warning)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
     r"(?:[1-9]|1[0-2]|an?|one|two) hours?|"
-    r"(?:by|before|until) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon|end of (?:the )?day)|"
+    r"(?:by|before) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon)|(?:by|before|until) end of (?:the )?day|"
     r"in (?:an|one|[1-9]|1[0-2]) hours?|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
-    r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d|(?:in|within) (?:the )?"
+    r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d(?:z|utc|lt)?|"
+    r"(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
     r"(?:is|are) (?:here (?:now|early|already)|already here)|"
-    r"(?:please|can you|could you|need)[^.?!\n]* now|"
-    r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
+        r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
-    r"오늘|금일|당일|\d+시까지|오전 중|오후 중|지금 (?:바로|당장|자리에|사무실)|"
+    # "need you here now." - not "a deposit now or in the new year?"
+    r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
+    r"so|and|while|or else)\b)",
+    r"오늘|금일|당일|\d+시까지|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
@@ -96,12 +99,15 @@ _CLOCK = alternatives(
     r"(?:h|hrs?)|"
     # something going on for hours or since this morning: it is happening now
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
-    r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:~|about |around )?"
-    r"\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)|since (?:last night|this morning|"
-    r"lunch(?:time)?|early)|antes de las? \d{1,2}|bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
+    r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:last night|this morning|"
+    r"lunch(?:time)?|early)|\d+ ?mins? (?:out|away)|antes de las? \d{1,2}(?:h|[:.]\d\d)?|"
+    r"bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
     r"avant \d{1,2} ?h)\b",
     r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|à \d{1,2} ?h\d*|(?:leaves|"
     r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
+    # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
+    r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
+    r"오전 중|오후 중",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\. |\.?$)",
 )
@@ -133,21 +139,25 @@ _ASK = alternatives(
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|request (?:\w+ )?assistance|"
     r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
-    r"could) (?:she|he|they)\b)\b",
+    r"could) (?:she|he|they)\b|where are you|peux-tu|pourrais-tu|tu peux|needs? (?:to be )?"
+    r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
+    r"check\w*|looking at))\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
+    # a need told outright: "Need the Square login", "Need a replacement captain by 18:00"
+    r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
     r"\bor not\?",
     # a question put to the reader or asking what to do, read to the sentence's end as one
     # pattern: several patterns each waiting for a "?" multiply the DFA's states
     r"(?:\b(?:you|(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|"
     r"would) (?:i|we|you|u)|(?:what|where|how|when|who) (?:can|should|do|shall|will|could) "
-    r"(?:i|we)|who (?:has|can|is|knows)|can|could)\b|¿)[^.?!\n]*\?",
+    r"(?:i|we)|who (?:has|can|is|knows|else)|can|could)\b|¿)[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
-    r"주실 수 있나요)",
+    r"주실 수 있나요|요청(?:합니다|드립니다|드려요))",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -180,7 +190,7 @@ _NO_ACTION = alternatives(
 # the body ("login is down ... when you get a sec").
 _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
-    r"(?:earliest )?(?:convenience|leisure)|low priority)\b",
+    r"(?:earliest )?(?:convenience|leisure)|low priority|(?:today|tonight) or tomorrow)\b",
     r"편하실 때",
 )
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
@@ -235,7 +245,11 @@ _TROUBLE = alternatives(
     r"stuck|in the queue)|(?:is|are) (?:\w+ )?(?:upset|furious|angry|distressed)|(?:is|are) "
     r"(?:still )?(?:sat|sitting|stood|standing|queu\w+) (?:at|in|outside|on|by)|(?:is|are) "
     r"(?:still )?waiting (?:at|outside|downstairs|in reception|in the lobby)|(?:just |has |"
-    r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|"
+    r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|paramedics?|"
+    # animals out: "horses loose on the road", "the cows are out on the lane"
+    r"(?:horses?|pon(?:y|ies)|cows?|cattle|sheep|dogs?|animals?|livestock) (?:\w+ )?"
+    r"(?:loose|escaped|got out)|(?:are|is|got) (?:out|loose) on the (?:\w+ )?"
+    r"(?:road|lane|motorway|track)|"
     r"compromised|hacked|encrypted (?:files|drives)|"
     r"(?:hvac|heating|cooling|a/?c|air ?con\w*|cooler|freezer|fridge|boiler|pump|generator|"
     r"compressor|chiller|lift|elevator) (?:\w+ )?(?:went out|quit|died|failed|stopped|is out|"
@@ -270,19 +284,22 @@ _TROUBLE = alternatives(
     r"heat(?:ing)?|(?:completely|totally) (?:down|dead|offline)|overdue (?:walkers|hikers|"
     r"climbers|vessel|boat)|missing (?:walkers|hikers|person|child|resident|patient)|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
-    r"herid[oa]|ausgefallen|funktioniert "
+    r"herid[oa]|fiebre|fièvre|fieber|(?:da|dio|tira) (?:un )?error|personne ne répond|"
+    r"bloqu(?:é|ée|és|ées) (?:à|a|au|en|dans)|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
     r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
-    r"잘못 (?:발송|보냈|보내)|큰일|쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
+    r"잘못 (?:발송|보냈|보내)|큰일|중단(?:됐|되었|됨)|작업 ?중지|"
+    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
                          r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
-                         r"all good|repaired|reverted|(?:working|running) (?:again|fine|now)|"
+                         r"all good|all sorted|sorted now|repaired|reverted|"
+                         r"(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:evac\w*|warning|alert|order|closure) "
                          r"(?:has been |was |is )?lifted|stood down|stand down|stable (?:since|"
                          r"again|now)|closing (?:this|the ticket)|home from (?:the )?hospital|"
@@ -356,7 +373,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
     # "FYI and need your go": trouble with a request outweighs a bare FYI.
-    asked_in_trouble = "trouble" in found and request and "resolved" not in found
+    asked_in_trouble = ("trouble" in found or incident) and request and "resolved" not in found
     if (no_action or "no_action" in found) and not (explicit or asked_in_trouble):
         return 0.3 if near else 0.15, "no action needed"
     if "relaxed" in found and not (incident or "trouble" in found):

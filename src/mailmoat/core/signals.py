@@ -109,7 +109,14 @@ _PROMO = alternatives(
     r"(?:seats|places|spots|tickets|rooms|units) (?:left|remain\w*)|nearly sold out|selling "
     r"fast|jetzt (?:shoppen|entdecken|buchen)|profitez|offre valable|achetez|compra ya|"
     r"descubre|you'?re invited|vip tickets?|secure your (?:booth|stand|spot|place|seat)|"
-    r"(?:unlock|get|enjoy) (?:\d+|one|a) (?:months?|weeks?) (?:free|of \w+ free)|jobs? (?:near "
+    r"(?:unlock|get|enjoy) (?:\d+|one|a) (?:months?|weeks?) (?:free|of \w+ free)|"
+    r"try (?:it |us |\w+ (?:pro |plus |premium )?)?(?:for )?free|free \d+[- ]day trial|"
+    r"no (?:credit )?card (?:needed|required)|(?:special|introductory|launch|trade|"
+    r"public[- ]sector) (?:pricing|prices?|"
+    r"offers?)|half price|discounted|limited (?:seats|places|spaces|availability|stock)|(?:a few|"
+    r"\d+) (?:places|seats|spots|spaces) (?:still )?(?:left|remain\w*|available)|places still "
+    r"available|(?:events?|things|products|items) you (?:might|may) (?:also )?like|"
+    r"\d+ ?% sparen|sichern sie sich|angebot gültig|jobs? (?:near "
     r"you|that match|matching)|match(?:es)? your (?:profile|skills)|based on your (?:recent )?"
     r"(?:searches|browsing|activity|profile)|(?:watch|see) the (?:\d+[- ]minute )?demo|"
     r"available now (?:on|in|for)|dear (?:subscriber|reader|member)|take (?:our|a|the) (?:quick |"
@@ -128,6 +135,7 @@ _PROMO = alternatives(
     r"\d{1,2} ?% ?オフ",
     r"期間限定|今だけ|セール|割引|クーポン|無料(?:体験|トライアル)|配信停止",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
+    r"\b\d+ issues? for\b",
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
     r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금|"
@@ -136,8 +144,8 @@ _PROMO = alternatives(
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
 # Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
-_BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|info|m|"
-                             r"promo|offers|campaign)\d*\.")
+_BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|"
+                             r"info|m|engage|mkt|mktg|promo|offers|campaign)\d*\.")
 _URGENT = alternatives(
     r"\b(?:urgent|urgently|asap|immediately|right away|emergency|critical|as soon as possible|"
     r"time[- ]sensitive|action required|deadline (?:is )?today|by (?:end of )?(?:today|tonight|"
@@ -196,7 +204,9 @@ _PITCH = alternatives(
     r"up on my (?:note|email|"
     r"message)|your (?:readers|audience|listeners|viewers) (?:would|will) (?:love|enjoy)|happy to "
     r"set up an interview)\b",
-    r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안",
+    r"\bworth a (?:look|try)\?",
+    r"제안(?:드립니다|드리고자)|무료 (?:상담|컨설팅|진단)|도입을 제안|소개(?:해 ?)?드리고자|"
+    r"데모 ?(?:가능|신청)",
 )
 # Marketing automation names its sender "Jordan from Pipewise", "Mia at Notable",
 # "Jake | ScaleOps": a person's own mail client shows a person's name.
@@ -267,7 +277,9 @@ _OUT_OF_SCOPE = _Matcher(
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
     # a service's name, not an event: "emergency dispatch remains available 24/7"
     r"|\b(?:emergency|urgent) (?:dispatch|line|number|contacts?|hotline|services?|phone|"
-    r"support|care)\b"
+    r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund)\b"
+    # urgency taken back: "ignore my URGENT one earlier"
+    r"|\bignore (?:my|the|that) (?:\w+ )?(?:urgent|earlier|previous|last)\w*"
     # a status date, not a deadline: "as of today, ward 5 is at 78%"
     r"|\bas of (?:today|now|this morning)\b"
     # trouble denied: "not broken", "no fire", "nobody hurt"
