@@ -33,10 +33,11 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-13.json": (188, 230), "blind-set-14.json": (183, 230),
          "blind-set-15.json": (192, 230), "blind-set-16.json": (183, 230),
          "blind-set-17.json": (190, 230), "blind-set-18.json": (184, 230),
-         "blind-set-19.json": (188, 230)}
+         "blind-set-19.json": (188, 230), "blind-set-20.json": (146, 230),
+         "blind-set-21.json": (144, 230)}
 ADDRESS = re.compile(r"^[^<>]+ <[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}>$")
 HEADERS = {"Authentication-Results", "List-Id", "Auto-Submitted", "Reply-To",
-           "List-Unsubscribe", "Precedence"}
+           "List-Unsubscribe", "Precedence", "X-Autoreply", "Return-Path"}
 
 
 def _items(path: Path) -> list[dict[str, Any]]:

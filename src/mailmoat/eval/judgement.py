@@ -27,7 +27,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-10.json", "blind-set-11.json", "blind-set-12.json",
                                 "blind-set-13.json", "blind-set-14.json", "blind-set-15.json",
                                 "blind-set-16.json", "blind-set-17.json", "blind-set-18.json",
-                                "blind-set-19.json"))
+                                "blind-set-19.json", "blind-set-20.json",
+                                "blind-set-21.json"))
 
 
 def labelled_sets() -> list[Path]:
