@@ -705,3 +705,68 @@ def test_plans_and_retractions_from_the_fifteenth_pass_do_not_push(subject: str,
 def test_promotions_from_the_fifteenth_pass_are_records(sender: str, subject: str,
                                                         body: str) -> None:
     assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)
+
+
+# -- issue 22, sixteenth pass (blind-set-20 and -21 misses; -22 and -23 kept unread) --------
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # an emergency service called is an event now, asked or not
+    ("Sun <sun@kitchen.example>", "kitchen", "Fire brigade called, we are all outside."),
+    ("최민호 <mh@site.example>", "현장", "작업자가 넘어져서 119 불렀습니다."),
+    # a gas smell, alone
+    ("Joe <joe@fitout.example>", "gas", "We nicked something behind the oven, strong gas smell."),
+    # a monitor's alarm that repeats until someone acknowledges it
+    ("Kiln Monitor <alerts@kilnworks.example>", "ALARM kiln 2", "Kiln 2 over temperature. "
+     "This alarm repeats every 10 minutes until acknowledged."),
+    # a stolen van and a question what to tell the customer
+    ("Ray <ray@vanhire.example>", "yard", "Van 4 has been stolen overnight. What do you want me "
+     "to tell the customer"),
+    # a Korean leak and a parent who cannot reach their child
+    ("관리실 <office@tower.example>", "누수", "천장에서 물이 새고 있습니다. "
+     "30분 후 차단기를 내립니다. 컴퓨터를 옮겨주셔야 합니다."),
+    ("민지 엄마 <mj.mom@inbox.example>", "민지", "민지가 연락이 안되네요. 학원에 아직 있나요?"),
+    # Spanish smoke and a call for the fire service
+    ("Ana <ana@dron.example>", "batería", "Una batería está echando humo. ¿Llamo a los bomberos?"),
+    # a part needed before a time today, and "ring me"
+    ("Gary <gary@boilers.example>", "boiler", "The heat exchanger is cracked. I need a PO number "
+     "before 2pm today to get the part."),
+    ("Sian <sian@camp.example>", "river", "The low field will be under water tonight. We "
+     "should move the tents, ring me."),
+])
+def test_trouble_from_the_sixteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # an incident named in a claim answered within weeks
+    ("Claims <claims@insure.example>", "your claim", "Regarding the incident on 3 March, please "
+     "send the photos and the police report within 30 days."),
+    # a record's name, not an event
+    ("Renewals <renewals@insure.example>", "renewal", "Please send your incident log summary "
+     "for the year by 30 November."),
+    # a broken thing that is closed, with no further action
+    ("Maria <maria@coop.example>", "Re: complaint closed", "The glass was broken at the "
+     "customer's end. No further action needed on your side."),
+    # urgency taken back in the subject
+    ("Ken <ken@shop.example>", "URGENT-ish (not really)", "Low on wire, order before Friday?"),
+    # frozen food is not a frozen screen
+    ("Buyer <buyer@import.example>", "enquiry", "Could you quote frozen squid, 2 containers a "
+     "month?"),
+    # a payment that has not arrived is not someone who has arrived
+    ("Sue <sue@inbox.example>", "deposit", "Nothing has arrived yet. Could you please check?"),
+    # a job the helpdesk marked completed
+    ("Helpdesk <helpdesk@council.example>", "Job 100 completed", "Job 100 (lights not working) "
+     "has been marked completed by the engineer."),
+])
+def test_records_from_the_sixteenth_pass_do_not_push(sender: str, subject: str,
+                                                     body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_donation_asked_by_bank_transfer_is_a_lure() -> None:
+    message = message_from_fields(
+        sender="Flood Appeal <give@flood-appeal.example>", subject="Families need you TODAY",
+        body="Please donate today by bank transfer, sort code 01-02-03, account 12345678.")
+    trace = classify(message)
+    assert "a donation by bank transfer" in trace.evidence["phishing_reasons"]
+    assert trace.decision.lane is not Lane.PUSH

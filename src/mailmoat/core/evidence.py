@@ -263,6 +263,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"send me the codes|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
+    # A donation asked for by bank transfer to an account in the mail: the charity scam's
+    # shape (real charities take cards through their own site).
+    ("a donation by bank transfer", 1,
+     r"\b(?:donat\w+|dons?|spenden?|donativos?)\b[^\n]{0,120}\b(?:bank transfer|sort code|iban|"
+     r"account (?:number|no)|virement|überweisung|transferencia)\b"),
     ("threat of legal action or seizure", 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"

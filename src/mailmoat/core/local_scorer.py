@@ -57,14 +57,19 @@ _INCIDENT = alternatives(
     r"ack(?:nowledgement)? pending|(?:placed|put) (?:a )?(?:temporary )?hold on (?:your|the)|"
     r"declined (?:a|your|this) (?:[$£€]?[\d,.]+ )?(?:transaction|payment|purchase)|"
     r"double[- ]charged|charged twice|duplicate (?:debit|charge|"
-    r"payment)s?|completed with errors|danger to life|severe (?:flood|weather|storm) warning)\b",
-    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어",
+    r"payment)s?|completed with errors|danger to life|severe (?:flood|weather|storm) warning|"
+    r"(?:called|rang|rung|phoned|dialled) (?:999|911|112|the fire brigade|an ambulance)|"
+    r"(?:fire brigade|ambulance|paramedics) (?:called|(?:is |are )?on (?:the|its|their) way)|"
+    r"gas (?:smell|leak)|smell of gas|until (?:it is |it's )?acknowledged|(?:is|are) currently "
+    r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded)\b",
+    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
+    r"119(?:를|에)? ?(?:불렀|신고했)",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
     r"(?:[1-9]|1[0-2]|an?|one|two) hours?|"
-    r"(?:by|before) (?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|noon)|(?:by|before|until) end of (?:the )?day|"
+    r"(?:by|before) \d{1,2}(?::\d\d)?\s?(?:am|pm)|(?:by|before|until) end of (?:the )?day|"
     r"in (?:an|one|[1-9]|1[0-2]) hours?|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d(?:z|utc|lt)?|"
@@ -94,7 +99,7 @@ _CLOCK = alternatives(
     r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around |"
     r"(?:the )?next )?"
     r"\d+ ?min(?:ute)?s?|\d+ ?min(?:ute)?s? or|dans \d+ ?min(?:utes)?|en \d+ ?minutos|in \d+ ?"
-    r"minuten|(?:by|before|until) (?:midday|lunch"
+    r"minuten|(?:by|before|until) (?:noon|midday|lunch"
     r"(?:time)?)|half an hour|half hour|(?:in|within|next) (?:the next )?(?:[1-9]|1[0-2]) ?"
     r"(?:h|hrs?)|"
     # something going on for hours or since this morning: it is happening now
@@ -139,7 +144,11 @@ _ASK = alternatives(
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|request (?:\w+ )?assistance|"
     r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
-    r"could) (?:she|he|they)\b|where are you|peux-tu|pourrais-tu|tu peux|needs? (?:to be )?"
+    r"could) (?:she|he|they)\b|where are you|(?:ring|call|phone|text) me|(?:what|how) do you "
+    r"want (?:me|us) to|you (?:may|might) (?:want|need) to|get (?:up |over |down |back )?here|"
+    r"needed (?:by|before|asap|today|now)|merci de (?:venir|passer|contacter|appeler)|(?:we|i) "
+    r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|peux-tu|"
+    r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
     r"check\w*|looking at))\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
@@ -148,6 +157,8 @@ _ASK = alternatives(
     # a need told outright: "Need the Square login", "Need a replacement captain by 18:00"
     r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
     r"\bor not\?",
+    # "Where's the folder??": a doubled question mark on where or who is a person asking, now
+    r"\b(?:where|who)[^.?!\n]{0,60}\?\?",
     # a question put to the reader or asking what to do, read to the sentence's end as one
     # pattern: several patterns each waiting for a "?" multiply the DFA's states
     r"(?:\b(?:you|(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|"
@@ -157,7 +168,7 @@ _ASK = alternatives(
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
-    r"주실 수 있나요|요청(?:합니다|드립니다|드려요))",
+    r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같))",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -182,7 +193,8 @@ _DEADLINE = alternatives(
     r"마감|기한|만료|까지",
 )
 _NO_ACTION = alternatives(
-    r"\b(?:no action (?:is )?(?:needed|required)|fyi|for your information|just sharing|"
+    r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
+    r"just sharing|"
     r"nothing to do)\b",
     r"참고용|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
 )
@@ -223,7 +235,8 @@ _TROUBLE = alternatives(
     r"credentials|details)|"
     r"(?:got|been|was|were) (?:hacked|phished|breached)|wrong (?:warehouse|address|client|"
     r"customer|recipient|person|account|patient)|sent (?:\w+ ){0,3}(?:by mistake|to the "
-    r"wrong)|rolling back|froze|frozen|not taking (?:payments|cards|orders|calls)|is dead|"
+    r"wrong)|rolling back|froze|(?:is|are|has|have|got|'s|went) (?:\w+ )?frozen|frozen "
+    r"(?:screen|card|account|pipes?|solid)|not taking (?:payments|cards|orders|calls)|is dead|"
     r"stopped overnight|i'?m sick|throwing up|can'?t stand|arrested|detained|in custody|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
@@ -284,21 +297,33 @@ _TROUBLE = alternatives(
     r"heat(?:ing)?|(?:completely|totally) (?:down|dead|offline)|overdue (?:walkers|hikers|"
     r"climbers|vessel|boat)|missing (?:walkers|hikers|person|child|resident|patient)|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
-    r"herid[oa]|fiebre|fièvre|fieber|(?:da|dio|tira) (?:un )?error|personne ne répond|"
+    r"herid[oa]|fiebre|fièvre|fieber|(?:echando|sale|saliendo) humo|bomberos|pompiers|"
+    r"feuerwehr|(?:se )?ha ca[ií]do|guardia civil|stolen|broken into|break-?in|burglar\w*|"
+    r"jimmied|forced (?:open|the (?:lock|door|gate|window))|cut the (?:padlock|lock|chain)|"
+    r"(?:caught|hit|struck|nicked|severed|cut through) (?:a|the|an) (?:\w+ )?(?:duct|cable|pipe|"
+    r"main|gas line|power line)|"
+    r"(?:rung|rang|called) (?:101|the police)|"
+    r"(?:taking|took|driving|drove|rushing|rushed) (?:him|her|them) (?:in|to (?:the )?(?:a&e|"
+    r"hospital|er|emergency|doctor|vet|gp|walk-in|minor injuries))|(?:gearbox|clutch|tyre|tire) "
+    r"(?:failure|fault|blew|blown)|(?:\d+|two|three|four|several|some) (?:\w+ )?dead\b|(?:da|dio|"
+    r"tira) (?:un )?error|personne ne répond|"
     r"bloqu(?:é|ée|és|ées) (?:à|a|au|en|dans)|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
     r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
-    r"연락(?:도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
+    r"연락(?:이|도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
-    r"잘못 (?:발송|보냈|보내)|큰일|중단(?:됐|되었|됨)|작업 ?중지|"
+    r"잘못 (?:발송|보냈|보내|나갔)|큰일|물이 (?:새|뚝뚝|떨어|차)|안 받(?:아요|네요|으)|"
+    r"중단(?:됐|되었|됨)|작업 ?중지|"
     r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
                          r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
                          r"all good|all sorted|sorted now|repaired|reverted|"
+                         r"marked (?:as )?(?:complete|completed|"
+                         r"resolved|closed|done|fixed)|"
                          r"(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:evac\w*|warning|alert|order|closure) "
                          r"(?:has been |was |is )?lifted|stood down|stand down|stable (?:since|"
@@ -347,6 +372,9 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     if calm and not explicit:
         return 0.15, "the sender says it is not urgent"
     incident = "incident" in found and not (not explicit and "resolved" in found)
+    if incident and not explicit and "days_away" in found and "near" not in found:
+        # "documents about the incident, within 30 days": a record to answer, not an event now
+        incident = False
     if s.marketing:
         if not (explicit or incident):
             return 0.1, ""

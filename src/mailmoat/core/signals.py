@@ -279,7 +279,12 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:emergency|urgent) (?:dispatch|line|number|contacts?|hotline|services?|phone|"
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund)\b"
     # urgency taken back: "ignore my URGENT one earlier"
-    r"|\bignore (?:my|the|that) (?:\w+ )?(?:urgent|earlier|previous|last)\w*"
+    r"|\bignore (?:my|the|that) (?:\w+ )?(?:urgent|earlier|previous|last)\w*|\burgent-?ish\b"
+    # a record's name, not an event: "the incident log", "an incident report"
+    r"|\bincident (?:logs?|reports?|forms?|numbers?|summar(?:y|ies)|references?|ref|"
+    r"management|response plans?|reviews?)\b"
+    # "nothing has arrived" is not someone who has arrived
+    r"|\b(?:nothing|not|never|hasn'?t|haven'?t) (?:has |have |had |yet )?(?:yet )?arrived\b"
     # a status date, not a deadline: "as of today, ward 5 is at 78%"
     r"|\bas of (?:today|now|this morning)\b"
     # trouble denied: "not broken", "no fire", "nobody hurt"
