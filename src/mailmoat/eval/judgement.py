@@ -28,7 +28,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-13.json", "blind-set-14.json", "blind-set-15.json",
                                 "blind-set-16.json", "blind-set-17.json", "blind-set-18.json",
                                 "blind-set-19.json", "blind-set-20.json",
-                                "blind-set-21.json"))
+                                "blind-set-21.json", "blind-set-22.json",
+                                "blind-set-23.json"))
 
 
 def labelled_sets() -> list[Path]:
