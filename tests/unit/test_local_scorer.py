@@ -770,3 +770,56 @@ def test_a_donation_asked_by_bank_transfer_is_a_lure() -> None:
     trace = classify(message)
     assert "a donation by bank transfer" in trace.evidence["phishing_reasons"]
     assert trace.decision.lane is not Lane.PUSH
+
+
+# -- issue 22, seventeenth pass (blind-set-22 and -23 misses; -24 and -25 kept unread) ------
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # an alarm that repeats, from the reader's own monitor
+    ("Bilge Monitor <alerts@bilge.example>", "HIGH water level", "Pump running 40 min. "
+     "This alert will repeat every 15 minutes."),
+    # a fire panel that has alerted the fire service, in German
+    ("BMA <bma@werk.example>", "ALARM Halle 1", "Meldung: FEUER. Status: Feuerwehr alarmiert."),
+    # an automated notice that says act now and asks for it
+    ("가마경보 <alert@kiln.example>", "[경보] 1호 가마", "온도 이상 상승. 즉시 현장 확인이 "
+     "필요합니다. 전원 차단기를 내려 주세요."),
+    # broken down on a hard shoulder, what do we do
+    ("Gill <gill@family.example>", "car", "We're on the hard shoulder, the brakes went. What do "
+     "we do?"),
+    # an animal not moving, a question
+    ("Amy <amy@rescue.example>", "incubator", "The incubator tripped, the cubs are cold and not "
+     "moving. Do I feed them?"),
+    # a go/no-go wanted tonight
+    ("Sam <sam@school.example>", "trip", "Wind is up. I need a go/no-go from you by 8pm tonight."),
+    # human remains found on site
+    ("Shona <shona@dig.example>", "plot 6", "We've found human bones in the strip. Do I call "
+     "the coroner?"),
+    # a boat taking on water, Spanish: please send someone
+    ("Marina <oficina@marina.example>", "GAVINA", "Entra agua en la embarcación. Por favor, "
+     "envíe a alguien con llaves."),
+    # a French skipper in the emergency room, someone must be found for 9h30
+    ("Marc <marc@voile.example>", "sortie", "Je suis aux urgences depuis cette nuit. Les "
+     "clients arrivent à 9h30, il faut trouver quelqu'un."),
+    # Korean: a wildfire near the house, and a customer not answering after a faulty repair
+    ("박영수 <ys@inbox.example>", "산불", "뒷산에 산불 났대. 어머니 약 챙길 거 있으면 연락해"),
+    ("민호 <minho@garage.example>", "쏘나타", "브레이크 볼트를 안 조인 것 같아요. 고객님이 "
+     "전화를 안받으세요. 어떻게 하죠"),
+    # a tow asked for while stranded with flights tomorrow
+    ("Rachel <rachel@inbox.example>", "engine", "The engine won't start and we are on the "
+     "mooring. Is there a tow or another boat?"),
+])
+def test_trouble_from_the_seventeenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_next_of_kin_details_asked_in_an_emergency_are_not_an_inheritance_story() -> None:
+    message = message_from_fields(
+        sender="Beth <beth@dig.example>", subject="ambulance called",
+        body="Dennis collapsed, we've called an ambulance. I need his next of kin details.")
+    trace = classify(message)
+    assert not trace.evidence["phishing_reasons"]
+    assert trace.decision.lane is Lane.PUSH
+    scam = message_from_fields(
+        sender="Barrister Obi <obi@law.example>", subject="your late relative",
+        body="I wish to present you as the next of kin to our late client.")
+    assert classify(scam).evidence["phishing_reasons"]

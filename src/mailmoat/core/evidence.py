@@ -250,7 +250,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:changed|switched|new) banks?\b|\bnew (?:sort code|iban|account number)\b"
      r"|\bto our new account\b|\bthe old (?:one|account) is closed\b|계좌가? ?(?:변경|바뀌)"),
     ("prize, inheritance or windfall", 1,
-     r"\b(?:inheritance|next of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
+     r"\b(?:inheritance|next of kin (?:to|of) (?:the |our |my )?(?:late|deceased)|as (?:the )?next "
+     r"of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
      r"compensation (?:fund|unit|payment)|unclaimed|(?:million|billion) (?:dollars|usd|euros?|"
      r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"

@@ -60,10 +60,12 @@ _INCIDENT = alternatives(
     r"payment)s?|completed with errors|danger to life|severe (?:flood|weather|storm) warning|"
     r"(?:called|rang|rung|phoned|dialled) (?:999|911|112|the fire brigade|an ambulance)|"
     r"(?:fire brigade|ambulance|paramedics) (?:called|(?:is |are )?on (?:the|its|their) way)|"
-    r"gas (?:smell|leak)|smell of gas|until (?:it is |it's )?acknowledged|(?:is|are) currently "
+    r"gas (?:smell|leak)|smell of gas|until (?:it is |it's )?acknowledged|(?:alert|alarm|alerta|"
+    r"alarma|alarme) (?:will |se )?repe\w+ (?:every|cada|toutes)|feuerwehr alarmiert|pompiers "
+    r"(?:appelés|prévenus)|bomberos (?:avisados|llamados)|(?:is|are) currently "
     r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
-    r"119(?:를|에)? ?(?:불렀|신고했)",
+    r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -108,7 +110,8 @@ _CLOCK = alternatives(
     r"lunch(?:time)?|early)|\d+ ?mins? (?:out|away)|antes de las? \d{1,2}(?:h|[:.]\d\d)?|"
     r"bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
     r"avant \d{1,2} ?h)\b",
-    r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|à \d{1,2} ?h\d*|(?:leaves|"
+    r"(?:^|\s)à \d{1,2} ?h\d*",
+    r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|(?:leaves|"
     r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
     # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
     r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
@@ -147,7 +150,9 @@ _ASK = alternatives(
     r"could) (?:she|he|they)\b|where are you|(?:ring|call|phone|text) me|(?:what|how) do you "
     r"want (?:me|us) to|you (?:may|might) (?:want|need) to|get (?:up |over |down |back )?here|"
     r"needed (?:by|before|asap|today|now)|merci de (?:venir|passer|contacter|appeler)|(?:we|i) "
-    r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|peux-tu|"
+    r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
+    r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
+    r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
     r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
     r"check\w*|looking at))\b",
@@ -163,12 +168,14 @@ _ASK = alternatives(
     # pattern: several patterns each waiting for a "?" multiply the DFA's states
     r"(?:\b(?:you|(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|"
     r"would) (?:i|we|you|u)|(?:what|where|how|when|who) (?:can|should|do|shall|will|could) "
-    r"(?:i|we)|who (?:has|can|is|knows|else)|can|could)\b|¿)[^.?!\n]*\?",
+    r"(?:i|we)|who (?:has|can|is|knows|else)|(?:is|are) there|can|could)\b|¿)[^.?!\n]*\?",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
-    r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같))",
+    r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같)|"
+    r"어떻게 (?:하죠|해요|할까요|하지)|"
+    r"있으면 연락해|빨리요)",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -300,11 +307,16 @@ _TROUBLE = alternatives(
     r"herid[oa]|fiebre|fièvre|fieber|(?:echando|sale|saliendo) humo|bomberos|pompiers|"
     r"feuerwehr|(?:se )?ha ca[ií]do|guardia civil|stolen|broken into|break-?in|burglar\w*|"
     r"jimmied|forced (?:open|the (?:lock|door|gate|window))|cut the (?:padlock|lock|chain)|"
+    r"hard shoulder|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
+    r"(?:remains|bones?|skull|femur)|aux urgences|en urgencias|feuer\b|incendi[eo]|no contesta\w*|"
+    r"garrea|dragging (?:her |its |the )?anchor|(?:towards|onto|on) the rocks|"
+    r"hacia las rocas|"
+    r"(?:entra|entrada de) agua|taking on water|prend l'eau|"
     r"(?:caught|hit|struck|nicked|severed|cut through) (?:a|the|an) (?:\w+ )?(?:duct|cable|pipe|"
     r"main|gas line|power line)|"
     r"(?:rung|rang|called) (?:101|the police)|"
-    r"(?:taking|took|driving|drove|rushing|rushed) (?:him|her|them) (?:in|to (?:the )?(?:a&e|"
-    r"hospital|er|emergency|doctor|vet|gp|walk-in|minor injuries))|(?:gearbox|clutch|tyre|tire) "
+    r"(?:taking|taken|took|driving|drove|rushing|rushed) (?:him|her|them) (?:in|to (?:the )?(?:a&e|"
+    r"hospital|er|emergency|doctor|vets?|gp|walk-in|minor injuries))|(?:gearbox|clutch|tyre|tire) "
     r"(?:failure|fault|blew|blown)|(?:\d+|two|three|four|several|some) (?:\w+ )?dead\b|(?:da|dio|"
     r"tira) (?:un )?error|personne ne répond|"
     r"bloqu(?:é|ée|és|ées) (?:à|a|au|en|dans)|ausgefallen|funktioniert "
@@ -314,7 +326,8 @@ _TROUBLE = alternatives(
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
     r"연락(?:이|도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
-    r"잘못 (?:발송|보냈|보내|나갔)|큰일|물이 (?:새|뚝뚝|떨어|차)|안 받(?:아요|네요|으)|"
+    r"잘못 (?:발송|보냈|보내|나갔)|큰일|물이 (?:새|뚝뚝|떨어|차)|안 ?받(?:아요|네요|으)|"
+    r"안 ?(?:돌아|돔)|(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
     r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
@@ -412,7 +425,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
-        if s.automated_sender and not (s.security_alert or s.action_requested or incident):
+        if s.automated_sender and not (s.security_alert or request or incident):
             return 0.5, "automated notice with urgent wording"
         if s.security_alert and not s.action_requested and not explicit:
             return 0.45, "security notice"
