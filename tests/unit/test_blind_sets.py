@@ -35,13 +35,14 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-17.json": (190, 230), "blind-set-18.json": (184, 230),
          "blind-set-19.json": (188, 230), "blind-set-20.json": (146, 230),
          "blind-set-21.json": (144, 230), "blind-set-22.json": (145, 230),
-         "blind-set-23.json": (148, 230)}
+         "blind-set-23.json": (148, 230), "blind-set-24.json": (139, 230),
+         "blind-set-25.json": (137, 230)}
 # "Name <addr>", or a bare address (a spoofed mail "from yourself" carries no name)
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"
 ADDRESS = re.compile(rf"^(?:[^<>]+ <{_ADDR}>|{_ADDR})$")
 HEADERS = {"Authentication-Results", "List-Id", "Auto-Submitted", "Reply-To",
            "List-Unsubscribe", "Precedence", "X-Autoreply", "Return-Path",
-           "List-Unsubscribe-Post", "Received", "Received-SPF"}
+           "List-Unsubscribe-Post", "Received", "Received-SPF", "X-Auto-Response-Suppress"}
 
 
 def _items(path: Path) -> list[dict[str, Any]]:

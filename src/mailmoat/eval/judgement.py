@@ -29,7 +29,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-16.json", "blind-set-17.json", "blind-set-18.json",
                                 "blind-set-19.json", "blind-set-20.json",
                                 "blind-set-21.json", "blind-set-22.json",
-                                "blind-set-23.json"))
+                                "blind-set-23.json", "blind-set-24.json",
+                                "blind-set-25.json"))
 
 
 def labelled_sets() -> list[Path]:
