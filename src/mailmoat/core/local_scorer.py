@@ -353,7 +353,7 @@ _TOMORROW = alternatives(r"\btomorrow\b|내일")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b")
-# The sender's words are read by two sets of the patterns above. Trouble and the asks, each
+# The sender's words are read by three sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py).
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
@@ -364,7 +364,10 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "clock": _CLOCK, "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY})
-_TROUBLE_OR_ASK = PatternSet({"trouble": _TROUBLE, "ask": _ASK})
+# Trouble and the asks are a set each as well: in one set their sentence tails built twice
+# the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus).
+_TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
+_ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 
 
@@ -532,7 +535,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     else:  # the subject and the first words: the texts' own
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
-    found = _URGENCY_SET.found(scoped) | _TROUBLE_OR_ASK.found(scoped)
+    found = _URGENCY_SET.found(scoped) | _TROUBLE_SET.found(scoped) | _ASK_SET.found(scoped)
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
