@@ -823,3 +823,57 @@ def test_next_of_kin_details_asked_in_an_emergency_are_not_an_inheritance_story(
         sender="Barrister Obi <obi@law.example>", subject="your late relative",
         body="I wish to present you as the next of kin to our late client.")
     assert classify(scam).evidence["phishing_reasons"]
+
+
+# -- issue 22, eighteenth pass (blind-set-24 and -25 misses; -26 and -27 kept unread) -------
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # a person asking twice over, with trouble
+    ("Nia <nia@bakery.example>", "oven", "The oven display is blank and it smashed a tray. "
+     "Has the engineer been booked??"),
+    # a monitor still in alarm
+    ("Temp Watch <alerts@tempwatch.example>", "ALARM cold room 2", "Reading 9.1C. In alarm "
+     "since 05:40. Acknowledge in the app to stop repeat alerts."),
+    ("Studio Monitor <monitor@radio.example>", "SILENCE DETECTED", "Silence on input 1 since "
+     "06:10, 00:20:00 and continuing."),
+    # French: act without delay, before 17h today
+    ("Service <ddpp@prefecture.example>", "Résultat non conforme", "Vous devez bloquer les lots "
+     "sans délai et nous transmettre la liste avant 17h aujourd'hui."),
+    # German: an ambulance here, come or call
+    ("Leon <leon@escape.example>", "Krankenwagen", "Ein Spieler hatte einen Asthmaanfall, der "
+     "Krankenwagen ist da. Kannst du herkommen?"),
+    # Spanish: the van towed, tell me what to do
+    ("Marco <marco@truck.example>", "la troca", "Se llevaron la troca con la grúa. El evento "
+     "empieza a las 11. Dime qué hago"),
+    # a bird flown off at a show, a question where to meet
+    ("Tom <tom@falconry.example>", "lost her", "She has flown off over the church, telemetry "
+     "dead. Can you bring the spare receiver?"),
+    # a tree across the line this afternoon
+    ("Rhodri <rhodri@railway.example>", "tree down", "Big tree down across both rails at "
+     "mile 2. Suggest we cancel this afternoon."),
+    # Korean: hives after medicine today; a leak in the warehouse and a forklift needed
+    ("하늘 엄마 <sky.mom@inbox.example>", "두드러기", "오늘 아침 약 먹고 두드러기가 올라왔어요. "
+     "병원을 가야하는지 모르겠어요."),
+    ("창고 <warehouse@audio.example>", "누수", "창고 천장에서 물새요. "
+     "장비 옮길 지게차 필요합니다."),
+])
+def test_trouble_from_the_eighteenth_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_a_list_post_or_a_robot_asking_twice_over_does_not_push() -> None:
+    # the doubled question mark is a person's: a news feed's "what would he say??" is not
+    assert lane_of("Feed <webmaster@news.example>", "News update", "The team could not find a "
+                   "way to compromise. What would the fans say??") is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # "I'm away the week after" is a person planning, not an out-of-office reply
+    ("dates", "Thank you for your message. I could do Tuesday at 11. I'm away the week after. "
+     "Let me know what the family prefer."),
+    # a customer asking for a refund is not a receipt
+    ("refund", "The car park was closed when we arrived. I'd like a full refund please for "
+     "order HC-1182."),
+])
+def test_people_writing_from_the_eighteenth_pass_are_not_hidden(subject: str, body: str) -> None:
+    assert lane_of("Elin <elin@inbox.example>", subject, body) not in HIDDEN_LANES

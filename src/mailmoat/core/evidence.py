@@ -298,7 +298,9 @@ _AUTO_REPLY_SUBJECT = re.compile(
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
     r"\[자동 ?응답\]|부재중)", re.IGNORECASE)
 _AUTO_REPLY_WORDS = (
-    rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away|on (?:annual |"
+    # "away" with when it ends; "I'm away the week after" is a person planning
+    rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away (?:until|till|from|"
+    rb"and (?:will|won't)|with (?:limited|no))|currently away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
     rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
@@ -328,7 +330,7 @@ AUTOMATED_LOCAL = re.compile(
     r"account(?:s)?|service|security|mail|events?|crew|rewards|digest|rss\w*|feeds?|"
     r"subscriptions?|members?|membership|reservations?|bookings?|webinars?|community|"
     r"register|registration|jobs|careers|learn|learning|courses|academy|shop|store|tickets|"
-    r"sales|subs|ads|advertising|ofertas|angebote|offres|promociones|growth|"
+    r"sales|subs|ads|advertising|ofertas|angebote|offres|promociones|growth|webmaster|postmaster|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|trade|suppliers?|e-?news|"
     r"ventas|vertrieb|growth|insights|e-?mail|"
     r"messages?-noreply)\b|noreply|no-reply|"

@@ -41,7 +41,7 @@ _EXPLICIT_URGENT = alternatives(
     r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical)|"
     r"immediate action|"
     r"dringend|sofort|umgehend|urgente|de inmediato|"
-    r"inmediatamente|tout de suite|immédiatement)\b",
+    r"inmediatamente|tout de suite|immédiatement|sans délai|sin demora|unverzüglich)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
     r"至急|緊急|大至急",
 )
@@ -61,11 +61,15 @@ _INCIDENT = alternatives(
     r"(?:called|rang|rung|phoned|dialled) (?:999|911|112|the fire brigade|an ambulance)|"
     r"(?:fire brigade|ambulance|paramedics) (?:called|(?:is |are )?on (?:the|its|their) way)|"
     r"gas (?:smell|leak)|smell of gas|until (?:it is |it's )?acknowledged|(?:alert|alarm|alerta|"
-    r"alarma|alarme) (?:will |se )?repe\w+ (?:every|cada|toutes)|feuerwehr alarmiert|pompiers "
+    r"alarma|alarme) (?:will |se )?repe\w+ (?:every|cada|toutes)|in alarm since|alarm for \d+|"
+    r"stop repeat\w* alerts|and continuing|silence detected|off[- ]air|feuerwehr alarmiert|"
+    r"pompiers "
     r"(?:appelés|prévenus)|bomberos (?:avisados|llamados)|(?:is|are) currently "
     r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
-    r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났",
+    r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
+    r"경보 ?(?:발생|울림|울려|울리|지속)|"
+    r"\d+ ?분 ?지속",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -87,7 +91,7 @@ _NEAR_TIME = alternatives(
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
-    r"오늘|금일|당일|\d+시까지|지금 (?:바로|당장|자리에|사무실)|"
+    r"오늘|금일|당일|\d+시까지|\d+시 ?전에|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
@@ -95,7 +99,7 @@ _NEAR_TIME = alternatives(
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
 _CLOCK = alternatives(
-    r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'?clock)|(?:at|by|before|until|till|from) "
+    r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'? ?clock)|(?:at|by|before|until|till|from) "
     r"\d{1,2}[:.]\d\d|"
     r"(?:by|before|until|till) (?:[01]?\d|2[0-3])(?: (?:he|she|they|we|i|"
     r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around |"
@@ -152,6 +156,8 @@ _ASK = alternatives(
     r"needed (?:by|before|asap|today|now)|merci de (?:venir|passer|contacter|appeler)|(?:we|i) "
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
+    r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
+    r"qué hago|dime qué|"
     r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
     r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
@@ -175,7 +181,8 @@ _ASK = alternatives(
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같)|"
     r"어떻게 (?:하죠|해요|할까요|하지)|"
-    r"있으면 연락해|빨리요)",
+    r"있으면 연락해|빨리요|주시면 됩니다|"
+    r"(?:인원|사람|지게차|장비|도움|손) ?(?:이|가)? ?필요합니다)",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -307,6 +314,12 @@ _TROUBLE = alternatives(
     r"herid[oa]|fiebre|fièvre|fieber|(?:echando|sale|saliendo) humo|bomberos|pompiers|"
     r"feuerwehr|(?:se )?ha ca[ií]do|guardia civil|stolen|broken into|break-?in|burglar\w*|"
     r"jimmied|forced (?:open|the (?:lock|door|gate|window))|cut the (?:padlock|lock|chain)|"
+    r"smashed|clipped|reversed into|backed into|crashed into|gone missing|went missing|"
+    r"flown off|flew off|gone over the|hors service|ne (?:re)?démarre (?:pas|plus)|"
+    r"krankenwagen|polizei|notarzt|\w*anfall|lässt sich nicht|geht nicht auf|panik|piept|"
+    r"feueralarm|towed|grúa|(?:gives?|returns?|getting|shows?) (?:a |an )?(?:404|500|503)|tree "
+    r"(?:down|fell|fallen|came down)|(?:came|brought|blown|fell) (?:\w+ )?down|(?:generator|"
+    r"genny|engine|power|fridge|freezer|pump) (?:\w+ )?(?:cut out|quit|died)|"
     r"hard shoulder|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
     r"(?:remains|bones?|skull|femur)|aux urgences|en urgencias|feuer\b|incendi[eo]|no contesta\w*|"
     r"garrea|dragging (?:her |its |the )?anchor|(?:towards|onto|on) the rocks|"
@@ -327,7 +340,8 @@ _TROUBLE = alternatives(
     r"연락(?:이|도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
     r"잘못 (?:발송|보냈|보내|나갔)|큰일|물이 (?:새|뚝뚝|떨어|차)|안 ?받(?:아요|네요|으)|"
-    r"안 ?(?:돌아|돔)|(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
+    r"안 ?(?:돌아|돔)|물 ?새|두드러기|병원(?:을|에)? ?가야|"
+    r"(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
     r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
 )
@@ -363,7 +377,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
                            "soon": _SOON,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "clock": _CLOCK, "other_day": _OTHER_DAY,
-                           "days_away": _DAYS_AWAY})
+                           "days_away": _DAYS_AWAY, "doubled_question": r"\?\?"})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus).
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
@@ -407,7 +421,10 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         and "resolved" not in found)
     deadline = "deadline" in found
     # A request: the mail asks something of the reader (not merely "Re:" in its subject).
-    request = s.action_requested or "ask" in found
+    request = s.action_requested or "ask" in found or (
+        # "Has it gone to print??": a person asking twice over; a robot or a list post is not
+        "doubled_question" in found and not (s.automated_sender or s.bulk or s.list_discussion
+                                             or s.marketing))
     if "promo_pressure" in found and not (explicit or incident):
         near = False
     if s.scheduling and not (explicit or incident or deadline):
@@ -440,7 +457,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     timed = (near and (deadline or request)) or (deadline and (
         "tomorrow" in found or ("soon" in found and "date" not in found)))
     trouble = ("trouble" in found and "resolved" not in found
-               and (near or ((s.action_requested or "ask" in found)
+               and (near or (request
                              # "held at customs ... returned after 10 days": days away
                              and "days_away" not in found)))
     if timed or trouble:

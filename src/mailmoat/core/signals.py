@@ -78,7 +78,8 @@ _TRANSACTIONAL = alternatives(
     r"(?:deploy\w*|build|backup|export|import|sync) (?:completed|succeeded|finished|successful)|"
     r"(?:weekly|monthly|daily) (?:\w+ )?(?:summary|report)|successfully|"
     r"new (?:\w+ )?sign-?ups?|was (?:paid|charged|processed|finalized|delivered))\b",
-    r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|출고|"
+    r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|"
+    r"출고 ?(?:완료|안내|되었|됐)|"
     r"예약 (?:완료|확정)|명세서",
 )
 _PROMO = alternatives(
@@ -216,7 +217,7 @@ _PITCH_NAME = re.compile(r"^[^\s@|]+ (?:at|from|@|\|) \S")
 _PERSONAL = alternatives(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
-    r"your thoughts|quick question|thanks for|please review)\b",
+    r"your thoughts|quick question|thanks for|please review|i'?d like (?:a|an|to|you))\b",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
 # A question put to the reader ("you" before the "?"), read in the body only: subjects ask
