@@ -30,7 +30,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-19.json", "blind-set-20.json",
                                 "blind-set-21.json", "blind-set-22.json",
                                 "blind-set-23.json", "blind-set-24.json",
-                                "blind-set-25.json"))
+                                "blind-set-25.json", "blind-set-26.json",
+                                "blind-set-27.json"))
 
 
 def labelled_sets() -> list[Path]:
