@@ -646,15 +646,17 @@ def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
     assert not found.reasons()
 
 
-@pytest.mark.parametrize("body", [
-    "Please send the distribution to our new escrow account below rather than the usual "
-    "account.",
-    "We have problems with booking sites, so we only accept bank transfer directly.",
-    "Our wire instructions changed last week; please use the details below.",
+@pytest.mark.parametrize(("body", "shape"), [
+    ("Please send the distribution to our new escrow account below rather than the usual "
+     "account.", "money redirected to a new account"),
+    ("We have problems with booking sites, so we only accept bank transfer directly.",
+     "payment or fee request"),
+    ("Our wire instructions changed last week; please use the details below.",
+     "money redirected to a new account"),
 ])
-def test_more_payment_redirections_are_shapes(body: str) -> None:
+def test_more_payment_redirections_are_shapes(body: str, shape: str) -> None:
     found = ev(mail("Ava Pike <ava@pike-holdings.example>", "payment", body))
-    assert "payment or fee request" in found.reasons()
+    assert shape in found.reasons()
 
 
 @pytest.mark.parametrize(("sender", "body"), [
@@ -673,3 +675,130 @@ def test_a_boss_stuck_on_a_call_with_email_playing_up_is_a_lure() -> None:
                     "Can you sign off £1,800 to the account below today? Stuck on a call and "
                     "my work email is playing up.", to="Gareth <gareth@union.example>"))
     assert found.lure and found.cold_unsolicited, found.reasons()
+
+
+# -- nineteenth pass: scams that reached PUSH with no flag (docs/results.md) ------------------
+AUTH_PASS = "mx.reader.example; spf=pass smtp.mailfrom={d}; dkim=pass header.d={d}; dmarc=none"
+
+
+@pytest.mark.parametrize("body", [
+    "Bitte beachten Sie unsere neue Bankverbindung ab der nächsten Rechnung.",
+    "Notre banque a changé : merci d'utiliser notre nouveau RIB pour le solde.",
+    "Le informamos de nuestros nuevos datos bancarios para el próximo pago.",
+    "Please make the advance to my daughter's account instead, routing and account below.",
+    "I paid £900 into your account by mistake, please send it back to this account today.",
+    "The cheque will be for more than the amount, please send the rest to my driver.",
+])
+def test_money_redirected_to_a_new_account_flags_on_its_own(body: str) -> None:
+    found = ev(mail("Lena Voss <lena@voss-metall.example>", "Zahlung", body,
+                    Authentication_Results=AUTH_PASS.format(d="voss-metall.example")))
+    assert found.flagged and "money redirected to a new account" in found.reasons()
+
+
+@pytest.mark.parametrize("body", [
+    "A company applied to register quarrytop as their internet keyword and .cn domain names."
+    " Please confirm whether they are your partner.",
+    "Your mark GLASSWING requires publication in our register. Amount due EUR 1,980. This is"
+    " not an official fee of any trademark office.",
+    "Please find the invoice for your annual listing in the Northern Clinics Directory, "
+    "payment due in 10 days.",
+])
+def test_a_registry_or_listing_nobody_ordered_flags(body: str) -> None:
+    found = ev(mail("Registry Desk <desk@tm-index.example.net>", "Notice", body,
+                    Authentication_Results=AUTH_PASS.format(d="tm-index.example.net")))
+    assert found.flagged and "a registry or listing nobody ordered" in found.reasons()
+
+
+def test_a_genuine_invoice_from_a_known_supplier_is_not_a_registry_scam() -> None:
+    found = ev(mail("Accounts <accounts@hillside-timber.example>", "Invoice 4471",
+                    "Invoice 4471 for the oak boards delivered Tuesday is attached. Payment due"
+                    " in 30 days as usual."))
+    assert not found.reasons()
+
+
+@pytest.mark.parametrize(("sender", "domain"), [
+    ("Spotify <no-reply@spotify-billing.net>", "spotify-billing.net"),
+    ("쿠팡 <order@coupang-refund.shop>", "coupang-refund.shop"),
+    ("삼성카드 <card@samsungcard-event.co>", "samsungcard-event.co"),
+])
+def test_more_brands_are_read_in_display_names(sender: str, domain: str) -> None:
+    found = ev(mail(sender, "Notice", "Please check your order.",
+                    Authentication_Results=AUTH_PASS.format(d=domain)))
+    assert found.flagged and any("display name claims" in r for r in found.reasons())
+
+
+def test_a_brand_in_its_own_name_domain_without_headers_is_one_shape_not_a_flag() -> None:
+    # An export with no Authentication-Results: a brand's marketing domain and a phisher's
+    # look the same, and nothing recorded who sent it.
+    found = ev(mail("쿠팡 <news@coupang-mail.co.kr>", "(광고) 오늘의 특가", "최대 70% 할인"))
+    assert found.weight == 1 and not found.flagged
+    with_headers = ev(mail("쿠팡 <news@coupang-mail.co.kr>", "(광고) 오늘의 특가", "최대 70% 할인",
+                           Authentication_Results=AUTH_PASS.format(d="coupang-mail.co.kr")))
+    assert with_headers.flagged
+    # a misspelt brand is no brand's, headers or not
+    assert ev(mail("PayPal <service@paypa1-secure.com>", "hello", "hello")).flagged
+
+
+def test_a_brand_that_is_a_place_name_is_not_read_inside_domains() -> None:
+    found = ev(mail("Parish Clerk <clerk@little-norton-pc.org.uk>", "Mud on the lane",
+                    "Could you ask your drivers to keep the lane clear on Friday?"))
+    assert not any("look-alike" in r for r in found.reasons())
+    assert ev(mail("Norton Billing <billing@renewal-desk.net>", "Renewed", "Your plan renewed."
+                   )).flagged  # the display name still counts
+
+
+def test_a_documentation_domain_is_not_a_brand_look_alike() -> None:
+    found = ev(mail("Etsy <transaction@etsy.example.com>", "You made a sale",
+                    "Order 3319 is ready to ship."))
+    assert not found.reasons()
+
+
+def test_a_link_borrowing_the_readers_organisation_name_flags() -> None:
+    found = ev(mail("Al Grant <al.grant.team@outlook.com>", "rota",
+                    "Open the rota here: https://northfell-rescue-org.sharedfiles.app/rota",
+                    to="Fiona <fiona@northfell-rescue.org.uk>"))
+    assert found.flagged and any("dressed in the name northfell-rescue" in r
+                                 for r in found.reasons())
+    # a service hosting its customer under the exact name is not borrowing it
+    tenant = ev(mail("Desk <support@helpdesk.example.net>", "ticket",
+                     "See https://northfell-rescue.tickets.app/t/4", to=
+                     "Fiona <fiona@northfell-rescue.org.uk>"))
+    assert not any("dressed in the name" in r for r in tenant.reasons())
+
+
+def test_a_link_dressing_the_senders_own_name_with_account_words_flags() -> None:
+    found = ev(mail("Riverside Juniors <secretary@riverside-juniors.org.uk>", "Subs",
+                    "Pay online: https://riverside-juniors-payments.co/pay",
+                    to="Parent <parent@gmail.com>"))
+    assert found.flagged
+    # the sender's own events site is not an account word
+    events = ev(mail("Riverside Juniors <secretary@riverside-juniors.org.uk>", "Fixtures",
+                     "Fixtures: https://riverside-juniors-events.org/list",
+                     to="Parent <parent@gmail.com>"))
+    assert not any("dressed in the name" in r for r in events.reasons())
+
+
+def test_a_stranded_friend_who_can_only_email_is_flagged() -> None:
+    found = ev(mail("Bea Owens <bea.owens.arch@gmail.com>", "sorry to ask",
+                    "My bag was stolen with my cards and passport in Lisbon. Could you lend me"
+                    " £600? I can only email at the moment.", to="Tom <tom@studio.example>"))
+    assert found.flagged, found.reasons()
+
+
+def test_a_korean_selected_loan_offer_is_a_windfall_shape() -> None:
+    found = ev(mail("지원센터 <loan@support-fund.example>", "[안내] 저금리 대환대출 대상자 선정",
+                    "대상자로 선정되셨습니다. 오늘 마감"))
+    assert "prize, inheritance or windfall" in found.reasons()
+
+
+def test_a_colleague_warning_of_changed_wire_instructions_is_not_flagged() -> None:
+    from mailmoat.judge.cascade import classify
+    raw = mail("Victor Hale <victor@hale-law.example>", "Wire instructions changed?? - Elm St",
+               "The buyer's bank rang: they got an email 'from us' with a new account number. "
+               "We sent no such email. The wire is queued for 11am; they need a partner's "
+               "written confirmation within the hour.", to="Dana <dana@hale-law.example>")
+    trace = classify(parse_message(raw))
+    assert not trace.evidence["phishing_flag"] and trace.decision.lane is Lane.PUSH
+    # the same words from outside the firm are a redirection lure
+    outside = ev(raw.replace(b"victor@hale-law.example", b"victor@hale-law-escrow.example"))
+    assert outside.flagged

@@ -877,3 +877,22 @@ def test_a_list_post_or_a_robot_asking_twice_over_does_not_push() -> None:
 ])
 def test_people_writing_from_the_eighteenth_pass_are_not_hidden(subject: str, body: str) -> None:
     assert lane_of("Elin <elin@inbox.example>", subject, body) not in HIDDEN_LANES
+
+
+# -- nineteenth pass (docs/results.md) ---------------------------------------------------------
+def test_someone_at_the_door_who_can_wait_only_minutes_pushes() -> None:
+    # the subject names another day; the limit on the wait is now all the same
+    assert lane_of("Rob Hale <rob@hale-haulage.example>", "RE: Sunday market stock",
+                   "Our van is at your gate now and nobody is there to let him in. He can "
+                   "wait 15 min max, then he leaves for the next drop.") is Lane.PUSH
+
+
+def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
+    body = ("Dear Sir/Madam,\n\nThe hearing in case 4471 has been moved to today at 15:00. "
+            "Parties must confirm attendance by reply.")
+    assert lane_of("Listing Office <listings@county-courts.gov.uk>", "Hearing moved",
+                   body) is Lane.PUSH
+    # the same letter from a domain no government holds stays out of PUSH
+    assert lane_of("Listing Office <listings@county-courts-notice.com>", "Hearing moved",
+                   body) is not Lane.PUSH
+

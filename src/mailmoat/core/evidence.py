@@ -176,10 +176,31 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "kakao": ("kakao", "kakaocorp", "daum"), "카카오": ("kakao", "kakaocorp", "daum"),
     "국민은행": ("kbstar", "kbfg", "kbcard"), "신한": ("shinhan",), "우리은행": ("wooribank",),
     "국세청": ("nts",), "우체국": ("epost", "koreapost"), "검찰": ("spo",),
+    "spotify": ("spotify",), "zoom": ("zoom",), "slack": ("slack", "slackhq"),
+    "whatsapp": ("whatsapp", "facebookmail"), "tiktok": ("tiktok",),
+    "shopify": ("shopify", "shopifyemail"), "stripe": ("stripe",),
+    "quickbooks": ("intuit", "quickbooks"), "intuit": ("intuit",), "xero": ("xero",),
+    "revolut": ("revolut",), "royal mail": ("royalmail",), "evri": ("evri", "myhermes"),
+    "dpd": ("dpd", "dpdlocal"), "parcelforce": ("parcelforce",),
+    "canada post": ("canadapost", "postescanada"), "auspost": ("auspost",),
+    "australia post": ("auspost",), "norton": ("norton", "nortonlifelock"),
+    "mcafee": ("mcafee",), "verizon": ("verizon", "verizonwireless"),
+    "xfinity": ("xfinity", "comcast"), "comcast": ("comcast", "xfinity"),
+    "vodafone": ("vodafone",), "natwest": ("natwest",), "monzo": ("monzo",),
+    "capital one": ("capitalone",), "wetransfer": ("wetransfer",), "airbnb": ("airbnb",),
+    "venmo": ("venmo",), "zelle": ("zellepay", "zelle"), "etsy": ("etsy",),
+    "coupang": ("coupang",), "쿠팡": ("coupang",), "samsungcard": ("samsungcard",),
+    "삼성카드": ("samsungcard",), "현대카드": ("hyundaicard",), "롯데카드": ("lottecard",),
+    "하나은행": ("hanabank", "kebhana"), "농협": ("nonghyup", "nhbank"),
+    "기업은행": ("ibk",), "토스": ("toss", "tossbank"), "cj대한통운": ("cjlogistics",),
 }
 # Brands long enough to look for inside domains without matching ordinary words.
 # Matched as a whole label or hyphen part only ("ups-track.com", never "meetups.com").
-_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items() if b.isascii() and " " not in b}
+# Brands that are place names or words too ("little-norton-pc.org.uk") are read in
+# display names only.
+_PLACE_OR_WORD_BRANDS = frozenset({"norton", "zoom", "slack", "stripe"})
+_DOMAIN_BRANDS = {b: d for b, d in BRANDS.items()
+                  if b.isascii() and " " not in b and b not in _PLACE_OR_WORD_BRANDS}
 # Documentation domains (RFC 2606, scrubbed data sets) say nothing about who sent a mail.
 _RESERVED = (".example", ".invalid", ".test", ".localhost", "example.com", "example.org",
              "example.net")
@@ -233,22 +254,46 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:card|account) (?:number|details) and"
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"),
     ("payment or fee request", 1,
-     r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur|\$)"
-     r"|\bprocessing fee\b|\bcustoms fee\b|\b(?:change|changed) of bank details\b"
-     r"|\bnew (?:bank )?account (?:below|details)\b|안전 ?계좌|이체하"
+     r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
+     r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
+     r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
+     r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
+     r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
+     r"|\b(?:lost|stolen)\b.{0,40}\b(?:wallet|passport|cards?|phone)\b.{0,80}\b(?:lend|send|"
+     r"wire|transfer)\b"),
+    # Money sent somewhere new on the sender's word: changed bank details, a payment to
+    # another account than usual, an overpayment or a payment "made by mistake" to send
+    # back. Genuine changes are checked by phone before money moves: never an interruption.
+    ("money redirected to a new account", 2,
+     r"\b(?:change|changed) of bank details\b|\bnew (?:bank )?account (?:below|details)\b"
      r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
-     r"below\b|\b(?:rather than|instead of) the usual "
-     r"account\b|\b(?:wire|payment|bank(?:ing)?|remittance) (?:instructions|details) "
-     r"(?:change|changed|update|updated)\b|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank "
-     r"transfer (?:only|directly)\b|\brefund the (?:difference|excess|balance)\b"
-     r"|\boverpa(?:id|yment)\b|\b(?:delivery|redelivery|shipping|release|handling) fee\b"
-     r"|\bpay (?:you )?more than (?:the )?price\b|\bwire me\b|\b(?:been |got )?mugged\b"
-     r"|\blost my (?:wallet|passport|phone) and\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
+     r"below\b|\b(?:rather than|instead of) the usual account\b"
+     r"|\b(?:his|her|my|our|their|this|that|a different|another|the new|\w+'s) (?:new )?"
+     r"(?:bank )?account instead\b"
+     r"|\b(?:wire|payment|bank(?:ing)?|remittance) (?:instructions|details) "
+     r"(?:change|changed|update|updated)\b|\brefund the (?:difference|excess|balance)\b"
+     r"|\boverpa(?:id|yment)\b|\bmore than (?:the )?(?:price|amount|invoice)\b.{0,60}\b(?:send|"
+     r"refund|return|wire)\b|\b(?:sent|paid|transferred) (?:[£$€]?[\d,.]+ )?(?:to you |into your "
+     r"(?:\w+ )?account )?(?:by mistake|in error|accidentally)|\baccidentally (?:sent|paid|"
+     r"transferred)\b|\bsend it back\b.{0,40}\baccount\b"
      r"|\b(?:updated|new|changed) (?:\w+ )?(?:bank(?:ing)?|payment|wire|remittance|account) "
-     r"(?:details|"
-     r"information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
+     r"(?:details|information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
      r"|\b(?:changed|switched|new) banks?\b|\bnew (?:sort code|iban|account number)\b"
-     r"|\bto our new account\b|\bthe old (?:one|account) is closed\b|계좌가? ?(?:변경|바뀌)"),
+     r"|\bto our new account\b|\bthe old (?:one|account) is closed\b|계좌가? ?(?:변경|바뀌)"
+     r"|\b(?:neue|geänderte) (?:bankverbindung|iban|kontoverbindung)\b|\b(?:bankverbindung|"
+     r"kontoverbindung) (?:hat sich )?geändert\b"
+     r"|\b(?:nouveaux?|nouvelles?) (?:coordonnées bancaires|rib|iban)\b"
+     r"|\bchangement de (?:rib|coordonnées bancaires|banque)\b|\bnuevos? (?:datos bancarios|"
+     r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
+    # Sold as an invoice or a warning, a registration nobody asked for: trademark
+    # "publication", a directory listing, a Chinese "internet keyword" or domain claim.
+    ("a registry or listing nobody ordered", 2,
+     r"\binternet keywords?\b|\bdomain (?:name )?registration (?:cent(?:er|re)|service "
+     r"company)\b|\bnot an official (?:\w+ )?(?:fee|invoice|bill)\b|\bthis is not an invoice\b"
+     r"|\b(?:publication|listing|entry|registration) (?:of your \w+ )?(?:in|into|on) (?:our|the) "
+     r"(?:\w+ )?(?:register|registry|directory|database|catalogue)\b|\bannual (?:directory )?"
+     r"listing\b.{0,60}\b(?:invoice|amount|payment|due)\b|\b(?:trademark|brand|domain) (?:name )?"
+     r"(?:registration|renewal|publication)\b.{0,80}\b(?:amount due|invoice|pay within)\b"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin (?:to|of) (?:the |our |my )?(?:late|deceased)|as (?:the )?next "
      r"of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
@@ -257,7 +302,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
      r"donate .{0,30} (?:to|through) you|foreign partner|business (?:proposal|assistance|"
      r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
-     r"funds)\b|당첨|상속|환급 ?대상"),
+     r"funds)\b|당첨|상속|환급 ?대상|대상자로? 선정|(?:저금리|정부 ?지원|대환) ?대출"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
@@ -288,7 +333,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
-     r"(?:address|e-?mail|account|number)|locked out of (?:my )?work)\b"
+     r"(?:address|e-?mail|account|number)|locked out of (?:my )?work|"
+     r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online)\b"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
      r"전화는? (?:지금 )?못 ?받"),
 )
@@ -405,7 +451,9 @@ _ACCOUNT_WORDS = frozenset({
     "center", "centre", "auth", "id", "wallet", "employee", "employees", "customer", "care",
     "renew", "renewal", "claim", "claims", "recovery", "unlock", "confirm", "docs", "document",
     "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track",
-    "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage", "renewals"})
+    "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage", "renewals", "notify",
+    "notification", "notifications", "invoice", "invoices", "bill", "bills", "statement",
+    "statements"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -455,6 +503,30 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
             runs = _hyphen_runs(mine)
         if name in runs and not is_public_domain(org):
             return org
+    return None
+
+
+def dressed_link(host: str, own: str, recipients: set[str]) -> str | None:
+    """The name a link's host borrows on another domain, if any: the reader's organisation's
+    ("glencoe-mrt-org.sharepointdocs.app" in mail to glencoe-mrt.org.uk), or the sender's
+    own dressed with account words ("riverside-juniors-payments.co" from
+    riverside-juniors.org.uk). A label that is the name exactly is how a service hosts its
+    customers ("acme.zendesk.com") and is not counted."""
+    reg = registrable(host)
+    if not reg or reg == own or reg in recipients:
+        return None
+    readers = {r.partition(".")[0] for r in recipients if not is_public_domain(r)}
+    sender = own.partition(".")[0] if own and not is_public_domain(own) else ""
+    for label in host.split("."):
+        if "-" not in label:
+            continue
+        runs = _hyphen_runs(label)
+        for name in readers:
+            if len(name) >= 4 and label != name and name in runs:
+                return name
+        if len(sender) >= 4 and label != sender and sender in runs and any(
+                part in _ACCOUNT_WORDS for part in label.split("-")):
+            return sender
     return None
 
 
@@ -512,6 +584,20 @@ def _lookalike(domain: str, own: str) -> str | None:
         if brand and own.partition(".")[0] not in BRANDS[brand]:
             return brand
     return None
+
+
+_PRIZE_WORDS = frozenset({"giveaway", "giveaways", "prize", "prizes", "winner", "winners",
+                          "reward", "rewards", "gift", "gifts", "free", "lottery", "bonus"})
+
+
+def _brand_named(own: str, brand: str | None) -> bool:
+    """`own`'s name holds the brand's own name spelt right ("coupang-mail"), joined to no
+    account or prize word."""
+    if not brand or not own:
+        return False
+    name = own.partition(".")[0]
+    return any(b in name for b in BRANDS[brand]) and not any(
+        part in _ACCOUNT_WORDS or part in _PRIZE_WORDS for part in name.split("-"))
 
 
 _ADV = re.compile(r"^\s*(?:\[?adv\]?\s*[:\-]|\(?adv\)|\[?ad\]\s*:)", re.IGNORECASE)
@@ -636,7 +722,10 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
         # writes: an opt-out line with nothing behind it. A service's notices (alerts@,
         # no-reply@) carry one too and may come with no headers (mail built from fields).
         shapes.append((1, "an opt-out line with no list headers"))
-    if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]):
+    if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]) and not (
+            # a court or a council writes "Dear Sir/Madam" too (from a domain only a
+            # government holds; a forged one fails authentication, and is flagged for that)
+            _GOV_DOMAIN.search(registrable(message.from_domain))):
         shapes.append((1, _NAMELESS))
     if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
@@ -707,7 +796,7 @@ def _sender(from_name: str, domain: str) -> _Sender:
     return _Sender(
         own=own, public=public,
         brand=brand,
-        lookalike=_lookalike(domain, own) if domain else None,
+        lookalike=_lookalike(domain, own) if domain and not own.endswith(_RESERVED) else None,
         public_institution=bool(domain and public and _INSTITUTION_NAME.search(name)),
         another_suffix=bool(domain and wears_another_suffix(domain)),
         dressed=dressed_name_domain(from_name, own),
@@ -742,15 +831,29 @@ def read_evidence(message: Message, opening: bytes | None = None,
 
     shapes: list[tuple[int, str]] = []
     brand = sender.brand
+    look = sender.lookalike
+    # Mail kept without its headers (an export, a forward): a brand sends from more domains
+    # than its own name ("coupang-mail.co.kr"), and nothing recorded who sent this one. Its
+    # name spelt right, joined to no account or prize word, is one shape there, not two; a
+    # misspelt one ("paypa1-secure.com") or a dressed one ("apple-giveaway.net") is no
+    # brand's, headers or not.
+    unchecked = not message.auth_results and _brand_named(own, brand or look)
     if brand and own and not own.endswith(_RESERVED) \
             and own.partition(".")[0] not in BRANDS[brand]:
-        shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
+        if unchecked:
+            shapes.append((1, f"display name claims {brand} from {own}, with no "
+                              "authentication results to check"))
+            look = None
+        else:
+            shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
     elif brand and failed:
         shapes.append((2, f"claims {brand} and fails DMARC/SPF"))
     elif failed:
         shapes.append((1, "fails DMARC/SPF"))
-    look = sender.lookalike
-    if look:
+    if look and unchecked:
+        shapes.append((1, f"a brand's name in {domain}, with no authentication results to "
+                          "check"))
+    elif look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
     elif sender.another_suffix:
         shapes.append((2, f"a domain wearing another domain's ending: {domain}"))
@@ -771,8 +874,12 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, _CREDENTIALS_ONLY))
+    # (a colleague's mail, as claimed and not failing authentication, that talks of changed
+    # wire instructions is more often a warning than a lure: its words weigh one each)
+    colleague = bool(own and own in recipients and not failed and not sender.public)
     if seen:
-        shapes += [(weight, name) for name, weight, _ in _SHAPES[1:] if name in seen]
+        shapes += [(1 if colleague else weight, name)
+                   for name, weight, _ in _SHAPES[1:] if name in seen]
         if "donation" in seen and "bank details" in seen:
             shapes.append((1, _DONATION))
     quoted = _quoted_anchors(message)
@@ -787,6 +894,11 @@ def read_evidence(message: Message, opening: bytes | None = None,
             if a != b:
                 shapes.append((2, f"link text names {a} but points at {b}"))
                 break
+    for host in foreign:
+        borrowed = dressed_link(host, own, recipients)
+        if borrowed:
+            shapes.append((2, f"a link to {host}, dressed in the name {borrowed}"))
+            break
     if not look:
         for host in foreign:
             imitated = _lookalike(host, registrable(host))
@@ -813,7 +925,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
     # (a free-mail domain is no organisation: two gmail.com addresses are strangers)
-    internal = bool(own and own in recipients and not failed and not sender.public)
+    internal = colleague
     # A lone request to confirm account details is a lure only where authentication could
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
     lure = bool(weight and not (same_org or internal) and not (

@@ -84,7 +84,8 @@ _NEAR_TIME = alternatives(
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
-    r"(?:is|are) (?:here (?:now|early|already)|already here)|"
+    r"(?:is|are) (?:here (?:now|early|already)|already here)|can (?:only )?wait (?:another |for "
+    r")?(?:\d+|ten|fifteen|twenty|thirty) ?min\w*|\d+ ?min(?:ute)?s? max(?:imum)?|"
         r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
     r"\bnow\?",
