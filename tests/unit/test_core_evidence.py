@@ -802,3 +802,13 @@ def test_a_colleague_warning_of_changed_wire_instructions_is_not_flagged() -> No
     # the same words from outside the firm are a redirection lure
     outside = ev(raw.replace(b"victor@hale-law.example", b"victor@hale-law-escrow.example"))
     assert outside.flagged
+
+
+def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure() -> None:
+    body = ("Please stop work on the roof today; continuing would breach the consent and "
+            "enforcement action will follow. Please call me before 4pm.")
+    council = ev(mail("Nia Hart <nia.hart@conservation.county.gov.uk>", "Works must stop", body))
+    assert not council.reasons() and not council.cold_unsolicited
+    stranger = ev(mail("Nia Hart <nia.hart@county-enforcement.example>", "Works must stop",
+                       body))
+    assert "threat of legal action or seizure" in stranger.reasons()

@@ -896,3 +896,52 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     assert lane_of("Listing Office <listings@county-courts-notice.com>", "Hearing moved",
                    body) is not Lane.PUSH
 
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Rocío <rocio@talleres-vega.example>", "Persiana rota",
+     "La persiana del local está rota y no cierra. Necesitamos que venga alguien con la llave "
+     "lo antes posible."),
+    ("Dr. Jana Roth <roth@klinik-nord.example>", "Lieferung fehlt",
+     "Die zugesagte Lieferung ist nicht eingegangen. Bitte um sofortige Rückmeldung."),
+    ("Pond Monitor <monitor@koi-house.example>", "ALERT: pond 2 oxygen",
+     "Dissolved oxygen: 3.1 mg/l (threshold 5.0 mg/l)\nTrend: falling"),
+    ("Rack Monitor <ups@archive-hall.example>", "UPS rack B",
+     "UPS rack B on battery since 14:02. Runtime left 9 min."),
+    ("Piet <piet@linnen-dienst.example>", "van broke down",
+     "Van 2 broke down at the ring road exit. Can someone bring the small van for the hospital "
+     "load?"),
+    ("Léa <lea@salle-des-fetes.example>", "fuite salle B",
+     "De l'eau coule du plafond de la salle B pendant le cours. Je fais évacuer ?"),
+    ("박지민 <jimin@dojang.example>", "수련생 부상",
+     "수련생이 손을 다쳤어요. 지혈하고 있는데 계속 피가 나요. "
+     "병원으로 가는 중인데 부모님께 어떻게 할까요?"),
+    ("Gary <gary@sparks-electrical.example>", "dryer",
+     "The dryer casing is scorched and smells hot. I've isolated it. Need you to tell me if I "
+     "can take it out, I'm on site till 2.\n\nGary"),
+])
+def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Lea <lea@crane-hire.example>", "URGENT!!! team dinner",
+     "Pick the venue for the 19th please! No pressure, I book at the end of next week."),
+    ("Camille <camille@atelier-deco.example>", "URGENT : maquettes",
+     "Merci pour les maquettes. Pas d'urgence, la fin de la semaine prochaine c'est parfait."),
+    ("Marcus <marcus@harbour-hotel.example>", "Contract renewal",
+     "Finance want the emergency call-out terms in writing before the renewal on 1 July. Can "
+     "you send a quote in the next couple of weeks?"),
+    ("Gareth <gareth@brokers.example>", "Fleet schedule",
+     "Can you confirm the anti-collision systems are serviced, by the 16th?"),
+    ("Ms Byrne <byrne@school.example>", "A talk for 4th class?",
+     "Would you come in for 30-40 minutes one morning in June? We can't pay much but the "
+     "children would love it."),
+    ("Ben <ben@thatchers.example>", "Re: Harry fell",
+     "Wrist is broken, clean break, cast for six weeks. He's home now. I'll fill in the "
+     "accident book tomorrow."),
+    ("Hall <hall@village.example>", "Booking",
+     "The hall seats 30 (max 35) for your evening on the 14th. Can you confirm numbers?"),
+])
+def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH

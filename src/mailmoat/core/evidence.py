@@ -239,6 +239,7 @@ MAX_HOSTS = 12
 _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|de|uk|kr|jp|"
                              r"fr|info|biz|us|app))\b")
 
+_LEGAL_THREAT = "threat of legal action or seizure"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
 _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("credential request", 1,
@@ -309,7 +310,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"send me the codes|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
-    ("threat of legal action or seizure", 1,
+    (_LEGAL_THREAT, 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
      r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
@@ -877,9 +878,13 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # (a colleague's mail, as claimed and not failing authentication, that talks of changed
     # wire instructions is more often a warning than a lure: its words weigh one each)
     colleague = bool(own and own in recipients and not failed and not sender.public)
+    # (a council or a court from a government domain, not failing authentication, may
+    # warn of enforcement: that is its job, not a lure)
+    official = bool(own and not failed and _GOV_DOMAIN.search(own))
     if seen:
         shapes += [(1 if colleague else weight, name)
-                   for name, weight, _ in _SHAPES[1:] if name in seen]
+                   for name, weight, _ in _SHAPES[1:] if name in seen
+                   and not (official and name == _LEGAL_THREAT)]
         if "donation" in seen and "bank details" in seen:
             shapes.append((1, _DONATION))
     quoted = _quoted_anchors(message)

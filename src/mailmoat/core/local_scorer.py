@@ -41,7 +41,10 @@ _EXPLICIT_URGENT = alternatives(
     r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical)|"
     r"immediate action|"
     r"dringend|sofort|umgehend|urgente|de inmediato|"
-    r"inmediatamente|tout de suite|immédiatement|sans délai|sin demora|unverzüglich)\b",
+    r"inmediatamente|tout de suite|immédiatement|sans délai|sin demora|unverzüglich|"
+    r"lo antes posible|cuanto antes|lo más pronto posible|dès que possible|au plus vite|"
+    r"le plus vite possible|so schnell wie möglich|schnellstmöglich|sofortige[nr]?|"
+    r"umgehende[nr]?|en urgence)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
     r"至急|緊急|大至急",
 )
@@ -65,11 +68,15 @@ _INCIDENT = alternatives(
     r"stop repeat\w* alerts|and continuing|silence detected|off[- ]air|feuerwehr alarmiert|"
     r"pompiers "
     r"(?:appelés|prévenus)|bomberos (?:avisados|llamados)|(?:is|are) currently "
-    r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded)\b",
+    r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded|"
+    # a monitor's reading with the limit it crossed: "31.4 C (limit 27 C)"
+    r"(?:\d|high|low|hoch|haut|alto)\s?\S{0,5} \((?:limit|threshold|set ?point|alarm at|seuil|"
+    r"grenzwert|l[ií]mite|umbral):? [<>]?-?\d+|(?:on|sur|auf|en) (?:battery|batterie|batería)"
+    r"(?: power)?|relay:? no response)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
     r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
     r"경보 ?(?:발생|울림|울려|울리|지속)|"
-    r"\d+ ?분 ?지속",
+    r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -122,7 +129,7 @@ _CLOCK = alternatives(
     r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
     r"오전 중|오후 중",
     # "by 11," "at 3." - a bare hour where the clause ends
-    r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\. |\.?$)",
+    r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
 )
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
@@ -158,7 +165,9 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|"
+    r"qué hago|dime qué|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
+    r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|brauche(?:n)? (?:dich|sie|ihre)|"
+    r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|"
     r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
     r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
@@ -169,6 +178,9 @@ _ASK = alternatives(
     # a need told outright: "Need the Square login", "Need a replacement captain by 18:00"
     r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
     r"\bor not\?",
+    # the sender asks what to do, in Spanish or French: "¿Llamo a alguien?", "Je fais évacuer ?"
+    r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\bje (?:fais|laisse|ferme|appelle|annule)\b"
+    r"[^?\n]{0,40}\?",
     # "Where's the folder??": a doubled question mark on where or who is a person asking, now
     r"\b(?:where|who)[^.?!\n]{0,60}\?\?",
     # a question put to the reader or asking what to do, read to the sentence's end as one
@@ -217,7 +229,10 @@ _NO_ACTION = alternatives(
 # the body ("login is down ... when you get a sec").
 _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
-    r"(?:earliest )?(?:convenience|leisure)|low priority|(?:today|tonight) or tomorrow)\b",
+    r"(?:earliest )?(?:convenience|leisure)|low priority|(?:today|tonight) or tomorrow|"
+    r"no pressure|pas d'urgence|rien ne presse|rien d'urgent|pas urgent|sin prisa|"
+    r"sin urgencia|no corre prisa|no es urgente|nada urgente|keine eile|eilt nicht|"
+    r"nicht dringend)\b",
     r"편하실 때",
 )
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
@@ -253,6 +268,9 @@ _TROUBLE = alternatives(
     r"wrong)|rolling back|froze|(?:is|are|has|have|got|'s|went) (?:\w+ )?frozen|frozen "
     r"(?:screen|card|account|pipes?|solid)|not taking (?:payments|cards|orders|calls)|is dead|"
     r"stopped overnight|i'?m sick|throwing up|can'?t stand|arrested|detained|in custody|"
+    r"broke(?:n)? down|fuite|dégât des eaux|inond\w+|évacu\w+|en panne|coule du plafond|"
+    r"wasserschaden|rohrbruch|überschwemm\w+|evakuier\w+|liegen ?geblieben|inundaci\w+|"
+    r"fuga de agua|evacu[ae]\w*|averiad[oa]s?|avería|cifrad[oa]s|chiffrés|verschlüsselt|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
@@ -344,7 +362,8 @@ _TROUBLE = alternatives(
     r"안 ?(?:돌아|돔)|물 ?새|두드러기|병원(?:을|에)? ?가야|"
     r"(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
-    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?",
+    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
+    r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
@@ -358,7 +377,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"again|now)|closing (?:this|the ticket)|home from (?:the )?hospital|"
                          r"(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
-                         r"report filed)|discharged|write-?up)\b|복구 완료|해결(?:됨|되었)|"
+                         r"report filed)|discharged|write-?up|(?:he|she|they)(?:'s| is| are) "
+                         r"(?:now )?(?:back )?home)\b|복구 완료|해결(?:됨|되었)|"
                          r"완료(?:했|되|됐)")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
