@@ -945,3 +945,37 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("공구나라 <ad@toolnara.example>", "(광고) [긴급] 전동공구 특가 오늘 자정 마감",
+     "(광고) 긴급 특가! 임팩트 드릴 세트 최대 35%\n오늘 자정까지!\n수신거부 080-000-0000"),
+    ("Rank Rocket <hello@rankrocket.example>", "Your shop on page one",
+     "We help small makers rank higher. Get a free audit today.\nUnsubscribe"),
+    ("PackRight <sales@packright.example>", "Prices rise 1 March",
+     "Jars go up 6% on 1 March. Stock up now and lock in current pricing!\nUnsubscribe"),
+    ("LedgerLite <news@mail.ledgerlite.example>", "Get paid faster",
+     "Send invoices in seconds. Try LedgerLite invoicing today.\nUnsubscribe"),
+])
+def test_a_sellers_own_pressure_is_a_record_not_the_queue(sender: str, subject: str,
+                                                          body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.SILENT, Lane.INFO)
+
+
+def test_a_members_bulletin_is_not_taken_for_a_promotion() -> None:
+    lane = lane_of("Guild Bulletin <bulletin@masons-guild.example>", "Guild Bulletin: May",
+                   "In this issue: new safety rules, training dates, and the AGM.\nYou are "
+                   "receiving this as a member. Unsubscribe")
+    assert lane is not Lane.SILENT
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Banco Norte <avisos@mail.banconorte.example>", "Código de verificación",
+     "Su código de verificación para la operación de 920,00 € es: 551 204. No lo comparta."),
+    ("Skyways <bookings@email.skyways.example>", "Change to your flight SK201",
+     "Booking reference: QW7P2L. Your flight SK201 now departs at 18:40 (was 18:10). Manage "
+     "my booking"),
+])
+def test_a_code_or_a_schedule_change_is_a_visible_record(sender: str, subject: str,
+                                                         body: str) -> None:
+    assert lane_of(sender, subject, body) not in (Lane.SILENT, Lane.PUSH)

@@ -18,8 +18,8 @@ Evidence tiers for urgency:
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
 0.3 with explicit urgency ("URGENT: 40% off ends tonight", a record: INFO, never SILENT);
-0.5 when account or lure words come with it (a phish dressed as a promotion stays in the
-queue).
+0.5 when account words come with it (a security notice: a phish dressed as a promotion
+stays in the queue).
 """
 
 from __future__ import annotations
@@ -179,8 +179,8 @@ _ASK = alternatives(
     r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
     r"\bor not\?",
     # the sender asks what to do, in Spanish or French: "¿Llamo a alguien?", "Je fais évacuer ?"
-    r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\bje (?:fais|laisse|ferme|appelle|annule)\b"
-    r"[^?\n]{0,40}\?",
+    r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\bje (?:fais|laisse|ferme|appelle|annule)"
+    r"(?: [^ ?\n]+){0,3} ?\?",
     # "Where's the folder??": a doubled question mark on where or who is a person asking, now
     r"\b(?:where|who)[^.?!\n]{0,60}\?\?",
     # a question put to the reader or asking what to do, read to the sentence's end as one
@@ -429,10 +429,10 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
     if s.marketing:
         if not (explicit or incident):
             return 0.1, ""
-        if s.cold_unsolicited or s.security_alert:
-            # Account words or a lure shape behind the urgency: it may be a phish, so it
-            # stays in sight (QUEUE).
-            return 0.5, "promotion with urgent wording and account or lure words"
+        if s.security_alert:
+            # Account words behind the urgency: it may be a phish, so it stays in sight
+            # (QUEUE). Bulk shapes alone ("(광고) [긴급] ... 수신거부") are the seller's.
+            return 0.5, "promotion with urgent wording and account words"
         # "Last chance: 40% off ends tonight" is the seller's pressure: a record (INFO).
         return 0.3, "promotion with urgent wording"
     # A clock time is today's unless another day is named; in a mail saying the trouble is

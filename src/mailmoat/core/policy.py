@@ -18,7 +18,7 @@ Branch order (first match wins) and why:
   8. info      a calm record: transactional, a person on a mailing list, an auto-reply; or
                a promotion or a stranger's sales pitch, not calm enough for SILENT and with
                urgency below info_max_urgency (the local scorer keeps a promotion that
-               shouts urgency with account or lure words at 0.5: it may be a phish, QUEUE).
+               shouts urgency with account words at 0.5: it may be a phish, QUEUE).
   9. queue     the default.
 Two re-checks run on every outcome, a pin's included: a hidden lane for urgent mail becomes
 QUEUE (invariant 3); PUSH for a flagged, spam-judged or auto-replied mail becomes QUEUE (a

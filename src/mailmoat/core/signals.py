@@ -77,7 +77,9 @@ _TRANSACTIONAL = alternatives(
     r"subscription (?:renewed|confirmation)|your (?:\w+ )?(?:bill|statement)|refunds?|"
     r"(?:deploy\w*|build|backup|export|import|sync) (?:completed|succeeded|finished|successful)|"
     r"(?:weekly|monthly|daily) (?:\w+ )?(?:summary|report)|successfully|"
-    r"new (?:\w+ )?sign-?ups?|was (?:paid|charged|processed|finalized|delivered))\b",
+    r"new (?:\w+ )?sign-?ups?|was (?:paid|charged|processed|finalized|delivered)|booking "
+    r"reference|(?:flight|train|departure) (?:time |schedule )?(?:change|changed)|now departs|"
+    r"(?:fees|prices|charges|tariffs?) (?:from|for) (?:\d|the coming|next))\b",
     r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|"
     r"출고 ?(?:완료|안내|되었|됐)|"
     r"예약 (?:완료|확정)|명세서",
@@ -130,7 +132,11 @@ _PROMO = alternatives(
     r"early(?:[- ]bird)? registration|pre-?registration|save on|release party|"
     r"(?:tarif|prix) préférentiel|exposez|deserves an upgrade|boost your (?:listing|visibility|"
     r"profile|sales|bookings)|double points|pre-?order|partner commission|rebates?|holiday "
-    r"(?:savings|bundle|deals?)|\d+x points|perks)\b",
+    r"(?:savings|bundle|deals?)|\d+x points|perks|free (?:audit|quote|consultation|review|"
+    r"check-?up|health ?check|valuation)|lock in (?:the |current |today'?s |your |our )?"
+    r"(?:prices?|pricing|rates?)|stock up|try (?:\w+ ){1,3}(?:today|now)|kostenlos (?:testen|"
+    r"ausprobieren)|gratis (?:testen|probar)|essai gratuit|prueba gratis|sponsored (?:guide|"
+    r"content|post))\b",
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
@@ -158,7 +164,12 @@ _URGENT = alternatives(
 _SECURITY = alternatives(
     r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
-    r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised)|(?:looks|"
+    r"(?:security|single-use|one-time) (?:pass)?code|código de "
+    r"verificación|code de (?:vérification|sécurité)|(?:bestätigungs|verifizierungs|sicherheits)"
+    r"code|"
+    r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised)|account "
+    r"(?:is |has been |will be )?(?:suspended|disabled|restricted|deactivated|on hold)|"
+    r"restore (?:your )?(?:access|account)|(?:looks|"
     r"seems) (?:unusual|suspicious)|did you (?:make|attempt|authori[sz]e|try) (?:this|a|an) "
     r"(?:[$£€]?[\d,.]+ )?(?:payment|purchase|transaction)|(?:paused|"
     r"blocked|held|declined|stopped) (?:a|your|this) (?:payment|transaction|card))\b",
