@@ -979,3 +979,17 @@ def test_a_members_bulletin_is_not_taken_for_a_promotion() -> None:
 def test_a_code_or_a_schedule_change_is_a_visible_record(sender: str, subject: str,
                                                          body: str) -> None:
     assert lane_of(sender, subject, body) not in (Lane.SILENT, Lane.PUSH)
+
+
+def test_urgent_wording_for_another_day_waits_unless_trouble_comes_with_it() -> None:
+    assert lane_of("Facilities <facilities@depot.example>", "URGENT: fire alarm test Thursday",
+                   "Reminder: the weekly alarm test runs Thursday 10:00 as usual.") is not Lane.PUSH
+    assert lane_of("Jo <jo@depot.example>", "URGENT: roof leaking since Thursday",
+                   "Water is pouring into bay 3, can you send someone?") is Lane.PUSH
+
+
+def test_a_disclaimer_or_a_footer_warning_is_not_the_senders_urgency() -> None:
+    body = ("Please confirm whether you wish to proceed by 18 December.\n\nRegards,\nMartin\n\n"
+            "If you received this in error please notify the sender immediately and delete it. "
+            "URGENT: we will never change our bank details by email.")
+    assert lane_of("Martin <martin@lettings.example>", "Lease renewal", body) is not Lane.PUSH

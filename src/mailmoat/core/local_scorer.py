@@ -14,6 +14,8 @@ Evidence tiers for urgency:
            hurt) with a request or a near time -> 0.8.
   moderate a near time or a deadline word alone, or a request due days away (tomorrow,
            a weekday) with no deadline word: something to answer, not to interrupt -> 0.5.
+           So is urgent wording whose only date is another day ("URGENT: alarm test
+           Thursday"), unless trouble, a security notice or a near time comes with it.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
@@ -460,6 +462,11 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         return 0.3 if near else 0.15, "no action needed"
     if "relaxed" in found and not (incident or "trouble" in found):
         return 0.3 if near else 0.15, "the sender says it can wait"
+    if explicit and not incident and "other_day" in found and not (
+            near or "clock" in found or "today" in found or "tomorrow" in found
+            or "trouble" in found or s.security_alert):
+        # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now
+        return 0.5, "urgent wording for another day"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"

@@ -288,7 +288,7 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
     # a service's name, not an event: "emergency dispatch remains available 24/7"
-    r"|\b(?:emergency|urgent) (?:dispatch|line|number|contacts?|hotline|services?|phone|"
+    r"|\b(?:emergency|urgent) (?:dispatch|lines?|numbers?|contacts?|hotline|services?|phones?|"
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund|"
     r"call-?outs?|cover|terms)\b"
     # a test, a device or a budget named, not an event: "the weekly fire alarm test",
@@ -297,6 +297,11 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\banti-(?:collision|theft|fire|flood|slip)\b|\bcollision (?:avoidance|detection|"
     r"insurance|cover|damage waiver)\b|\b(?:can'?t|cannot) pay (?:you )?(?:much|a lot|more|"
     r"anything)\b"
+    # a disclaimer's instruction, not the sender's urgency
+    r"|\b(?:notify|inform|contact|tell) (?:the sender|us|me) immediately\b|\bdelete (?:it|this "
+    r"(?:e-?mail|message|email)|the (?:e-?mail|message)|all copies) immediately\b"
+    # a fraud warning in a footer: "URGENT: we will never change our bank details by email"
+    r"|\b(?:urgent|important):? we (?:will )?never\b"
     # urgency taken back: "ignore my URGENT one earlier"
     r"|\bignore (?:my|the|that) (?:\w+ )?(?:urgent|earlier|previous|last)\w*|\burgent-?ish\b"
     # a record's name, not an event: "the incident log", "an incident report"
