@@ -993,3 +993,14 @@ def test_a_disclaimer_or_a_footer_warning_is_not_the_senders_urgency() -> None:
             "If you received this in error please notify the sender immediately and delete it. "
             "URGENT: we will never change our bank details by email.")
     assert lane_of("Martin <martin@lettings.example>", "Lease renewal", body) is not Lane.PUSH
+
+
+def test_a_bank_holding_a_payment_and_asking_if_it_was_you_pushes() -> None:
+    body = ("We've held a payment of £2,480.00 to KESTREL TRADING from your account ending "
+            "4410 at 10:02 today.\n\nIf you made it, approve it in the app. If not, call the "
+            "number on the back of your card.")
+    assert lane_of("Harbour Bank <alerts@alerts.harbourbank.example>",
+                   "Did you make this payment?", body) is Lane.PUSH
+    # the same words from a look-alike of a known bank stay queued (flagged)
+    assert lane_of("Barclays <alerts@barclays-secure-alerts.com>",
+                   "Did you make this payment?", body) is Lane.QUEUE

@@ -475,7 +475,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
             return 0.5, "list mail with urgent wording"
         if s.automated_sender and not (s.security_alert or request or incident):
             return 0.5, "automated notice with urgent wording"
-        if s.security_alert and not s.action_requested and not explicit:
+        if s.security_alert and not request and not explicit:
             return 0.45, "security notice"
         return 0.85, "explicit urgency"
     # A formal deadline (due, expires, cutoff) days away is still a deadline; a request
