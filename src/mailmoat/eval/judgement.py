@@ -31,7 +31,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-21.json", "blind-set-22.json",
                                 "blind-set-23.json", "blind-set-24.json",
                                 "blind-set-25.json", "blind-set-26.json",
-                                "blind-set-27.json"))
+                                "blind-set-27.json", "blind-set-28.json",
+                                "blind-set-29.json", "blind-set-30.json",
+                                "blind-set-31.json"))
 
 
 def labelled_sets() -> list[Path]:
