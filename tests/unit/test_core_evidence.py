@@ -812,3 +812,27 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     stranger = ev(mail("Nia Hart <nia.hart@county-enforcement.example>", "Works must stop",
                        body))
     assert "threat of legal action or seizure" in stranger.reasons()
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    ("Procurement <buy@gulf-trading-llc.ae.com>", "We want 500 tonnes monthly.",
+     "a domain wearing another domain's ending"),
+    ("Alan Hart <alan.hart.invest@outlook.com>", "Our AI-driven crypto arbitrage fund returned "
+     "4.2% weekly. Shall I open your account?", "prize, inheritance or windfall"),
+    ("Relief Appeal <relief.appeal@gmail.com>", "Can you make a donation? We have no charity "
+     "account yet, so please transfer to our coordinator's personal account.",
+     "a donation by bank transfer"),
+    ("Zosia <zosia.n@gmail.com>", "Telefon mi padł, możesz mi wygenerować kod BLIK i przesłać "
+     "tutaj?", "gift cards or wire"),
+    ("Kundenservice <service@karten-hilfe.example>", "Bitte bestätigen Sie Ihre Identität mit "
+     "Ihren Zugangsdaten: https://karten-hilfe.example/login", "credential"),
+])
+def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
+    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
+    assert any(reason in r for r in found.reasons()), found.reasons()
+
+
+def test_a_two_letter_brand_domain_is_not_a_rented_ending() -> None:
+    found = ev(mail("British Airways <ba.bookings@email.ba.com>", "Your booking",
+                    "Booking reference XK7P2L."))
+    assert not found.reasons()

@@ -1004,3 +1004,35 @@ def test_a_bank_holding_a_payment_and_asking_if_it_was_you_pushes() -> None:
     # the same words from a look-alike of a known bank stay queued (flagged)
     assert lane_of("Barclays <alerts@barclays-secure-alerts.com>",
                    "Did you make this payment?", body) is Lane.QUEUE
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("카드사 <alert@card.example>", "[카드] 해외 결제 승인 보류 안내",
+     "고객님 카드로 해외 가맹점 결제가 시도되어 승인을 보류했습니다. "
+     "일시: 03/19 02:47. 본인이 아닌 경우 즉시 고객센터로 연락 주세요."),
+    ("Cave Monitor <alarme@fromagerie.example>", "ALARME cave 1",
+     "ALARME NON ACQUITTÉE\nValeur : 13,8 °C (seuil haut : 12,0 °C)"),
+    ("화재수신반 <panel@apt.example>", "[화재경보] 12층 복도 감지기 작동",
+     "[자동발송] 화재수신반 이벤트 알림\n위치: 12층 복도\n상태: 미확인"),
+    ("Tomek <tomek@magazyn.example>", "awaria",
+     "Marta, wózek uderzył w regał w hali A. Czy możesz przyjechać dzisiaj?"),
+])
+def test_alarms_and_bank_holds_in_more_languages_push(sender: str, subject: str,
+                                                      body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Kommandant <kommandant@ff-dorf.example>", "WG: DRINGEND Kaminbrand – Abschluss",
+     "Zur Info: der Einsatz ist abgeschlossen. Von unserer Seite keine weiteren Maßnahmen."),
+    ("Amanda <amanda@commons.example>", "Thanks!",
+     "The lot was perfect this morning even after the overnight snow. No need to reply!"),
+])
+def test_closed_incidents_and_thanks_in_more_words_do_not_push(sender: str, subject: str,
+                                                               body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_korean_offer_event_is_a_promotion_but_a_system_event_is_not() -> None:
+    assert lane_of("태블릿코리아 <event@tablet.example>", "신제품 체험 이벤트",
+                   "체험 이벤트 신청하고 혜택 받으세요") in (Lane.SILENT, Lane.INFO)

@@ -253,7 +253,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"your) (?:storage|quota|mailbox)|increase your (?:quota|storage|mailbox)"
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
-     r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"),
+     r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
+     # the same asks in German, French, Spanish and Polish
+     r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
+     r"(?:online-banking-)?zugangsdaten|confirmez votre identité|vos identifiants|"
+     r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
+     r"potwierdź (?:swoją )?tożsamość|dane logowania)\b"),
     ("payment or fee request", 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
@@ -301,11 +306,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
      r"donate .{0,30} (?:to|through) you|foreign partner|business (?:proposal|assistance|"
      r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
-     r"funds)\b|당첨|상속|환급 ?대상|대상자로? 선정|(?:저금리|정부 ?지원|대환) ?대출"),
+     r"funds|guaranteed (?:returns?|profits?)|(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
+     r"(?:trading|arbitrage|investment) (?:fund|bot|platform|programme|program))\b"
+     r"|\b\d+(?:[.,]\d+)? ?% (?:a |per )?(?:week|day|weekly|daily)\b"
+     r"|당첨|상속|환급 ?대상|대상자로? 선정|(?:저금리|정부 ?지원|대환) ?대출"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
-     r"send me the codes|"
+     r"send me the codes|kod(?:u|em)? blik|blik code|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
     (_LEGAL_THREAT, 1,
@@ -429,6 +437,12 @@ def _named(from_name: str) -> bool:
 _TLD_WORDS = frozenset({"com", "net", "org", "gov", "edu", "mil"})
 
 
+_RENTED_ENDINGS = frozenset({
+    "uk.com", "us.com", "eu.com", "de.com", "sa.com", "za.com", "cn.com", "ru.com", "br.com",
+    "kr.com", "ae.com", "gb.com", "gb.net", "uk.net", "se.net", "hu.net", "in.net", "us.org",
+    "ae.org", "jpn.com", "mex.com", "ar.com", "it.com"})
+
+
 def wears_another_suffix(domain: str) -> bool:
     """A host that carries another domain's ending before its own ("paypal.com.verify.ru",
     "agency.or.kr.cc"): the name a reader sees first is not the one that owns the host."""
@@ -436,6 +450,10 @@ def wears_another_suffix(domain: str) -> bool:
     for i, label in enumerate(labels[:-2]):
         if label in _TLD_WORDS or (label in _SECOND_LEVEL and len(labels[i + 1]) == 2):
             return True
+    # "trading-llc.ae.com": a country's code worn over .com, a name rented from a registry
+    # that sells such endings (CentralNic's uk.com, us.com ...), not the country's own
+    if len(labels) >= 3 and ".".join(labels[-2:]) in _RENTED_ENDINGS:
+        return True
     # "kr-gov.com", "irs-gov.net": an ending worn as a hyphen part of the name
     return len(labels) >= 2 and any(p in _TLD_WORDS for p in labels[-2].split("-")[1:])
 
@@ -650,7 +668,7 @@ _DONATION = "a donation by bank transfer"
 _DONATION_ASK = (r"\b(?:donate|donating|donations?|(?:un|votre|chaque|vos|les|faire un) dons?|"
                  r"spenden?|donativos?|donaciones)\b")
 _BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virement|überweisung|"
-                 r"transferencia)\b")
+                 r"transferencia|personal (?:bank )?account)\b")
 # A traveller's plea: things stolen, and money asked for (a contact's account taken over).
 _STRANDED = "a stranded traveller asking for money"
 _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(?:wallet|passport|"

@@ -46,7 +46,7 @@ _EXPLICIT_URGENT = alternatives(
     r"inmediatamente|tout de suite|immédiatement|sans délai|sin demora|unverzüglich|"
     r"lo antes posible|cuanto antes|lo más pronto posible|dès que possible|au plus vite|"
     r"le plus vite possible|so schnell wie möglich|schnellstmöglich|sofortige[nr]?|"
-    r"umgehende[nr]?|en urgence)\b",
+    r"umgehende[nr]?|en urgence|pilne|pilnie|natychmiast|jak najszybciej)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
     r"至急|緊急|大至急",
 )
@@ -73,12 +73,14 @@ _INCIDENT = alternatives(
     r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded|"
     # a monitor's reading with the limit it crossed: "31.4 C (limit 27 C)"
     r"(?:\d|high|low|hoch|haut|alto)\s?\S{0,5} \((?:limit|threshold|set ?point|alarm at|seuil|"
-    r"grenzwert|l[ií]mite|umbral):? [<>]?-?\d+|(?:on|sur|auf|en) (?:battery|batterie|batería)"
+    r"grenzwert|l[ií]mite|umbral)(?: (?:haut|bas|high|low|alto|bajo|max|min|oben|unten))? ?:? "
+    r"[<>]?-?\d+|non acquitt\w+|nicht quittiert|unquittiert|sin reconocer|"
+    r"(?:on|sur|auf|en) (?:battery|batterie|batería)"
     r"(?: power)?|relay:? no response)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
     r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
     r"경보 ?(?:발생|울림|울려|울리|지속)|"
-    r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과",
+    r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과|상태: ?미확인",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -96,7 +98,8 @@ _NEAR_TIME = alternatives(
     r"(?:is|are) (?:here (?:now|early|already)|already here)|can (?:only )?wait (?:another |for "
     r")?(?:\d+|ten|fifteen|twenty|thirty) ?min\w*|\d+ ?min(?:ute)?s? max(?:imum)?|"
         r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
-    r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin))\b",
+    r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin)|"
+    r"dzisiaj|dziś|teraz)\b",
     r"\bnow\?",
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
@@ -167,7 +170,8 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
+    r"qué hago|dime qué|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
+    r"mógłbyś|mogłabyś)|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
     r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|brauche(?:n)? (?:dich|sie|ihre)|"
     r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|"
     r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
@@ -223,8 +227,9 @@ _DEADLINE = alternatives(
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
-    r"just sharing|"
-    r"nothing to do)\b",
+    r"just sharing|no need to (?:reply|respond|answer)|"
+    r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
+    r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga))\b",
     r"참고용|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
@@ -273,6 +278,8 @@ _TROUBLE = alternatives(
     r"broke(?:n)? down|fuite|dégât des eaux|inond\w+|évacu\w+|en panne|coule du plafond|"
     r"wasserschaden|rohrbruch|überschwemm\w+|evakuier\w+|liegen ?geblieben|inundaci\w+|"
     r"fuga de agua|evacu[ae]\w*|averiad[oa]s?|avería|cifrad[oa]s|chiffrés|verschlüsselt|"
+    r"szpital\w*|karetk\w+|złamani\w+|wypadek|wypadku|awari\w+|pożar\w*|zalani\w+|"
+    r"przewróci\w+|nie działa|uderzy\w+|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
@@ -380,7 +387,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
                          r"report filed)|discharged|write-?up|(?:he|she|they)(?:'s| is| are) "
-                         r"(?:now )?(?:back )?home)\b|복구 완료|해결(?:됨|되었)|"
+                         r"(?:now )?(?:back )?home|abgeschlossen|erledigt|behoben|résolu|"
+                         r"rétabli|solucionado|resuelto|restablecido)\b|복구 완료|해결(?:됨|되었)|"
                          r"완료(?:했|되|됐)")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"

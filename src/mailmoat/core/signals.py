@@ -140,13 +140,17 @@ _PROMO = alternatives(
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
+    r"\b(?:promocja|promocji|rabat\w*|zniżk\w+|wyprzedaż\w*|kup teraz|zobacz teraz)\b",
     r"期間限定|今だけ|セール|割引|クーポン|無料(?:体験|トライアル)|配信停止",
     r"(?:[$£€]\s?|\b(?:eur|usd|gbp) ?)\d+(?:[.,]\d+)? off\b",
     r"\b\d+ issues? for\b",
     r"\b(?:from|save|only) [$£€]\s?\d|\bfor [$£€]0\b",
-    r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트|혜택|무료 (?:배송|체험)|"
+    # (a bare "이벤트" is any event, a fire panel's too: only an offer's)
+    r"\[광고\]|\(광고\)|할인|특가|쿠폰|세일|이벤트 ?(?:참여|응모|기간|진행|오픈|특가|안내|신청)|"
+    r"(?:할인|경품|사은|오픈|기념|감사|체험|신규|가입|출시|런칭|참여) ?이벤트|혜택|"
+    r"무료 (?:배송|체험)|"
     r"프로모션|마지막 기회|한정|적립|무료 ?(?:제공|증정|샘플)|마감 ?임박|참가 ?신청|상금|"
-    r"웨비나 ?(?:등록|신청)|추천(?:하는)? 강의|절감하세요|사전 ?등록",
+    r"웨비나 ?(?:등록|신청)|무료 ?웨비나|추천(?:하는)? 강의|절감하세요|사전 ?등록",
 )
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
@@ -173,7 +177,12 @@ _SECURITY = alternatives(
     r"seems) (?:unusual|suspicious)|did you (?:make|attempt|authori[sz]e|try) (?:this|a|an) "
     r"(?:[$£€]?[\d,.]+ )?(?:payment|purchase|transaction)|(?:paused|"
     r"blocked|held|declined|stopped) (?:a|your|this) (?:payment|transaction|card))\b",
-    r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 거래|부정 사용",
+    r"보안 경고|새로운 로그인|비밀번호 변경|인증 번호|인증번호|이상 ?거래|부정 ?사용|의심 ?거래|"
+    r"승인 ?보류|본인 ?여부|본인이 아닌 경우|해외 ?(?:결제|승인)",
+    r"\b(?:verdächtige (?:zahlung|kartenzahlung|transaktion|aktivität)\w*|betrugsprävention|"
+    r"karte (?:wurde )?(?:vorsorglich |vorübergehend )?gesperrt|paiement suspect|opération "
+    r"suspecte|carte (?:a été )?bloquée|operación sospechosa|cargo sospechoso|tarjeta "
+    r"bloqueada|podejrzan\w+ transakcj\w+|zablokowali\w* (?:twoją |pana |pani )?kart\w+)\b",
 )
 _ACTION_REQUESTED = alternatives(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
