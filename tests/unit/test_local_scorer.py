@@ -1036,3 +1036,14 @@ def test_closed_incidents_and_thanks_in_more_words_do_not_push(sender: str, subj
 def test_a_korean_offer_event_is_a_promotion_but_a_system_event_is_not() -> None:
     assert lane_of("태블릿코리아 <event@tablet.example>", "신제품 체험 이벤트",
                    "체험 이벤트 신청하고 혜택 받으세요") in (Lane.SILENT, Lane.INFO)
+
+
+def test_urgent_wording_about_something_over_does_not_push() -> None:
+    assert lane_of("Kommandant <kommandant@ff-dorf.example>", "DRINGEND: Kaminbrand Stadler",
+                   "Der Einsatz ist abgeschlossen, der Kamin ist geprüft.") is not Lane.PUSH
+    assert lane_of("Ops <ops@plant.example>", "URGENT: line 2 outage",
+                   "The outage is resolved, root cause in the report.") is not Lane.PUSH
+    # still urgent when the sender asks for something now
+    assert lane_of("Ops <ops@plant.example>", "URGENT: line 2",
+                   "Line 1 is resolved but line 2 is still stopped. Can you come now?") \
+        is Lane.PUSH

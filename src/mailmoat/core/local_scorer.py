@@ -15,7 +15,9 @@ Evidence tiers for urgency:
   moderate a near time or a deadline word alone, or a request due days away (tomorrow,
            a weekday) with no deadline word: something to answer, not to interrupt -> 0.5.
            So is urgent wording whose only date is another day ("URGENT: alarm test
-           Thursday"), unless trouble, a security notice or a near time comes with it.
+           Thursday"), unless trouble, a security notice or a near time comes with it;
+           urgent wording about something over ("resolved", "abgeschlossen") with no new
+           ask or near time is 0.3.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
@@ -470,6 +472,9 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         return 0.3 if near else 0.15, "no action needed"
     if "relaxed" in found and not (incident or "trouble" in found):
         return 0.3 if near else 0.15, "the sender says it can wait"
+    if explicit and "resolved" in found and not (request or near or "clock" in found):
+        # "DRINGEND ... Einsatz abgeschlossen": the urgency was, and is over
+        return 0.3, "urgent wording about something over"
     if explicit and not incident and "other_day" in found and not (
             near or "clock" in found or "today" in found or "tomorrow" in found
             or "trouble" in found or s.security_alert):
