@@ -836,3 +836,13 @@ def test_a_two_letter_brand_domain_is_not_a_rented_ending() -> None:
     found = ev(mail("British Airways <ba.bookings@email.ba.com>", "Your booking",
                     "Booking reference XK7P2L."))
     assert not found.reasons()
+
+
+def test_a_name_dressed_with_german_account_words_is_a_shape() -> None:
+    found = ev(mail("Sparkasse <kundenservice@sparkasse-kartensperre.de>", "Karte gesperrt",
+                    "Bitte schalten Sie Ihre Karte frei."))
+    assert any("dressed with account words" in r for r in found.reasons())
+    # a savings bank's own regional domain is not dressed
+    own = ev(mail("Sparkasse Freiburg <kartenservice@sparkasse-freiburg.de>", "Zahlung",
+                  "Bitte bestätigen Sie die Zahlung in der App."))
+    assert not any("dressed" in r for r in own.reasons())

@@ -470,7 +470,11 @@ _ACCOUNT_WORDS = frozenset({
     "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track",
     "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage", "renewals", "notify",
     "notification", "notifications", "invoice", "invoices", "bill", "bills", "statement",
-    "statements"})
+    "statements",
+    # the same in German, French and Spanish ("sparkasse-kartensperre.de")
+    "kartensperre", "sperre", "sicherheit", "konto", "kundenservice", "verifizierung",
+    "freischalten", "securite", "compte", "renouvellement", "expiration",
+    "seguridad", "cuenta", "verificacion", "pago", "pagos", "paiement", "zahlung"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
