@@ -33,7 +33,8 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-25.json", "blind-set-26.json",
                                 "blind-set-27.json", "blind-set-28.json",
                                 "blind-set-29.json", "blind-set-30.json",
-                                "blind-set-31.json"))
+                                "blind-set-31.json", "blind-set-32.json",
+                                "blind-set-33.json"))
 
 
 def labelled_sets() -> list[Path]:
