@@ -904,8 +904,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
             shapes.append((1, _CREDENTIALS_ONLY))
-    # (a colleague's mail, as claimed and not failing authentication, that talks of changed
-    # wire instructions is more often a warning than a lure: its words weigh one each)
+    # A colleague's mail: the From domain is a recipient's own, as claimed, not failing
+    # authentication (a free-mail domain is no organisation: two gmail.com addresses are
+    # strangers). One that talks of changed wire instructions is more often a warning than a
+    # lure: its words weigh one each.
     colleague = bool(own and own in recipients and not failed and not sender.public)
     # (a council or a court from a government domain, not failing authentication, may
     # warn of enforcement: that is its job, not a lure)
@@ -960,11 +962,9 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
     weight = sum(w for w, _ in shapes)
-    # (a free-mail domain is no organisation: two gmail.com addresses are strangers)
-    internal = colleague
     # A lone request to confirm account details is a lure only where authentication could
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
-    lure = bool(weight and not (same_org or internal) and not (
+    lure = bool(weight and not (same_org or colleague) and not (
         (dmarc == "pass" or not message.auth_results)
         and all(r == _CREDENTIALS_ONLY for _, r in shapes)) and not (
         # a title alone is not a lure: "Mrs Ann Lee" at a free-mail address is a person
@@ -983,7 +983,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
         unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
         threaded=bool(message.in_reply_to or message.references), lure=lure,
-        cold_bulk=bool(spam) and not (internal and all(r in _CASUAL for _, r in spam)) and not (
+        cold_bulk=bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
             and _named(message.from_name)),
