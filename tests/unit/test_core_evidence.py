@@ -845,3 +845,22 @@ def test_a_name_dressed_with_german_account_words_is_a_shape() -> None:
     own = ev(mail("Sparkasse Freiburg <kartenservice@sparkasse-freiburg.de>", "Zahlung",
                   "Bitte bestätigen Sie die Zahlung in der App."))
     assert not any("dressed" in r for r in own.reasons())
+
+
+OWN_PASS = ("mx.acme-corp.com; spf=pass smtp.mailfrom=acme-corp.com; dkim=pass "
+            "header.d=acme-corp.com; dmarc=pass header.from=acme-corp.com")
+
+
+def test_an_urgent_alarm_from_the_readers_own_authenticated_systems_pushes() -> None:
+    subject, body = ("[EMERGENCY] Cold store 2 at 9 C", "Cold store 2: temperature 9.1 C, "
+                     "limit 5 C.\n\nAutomated message.")
+    own = mail("Plant monitor <noreply@acme-corp.com>", subject, body,
+               Authentication_Results=OWN_PASS)
+    assert classify(parse_message(own)).decision.lane is Lane.PUSH
+    # the same robot's words from outside the organisation are a notice, not an interruption
+    other = mail("Plant monitor <noreply@coldwatch.example>", subject, body,
+                 Authentication_Results=OWN_PASS.replace("acme-corp.com", "coldwatch.example"))
+    assert classify(parse_message(other)).decision.lane is not Lane.PUSH
+    # and a claim of the reader's domain that is not authenticated is no one's own systems
+    claimed = mail("Plant monitor <noreply@acme-corp.com>", subject, body)
+    assert classify(parse_message(claimed)).decision.lane is not Lane.PUSH

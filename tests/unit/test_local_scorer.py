@@ -1047,3 +1047,14 @@ def test_urgent_wording_about_something_over_does_not_push() -> None:
     assert lane_of("Ops <ops@plant.example>", "URGENT: line 2",
                    "Line 1 is resolved but line 2 is still stopped. Can you come now?") \
         is Lane.PUSH
+
+
+def test_urgent_wording_in_the_senders_own_name_is_not_urgency() -> None:
+    body = ("Hi Fiona,\n\nPlease find quote Q-2291 attached for the pump. Lead time is 3-4 "
+            "weeks. Could you send a PO number so we can order?\n\nRegards,\nWorkshop Team\n"
+            "Emergency Fleet Services Ltd")
+    sender = "Emergency Fleet Services <workshop@emergencyfleetservices.example>"
+    assert lane_of(sender, "Quote Q-2291 - PO required", body) is not Lane.PUSH
+    # the same name does not hide an emergency the sender reports
+    reported = body.replace("Please find", "Emergency: the pump failed this morning. Find")
+    assert lane_of(sender, "Quote Q-2291 - PO required", reported) is Lane.PUSH

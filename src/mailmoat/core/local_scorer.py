@@ -19,6 +19,9 @@ Evidence tiers for urgency:
            urgent wording about something over ("resolved", "abgeschlossen") with no new
            ask or near time is 0.3.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
+A robot's urgent wording or deadline is a notice (0.5) unless it asks something, reports
+trouble, or comes from the reader's own organisation, authenticated (`same_org`). Urgent
+words in the sender's own name ("Emergency Fleet Services Ltd") are not read.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
 0.3 with explicit urgency ("URGENT: 40% off ends tonight", a record: INFO, never SILENT);
@@ -416,6 +419,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
+_EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +490,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
-        if s.automated_sender and not (s.security_alert or request or incident):
+        if s.automated_sender and not (s.security_alert or request or incident or s.same_org):
             return 0.5, "automated notice with urgent wording"
         if s.security_alert and not request and not explicit:
             return 0.45, "security notice"
@@ -506,7 +510,7 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
             return 0.5, "list discussion with time pressure"
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
-        if s.automated_sender and not s.action_requested:
+        if s.automated_sender and not (s.action_requested or s.same_org):
             return 0.5, "automated reminder"
         if timed:
             return 0.8, "time pressure with a request"
@@ -576,6 +580,36 @@ def _has_text(folded_subject: str, subject: str, own: str) -> bool:
         fold(f"{subject}\n{own[:OPENING_CHARS]}").strip())
 
 
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _without_senders_name(scoped: bytes, from_name: str, from_addr: str) -> bytes | None:
+    """`scoped` with the sender's own name cut out, when that name holds urgent wording
+    ("Emergency Fleet Services Ltd", `urgentcare-clinic.co.uk`): a company's name in its
+    signature is not an event. A run of two or more words that are all part of the
+    sender's display name or domain, one of them urgent, is the name. None when the name
+    holds no urgent wording (the text stands as it is)."""
+    name = fold(f"{from_name} {from_addr.rpartition('@')[2]}")
+    if not _EXPLICIT_ALONE.search(as_searched(name)):
+        return None
+    text = scoped.decode("utf-8", "surrogatepass")
+    words = [w for w in _WORD.finditer(text) if w.group(0) in name]
+    cuts: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+    for word in [*words, None]:
+        if word is not None and run and text[run[-1].end():word.start()] in (" ", "-", ", "):
+            run.append(word)
+            continue
+        if len(run) > 1 and any(_EXPLICIT_ALONE.search(as_searched(w.group(0))) for w in run):
+            cuts.append((run[0].start(), run[-1].end()))
+        run = [word] if word is not None else []
+    if not cuts:
+        return None
+    for start, end in reversed(cuts):
+        text = f"{text[:start]} {text[end:]}"
+    return as_searched(text)
+
+
 def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
     negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`). A
@@ -594,6 +628,11 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
     found = _URGENCY_SET.found(scoped) | _TROUBLE_SET.found(scoped) | _ASK_SET.found(scoped)
+    if "explicit" in found and message.from_addr:
+        unnamed = _without_senders_name(scoped, message.from_name, message.from_addr)
+        if unnamed is not None:
+            found = (_URGENCY_SET.found(unnamed) | _TROUBLE_SET.found(unnamed)
+                     | _ASK_SET.found(unnamed))
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
