@@ -40,7 +40,8 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-27.json": (162, 230), "blind-set-28.json": (146, 230),
          "blind-set-29.json": (153, 230), "blind-set-30.json": (150, 230),
          "blind-set-31.json": (150, 230), "blind-set-32.json": (151, 230),
-         "blind-set-33.json": (148, 230)}
+         "blind-set-33.json": (148, 230), "blind-set-34.json": (143, 230),
+         "blind-set-35.json": (139, 230), "blind-set-36.json": (140, 230)}
 # "Name <addr>", or a bare address (a spoofed mail "from yourself" carries no name)
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"
 ADDRESS = re.compile(rf"^(?:[^<>]+ <{_ADDR}>|{_ADDR})$")

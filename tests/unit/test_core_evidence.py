@@ -864,3 +864,43 @@ def test_an_urgent_alarm_from_the_readers_own_authenticated_systems_pushes() -> 
     # and a claim of the reader's domain that is not authenticated is no one's own systems
     claimed = mail("Plant monitor <noreply@acme-corp.com>", subject, body)
     assert classify(parse_message(claimed)).decision.lane is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # the fake-cheque buyer: more than the price, the rest to pass on once it clears
+    ("Sam Reed <sam.reed@mailbox-one.example>", "I will pay by cheque for the lessons and "
+     "include extra money for my driver, which you will kindly transfer to him after it "
+     "clears.", "to pass on to a third party"),
+    ("Lee <lee.buyer@seamail.example>", "Payment by card in full, with our agent's fee in it. "
+     "Kindly forward that amount to the agent once the card clears.",
+     "to pass on to a third party"),
+    # a register's fee nobody ordered, told in other words
+    ("EU VAT Register <office@vat-register.example>", "Your company is listed in the European "
+     "VAT Number Register. Annual publication fee: EUR 1,195.", "nobody ordered"),
+    ("Biz Directory <renewals@biz-directory.example>", "Your business listing in the Online "
+     "Directory is due for annual renewal. Amount: $899.", "nobody ordered"),
+    # the boss who cannot call, in German
+    ("Martin <martin.k@posteo-mail.example>", "Ich sitze im Termin und kann nicht telefonieren. "
+     "Bitte behandle das vertraulich.", "secrecy"),
+])
+def test_scam_shapes_of_the_twenty_first_pass_are_read(sender: str, body: str,
+                                                       reason: str) -> None:
+    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
+    assert any(reason in r for r in found.reasons()), found.reasons()
+
+
+def test_a_buyer_paying_the_price_or_a_register_named_alone_is_no_shape() -> None:
+    plain = ev(mail("Kim <kim@buyer.example>", "Order", "We will pay the invoice by transfer "
+                    "and our driver will collect on Friday.", to="Aroha <aroha@studio.example>"))
+    assert not plain.reasons()
+    register = ev(mail("Council <licensing@council.example>", "Register",
+                       "Your premises are on the food register; the renewal of your "
+                       "licence is due in May.",
+                       to="Aroha <aroha@studio.example>"))
+    assert not any("nobody ordered" in r for r in register.reasons())
+
+
+def test_a_name_dressed_with_payout_or_file_words_is_a_shape() -> None:
+    found = ev(mail("DeskHive Billing <billing@deskhive-payouts.com>", "Payouts paused",
+                    "Verify your account to release them."))
+    assert any("dressed with account words" in r for r in found.reasons())

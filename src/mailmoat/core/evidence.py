@@ -241,6 +241,7 @@ _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|
 
 _LEGAL_THREAT = "threat of legal action or seizure"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
+_REGISTRY_SHAPE = "a registry or listing nobody ordered"
 _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("credential request", 1,
      r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep)\b.{0,40}"
@@ -293,7 +294,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
     # "publication", a directory listing, a Chinese "internet keyword" or domain claim.
-    ("a registry or listing nobody ordered", 2,
+    (_REGISTRY_SHAPE, 2,
      r"\binternet keywords?\b|\bdomain (?:name )?registration (?:cent(?:er|re)|service "
      r"company)\b|\bnot an official (?:\w+ )?(?:fee|invoice|bill)\b|\bthis is not an invoice\b"
      r"|\b(?:publication|listing|entry|registration) (?:of your \w+ )?(?:in|into|on) (?:our|the) "
@@ -342,6 +343,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
      r"(?:address|e-?mail|account|number)|locked out of (?:my )?work|"
      r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online)\b"
+     # the same in German, French and Spanish
+     r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|kann (?:gerade )?"
+     r"nicht telefonieren|bin (?:gerade |noch )?(?:im|in einem) (?:termin|meeting)|"
+     r"(?:en toute )?confidentialité|je ne peux pas (?:appeler|téléphoner|parler)|(?:je suis )?"
+     r"en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|con (?:total )?"
+     r"discreción)\b"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
      r"전화는? (?:지금 )?못 ?받"),
 )
@@ -470,11 +477,13 @@ _ACCOUNT_WORDS = frozenset({
     "documents", "sign", "esign", "payment", "payments", "pay", "tracking", "track",
     "upgrade", "upgrades", "quota", "mailbox", "webmail", "storage", "renewals", "notify",
     "notification", "notifications", "invoice", "invoices", "bill", "bills", "statement",
-    "statements",
+    "statements", "payout", "payouts", "customers", "client", "clients", "files", "share",
+    "sharing",
     # the same in German, French and Spanish ("sparkasse-kartensperre.de")
     "kartensperre", "sperre", "sicherheit", "konto", "kundenservice", "verifizierung",
     "freischalten", "securite", "compte", "renouvellement", "expiration",
-    "seguridad", "cuenta", "verificacion", "pago", "pagos", "paiement", "zahlung"})
+    "seguridad", "cuenta", "verificacion", "pago", "pagos", "paiement", "zahlung", "kunden",
+    "cliente", "clientes"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -679,7 +688,26 @@ _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(
            r"bag|cards?|phone|purse|money)|(?:wallet|passport|bag|cards?|phone|purse)s? (?:(?:was|"
            r"were|got|has been|have been) )?(?:stolen|snatched|taken))\b")
 _LEND_ME = r"\b(?:lend|loan|send|wire|transfer) (?:me|us)\b"
+# A fee for a register's entry nobody ordered, told without the words "publication in our
+# register" (the shape above): a register named, and a fee or a renewal due, found apart.
+_REGISTER = r"\b(?:directory|register|registry|catalogue)\b"
+_REGISTER_FEE = (r"\b(?:(?:publication|listing|entry|directory) fee|due for (?:annual )?"
+                 r"renewal|listing renewal)\b")
+# The fake-cheque (or card) buyer: the payment will hold more than the price, and the reader
+# is to pass the rest on to a third party ("the agent", "my driver") once it clears.
+_OVERPAID = "money paid over the price, to pass on to a third party"
+_PASS_ON = (r"\b(?:forward|transfer|pass|send|remit|wire|give) (?:it |that |this |(?:that|the) "
+            r"(?:amount|balance|difference|rest|remainder|extra|excess|fee|money) )?(?:on |over "
+            r")?to (?:him|her|them|my (?:agent|driver|shipper|mover|assistant|courier|"
+            r"secretary)|(?:the|our) (?:agent|driver|shipper|mover|courier|carrier|transporter|"
+            r"shipping agent))\b")
+_OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fee)|include "
+               r"(?:it|that|the \w+ fee|his fee|their fee)|(?:once|after|when) (?:the |it |"
+               r"my )?(?:cheque|check|card|payment|funds?|money|transfer|it) (?:has )?"
+               r"(?:clears?|cleared|shows?|arrives?|reflects?))\b")
 _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+                          "register": _REGISTER, "register fee": _REGISTER_FEE,
+                          "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME,
                           "bank details": _BANK_DETAILS,
@@ -920,6 +948,11 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _DONATION))
         if "stolen" in seen and "lend me" in seen:
             shapes.append((1, _STRANDED))
+        if "pass on" in seen and "over price" in seen:
+            shapes.append((2, _OVERPAID))
+        if ("register" in seen and "register fee" in seen
+                and _REGISTRY_SHAPE not in {r for _, r in shapes}):
+            shapes.append((2, _REGISTRY_SHAPE))
     quoted = _quoted_anchors(message)
     # Each anchor's host is looked up once (`targets` above, for the message's own); the
     # text is read only when the link points at a host.
