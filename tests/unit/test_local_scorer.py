@@ -1058,3 +1058,21 @@ def test_urgent_wording_in_the_senders_own_name_is_not_urgency() -> None:
     # the same name does not hide an emergency the sender reports
     reported = body.replace("Please find", "Emergency: the pump failed this morning. Find")
     assert lane_of(sender, "Quote Q-2291 - PO required", reported) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "pushed"), [
+    ("FIRE ALARM: Unit 4 - Zone 5 smoke detector", True),
+    ("PUMP FAULT – Borehole 2 – dry-run protection tripped", True),
+    ("[DOWN] shop.example is not responding", True),
+    ("ALARMA: Temperatura cámara 5 fuera de rango", True),
+    ("ALARM CLEARED: Unit 4 - Zone 5", False),
+    ("[UP] shop.example is back up", False),
+    ("Job Alert: 5 new jobs for you", False),
+    ("PRICE ALERT: flights to Rome", False),
+    ("ALERT: unusual sign-in to your account", False),
+])
+def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_do_not(
+        subject: str, pushed: bool) -> None:
+    lane = lane_of("Monitoring <alerts@monitoring.example>", subject,
+                   "Site: Unit 4\nTime: 03:12\nAutomated message.")
+    assert (lane is Lane.PUSH) is pushed

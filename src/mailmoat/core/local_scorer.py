@@ -19,6 +19,8 @@ Evidence tiers for urgency:
            urgent wording about something over ("resolved", "abgeschlossen") with no new
            ask or near time is 0.3.
   none     -> 0.15; "no action needed" / FYI caps urgency at 0.3.
+A machine's alarm naming itself in capitals at the head of its subject ("FIRE ALARM: ...",
+"PUMP FAULT - ...") is an incident, unless account words come with it.
 A robot's urgent wording or deadline is a notice (0.5) unless it asks something, reports
 trouble, or comes from the reader's own organisation, authenticated (`same_org`). Urgent
 words in the sender's own name ("Emergency Fleet Services Ltd") are not read.
@@ -580,6 +582,19 @@ def _has_text(folded_subject: str, subject: str, own: str) -> bool:
         fold(f"{subject}\n{own[:OPENING_CHARS]}").strip())
 
 
+# A machine's alarm names itself in capitals at the head of its subject: "FIRE ALARM: Zone 5",
+# "PUMP FAULT - borehole", "[DOWN] shop.example is not responding", "ALARMA: cámara 5". It is
+# an incident as a person's "the pump failed" is; read in the subject as written (the
+# capitals are the evidence: "Job alert" is a notice; "PRICE ALERT" is a seller's). One with
+# account words is a security notice, and a phish that shouts the same is flagged by its
+# evidence: the policy keeps flagged mail out of PUSH.
+_ALARM_SUBJECT = re.compile(
+    r"\s*(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
+    r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
+    r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERTA?|FAULT|"
+    r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL)\b"
+    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]")
+_ALARMED = frozenset({"incident"})
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -633,6 +648,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         if unnamed is not None:
             found = (_URGENCY_SET.found(unnamed) | _TROUBLE_SET.found(unnamed)
                      | _ASK_SET.found(unnamed))
+    if ("incident" not in found and not signals.security_alert
+            and _ALARM_SUBJECT.match(message.subject)):
+        found |= _ALARMED
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
