@@ -1076,3 +1076,21 @@ def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_d
     lane = lane_of("Monitoring <alerts@monitoring.example>", subject,
                    "Site: Unit 4\nTime: 03:12\nAutomated message.")
     assert (lane is Lane.PUSH) is pushed
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Translators Forum <forum@lists.translators.example>", "[TF] Digest, Vol 112, Issue 9",
+     "Today's Topics:\n\n   1. Re: glossary for legal texts (Min)\n   2. Rates for game "
+     "strings (Paul)\n\nTo unsubscribe, send a message to forum-leave@lists.translators.example"),
+    ("Growers Circle <news@growers.example>", "Circle News - April: harvest, workshop, AGM",
+     "APRIL NEWSLETTER\n\nHarvest wrap: most members finished picking.\n\nYou are receiving "
+     "this because you are a member of the Growers Circle. Manage your subscription."),
+])
+def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) in (Lane.INFO, Lane.QUEUE)
+
+
+def test_a_shops_newsletter_is_still_silent() -> None:
+    assert lane_of("Shop <news@shop.example>", "Spring newsletter: 20% off everything",
+                   "Shop now: 20% off everything this week.\n\nUnsubscribe") is Lane.SILENT

@@ -369,6 +369,16 @@ def in_scope(folded: bytes) -> bytes:
     return _OUT_OF_SCOPE.sub(b" ", folded) if _OUT_OF_SCOPE.search(folded) else folded
 
 
+# A list the reader joined says so: a list server's digest ("Digest, Vol 112, Issue 9",
+# "Today's Topics:") or the membership it is sent for ("because you are a member of ...",
+# "회원사에게 발송", to member firms). An association's newsletter is a record of
+# the reader's own circle (INFO), not a seller's (SILENT); a seller's loyalty "member" mail
+# lands INFO, which the promotion label accepts too.
+_JOINED = _Matcher(alternatives(
+    r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:|\b(?:because|as) you(?:'re|"
+    r" are)? (?:a )?(?:registered )?members? of\b|\bas a (?:registered )?member(?: of|[,.])"
+    r"|\byou are (?:a )?members? of\b|\bmembers'? (?:newsletter|bulletin|digest)\b",
+    r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)"))
 _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
                          re.IGNORECASE)
 
@@ -453,12 +463,14 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or (robot_address(local) and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
+    joined = bool(("promo" in seen or bulk) and not korean_ad
+                  and (_JOINED.search(text) or _JOINED.search(footer)))
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     said = _IN_OWN_WORDS.found(scoped)
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (not list_reply and "promo" in seen
+        or (not list_reply and not joined and "promo" in seen
             and (bulk or automated or OPT_OUT.search(footer)))
     )
     action = "action" in said
@@ -483,10 +495,11 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
-        message.list_id and not marketing and not robot
-        and not evidence.auto_reply
-        and (list_reply or message.in_reply_to or message.references
-             or not message.list_unsubscribe or "promo" not in seen)
+        (joined and not marketing and not evidence.flagged)
+        or (message.list_id and not marketing and not robot
+            and not evidence.auto_reply
+            and (list_reply or message.in_reply_to or message.references
+                 or not message.list_unsubscribe or "promo" not in seen))
     )
     # A stranger's pitch: not a colleague, not a list, not a reply in a thread the reader is in.
     cold_pitch = bool(
