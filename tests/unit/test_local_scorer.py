@@ -1094,3 +1094,29 @@ def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
 def test_a_shops_newsletter_is_still_silent() -> None:
     assert lane_of("Shop <news@shop.example>", "Spring newsletter: 20% off everything",
                    "Shop now: 20% off everything this week.\n\nUnsubscribe") is Lane.SILENT
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Lucía <lucia@escuela.example>", "Se ha inundado el baño de la primera planta",
+     "Se ha roto la cisterna y el agua está saliendo al pasillo. ¿Puedes llamar al fontanero?"),
+    ("Tess <tess@films.example>", "wrong lens mount - crew call in 1 hr",
+     "The lenses don't fit the body. Can you get an adapter to the set?"),
+])
+def test_trouble_of_the_twenty_first_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Owen <owen@bank.example>", "Annual facility review",
+     "Could I come out to the farm for an hour in September? Any weekday morning works."),
+    ("Vicent <vicent@coop.example>", "Auditoría el 12 de marzo",
+     "Para que lo sepas: la auditoría será el 12 de marzo, empiezan a las 8:30. ¿Puedes estar "
+     "localizable?"),
+    ("Henri <henri@chateau.example>", "Enlèvement des caisses",
+     "Les caisses sont prêtes depuis lundi. Pouvez-vous confirmer la date ? Ouvert de 8h à 12h."),
+    ("이지훈 <jh@family.example>", "자동차 보험 갱신",
+     "참고로 오늘 자동차 보험 갱신했어. 작년 접촉사고 때문에 조금 올랐어."),
+])
+def test_another_month_day_or_an_fyi_in_more_words_does_not_push(sender: str, subject: str,
+                                                                  body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -94,7 +94,7 @@ _NEAR_TIME = alternatives(
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
     r"(?:[1-9]|1[0-2]|an?|one|two) hours?|"
     r"(?:by|before) \d{1,2}(?::\d\d)?\s?(?:am|pm)|(?:by|before|until) end of (?:the )?day|"
-    r"in (?:an|one|[1-9]|1[0-2]) hours?|within the hour|(?:in|within) the next hour|"
+    r"in (?:an|one|[1-9]|1[0-2]) (?:hours?|hrs?)|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d(?:z|utc|lt)?|"
     r"(?:in|within) (?:the )?"
@@ -148,8 +148,19 @@ _OTHER_DAY = alternatives(
     r"end of (?:the )?week|"
     r"\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
     r"\d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
-    r"\d{1,2}/\d{1,2})\b",
-    r"내일|모레|다음 ?주|(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일",
+    r"\d{1,2}/\d{1,2}|"
+    # a month as when something happens ("in September"; not "may" or "march", which are
+    # verbs too; "from January" is a consequence's date), and days and dates in French,
+    # German and Spanish
+    r"in (?:early |late |mid-?)?(?:january|february|april|june|july|august|september|october|"
+    r"november|december)|"
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag|mittwoch|"
+    r"donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|viernes|sábado|domingo|"
+    r"\d{1,2} de (?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|"
+    r"noviembre|diciembre)|\d{1,2}(?:er)? (?:janvier|février|mars|avril|mai|juin|juillet|août|"
+    r"septembre|octobre|novembre|décembre)|\d{1,2}\. (?:januar|februar|märz|april|mai|juni|"
+    r"juli|august|september|oktober|november|dezember))\b",
+    r"내일|모레|다음 ?주|(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일|\d+월 ?(?:초|중순|말|\w+ ?주)",
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
@@ -236,8 +247,9 @@ _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
     r"just sharing|no need to (?:reply|respond|answer)|"
     r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
-    r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga))\b",
-    r"참고용|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
+    r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
+    r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
+    r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
@@ -362,7 +374,12 @@ _TROUBLE = alternatives(
     r"(?:entra|entrada de) agua|taking on water|prend l'eau|"
     r"(?:caught|hit|struck|nicked|severed|cut through) (?:a|the|an) (?:\w+ )?(?:duct|cable|pipe|"
     r"main|gas line|power line)|"
-    r"(?:rung|rang|called) (?:101|the police)|"
+    r"(?:rung|rang|called) (?:101|111|000|the police)|"
+    # help on its way: "the brigade is on the way", "ambulance is coming"
+    r"(?:fire brigade|brigade|ambulance|paramedics|fire engines?|firefighters|police) (?:is |are "
+    r")?(?:on (?:the|their|its) way|coming|en route)|(?:there'?s|there is) a fire\b|"
+    r"se ha (?:roto|inundado|caído|quemado)|inundad[oa]s?|(?:está|sigue) saliendo (?:el )?agua|"
+    r"el agua (?:está|sigue) saliendo|tropft|durch die decke|"
     r"(?:taking|taken|took|driving|drove|rushing|rushed) (?:him|her|them) (?:in|to (?:the )?(?:a&e|"
     r"hospital|er|emergency|doctor|vets?|gp|walk-in|minor injuries))|(?:gearbox|clutch|tyre|tire) "
     r"(?:failure|fault|blew|blown)|(?:\d+|two|three|four|several|some) (?:\w+ )?dead\b|(?:da|dio|"
@@ -378,7 +395,8 @@ _TROUBLE = alternatives(
     r"안 ?(?:돌아|돔)|물 ?새|두드러기|병원(?:을|에)? ?가야|"
     r"(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
-    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
+    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
+    r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
     r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)",
 )
 # An incident that is over is a record, not an interruption.
