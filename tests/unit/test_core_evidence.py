@@ -904,3 +904,16 @@ def test_a_name_dressed_with_payout_or_file_words_is_a_shape() -> None:
     found = ev(mail("DeskHive Billing <billing@deskhive-payouts.com>", "Payouts paused",
                     "Verify your account to release them."))
     assert any("dressed with account words" in r for r in found.reasons())
+
+
+def test_the_readers_name_under_another_ending_weighs_only_beside_a_lures_shape() -> None:
+    body = ("Je vais avoir besoin de votre aide pour un règlement aujourd'hui. Merci de ne pas "
+            "en parler en interne, c'est soumis à une clause de confidentialité.")
+    lure = ev(mail("Bertrand <b.allard@tramaline.com>", "Opération", body,
+                   to="Julien <julien@tramaline.fr>"))
+    assert lure.flagged, lure.reasons()
+    # a sister company writing from its own ending, with no lure's shape, is no shape
+    sister = ev(mail("Javier <javier@tramaline.es>", "Cargo devuelto",
+                     "El cargo de mayo ha sido devuelto, ¿puedes revisarlo hoy?",
+                     to="Julien <julien@tramaline.fr>"))
+    assert not sister.reasons()

@@ -346,9 +346,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|kann (?:gerade )?"
      r"nicht telefonieren|bin (?:gerade |noch )?(?:im|in einem) (?:termin|meeting)|"
-     r"(?:en toute )?confidentialité|je ne peux pas (?:appeler|téléphoner|parler)|(?:je suis )?"
+     r"(?:merci de )?ne pas en parler|je ne peux pas (?:appeler|téléphoner|parler)|(?:je suis )?"
      r"en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|con (?:total )?"
      r"discreción)\b"
+     # (RE2's \b is ASCII: a word ending in "é" stands outside the group above)
+     r"|confidentialité"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
      r"전화는? (?:지금 )?못 ?받"),
 )
@@ -532,6 +534,20 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
         if runs is None:
             runs = _hyphen_runs(mine)
         if name in runs and not is_public_domain(org):
+            return org
+    return None
+
+
+def same_name_elsewhere(own: str, recipients: set[str]) -> str | None:
+    """The reader's organisation whose name a sender's domain holds under another ending
+    (tramaline-angers.com writing to tramaline-angers.fr). One organisation often owns
+    several endings, so this alone is no shape; with another shape (secrecy, changed bank
+    details) it weighs 1 more: the CEO-fraud domain."""
+    if not own or own in recipients or is_public_domain(own):
+        return None
+    mine = own.partition(".")[0]
+    for org in recipients:
+        if len(mine) >= 4 and org.partition(".")[0] == mine and not is_public_domain(org):
             return org
     return None
 
@@ -916,8 +932,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     elif sender.another_suffix:
         shapes.append((2, f"a domain wearing another domain's ending: {domain}"))
     cousin = imitates_own_org(own, recipients)
+    twin = None if cousin else same_name_elsewhere(own, recipients)
     if cousin:
         shapes.append((2, f"look-alike of the reader's own organisation {cousin}: {own}"))
+
     elif sender.misspelt:
         shapes.append((2, f"the domain misspells the sender's name {sender.misspelt}: {own}"))
     elif sender.dressed:
@@ -994,6 +1012,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     free_replies = elsewhere and any(is_public_domain(r) for r in replies)
     if free_replies:
         shapes.append((1, "replies go to a free-mail address"))
+    if twin and shapes:
+        # a sister domain alone is how groups write; with a lure's shape it is the lure's
+        shapes.append((1, f"the reader's organisation's name under another ending: {own} "
+                          f"writing to {twin}"))
     weight = sum(w for w, _ in shapes)
     # A lone request to confirm account details is a lure only where authentication could
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
