@@ -1120,3 +1120,11 @@ def test_trouble_of_the_twenty_first_pass_pushes(sender: str, subject: str, body
 def test_another_month_day_or_an_fyi_in_more_words_does_not_push(sender: str, subject: str,
                                                                   body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_an_associations_own_promotion_to_its_members_is_still_a_promotion() -> None:
+    lane = lane_of("Tourism Alliance <events@tourism-alliance.example>",
+                   "Early bird: Tourism Week conference",
+                   "Secure your place at the conference. Early bird rates end 15 January.\n"
+                   "Book now\nYou are receiving this as a member. Manage your preferences.")
+    assert lane is Lane.SILENT

@@ -372,13 +372,16 @@ def in_scope(folded: bytes) -> bytes:
 # A list the reader joined says so: a list server's digest ("Digest, Vol 112, Issue 9",
 # "Today's Topics:") or the membership it is sent for ("because you are a member of ...",
 # "회원사에게 발송", to member firms). An association's newsletter is a record of
-# the reader's own circle (INFO), not a seller's (SILENT); a seller's loyalty "member" mail
-# lands INFO, which the promotion label accepts too.
-_JOINED = _Matcher(alternatives(
-    r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:|\b(?:because|as) you(?:'re|"
-    r" are)? (?:a )?(?:registered )?members? of\b|\bas a (?:registered )?member(?: of|[,.])"
-    r"|\byou are (?:a )?members? of\b|\bmembers'? (?:newsletter|bulletin|digest)\b",
+# the reader's own circle (INFO), not a seller's (SILENT). What it sells is still sold: a
+# member's mail that says "book now" or "early bird" is the association's promotion.
+_DIGEST = _Matcher(r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:")
+_MEMBERS = _Matcher(alternatives(
+    r"\b(?:because|as) you(?:'re| are)? (?:a )?(?:registered )?members? of\b|\bas a "
+    r"(?:registered )?member(?: of|[,.])|\byou are (?:a )?members? of\b|\bmembers'? "
+    r"(?:newsletter|bulletin|digest)\b",
     r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)"))
+_SELLS = _Matcher(r"\b(?:(?:book|buy|shop|order|register|sign up|enrol) (?:now|today)|early[- ]?"
+                  r"birds?|\d+ ?% off|discounts?|coupons?|vouchers?|offer ends)\b")
 _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
                          re.IGNORECASE)
 
@@ -463,8 +466,9 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or (robot_address(local) and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
-    joined = bool(("promo" in seen or bulk) and not korean_ad
-                  and (_JOINED.search(text) or _JOINED.search(footer)))
+    joined = bool(("promo" in seen or bulk) and not korean_ad and (
+        _DIGEST.search(text) or ((_MEMBERS.search(text) or _MEMBERS.search(footer))
+                                 and not _SELLS.search(text))))
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     said = _IN_OWN_WORDS.found(scoped)
     marketing = bool(
