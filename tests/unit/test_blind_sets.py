@@ -41,7 +41,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-29.json": (153, 230), "blind-set-30.json": (150, 230),
          "blind-set-31.json": (150, 230), "blind-set-32.json": (151, 230),
          "blind-set-33.json": (148, 230), "blind-set-34.json": (143, 230),
-         "blind-set-35.json": (139, 230), "blind-set-36.json": (140, 230)}
+         "blind-set-35.json": (139, 230), "blind-set-36.json": (140, 230),
+         "blind-set-37.json": (138, 230), "blind-set-38.json": (138, 230),
+         "blind-set-39.json": (137, 230), "blind-set-40.json": (140, 230)}
 # "Name <addr>", or a bare address (a spoofed mail "from yourself" carries no name)
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"
 ADDRESS = re.compile(rf"^(?:[^<>]+ <{_ADDR}>|{_ADDR})$")

@@ -35,7 +35,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-29.json", "blind-set-30.json",
                                 "blind-set-31.json", "blind-set-32.json",
                                 "blind-set-33.json", "blind-set-34.json",
-                                "blind-set-35.json", "blind-set-36.json"))
+                                "blind-set-35.json", "blind-set-36.json",
+                                "blind-set-37.json", "blind-set-38.json",
+                                "blind-set-39.json", "blind-set-40.json"))
 
 
 def labelled_sets() -> list[Path]:
