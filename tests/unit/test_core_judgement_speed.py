@@ -171,8 +171,8 @@ def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) ->
     ask = re2.compile(signals_mod._BODY_ASK)
     for text in texts[1::3]:
         sliced = bool(ask.search(text[text.find(b"\n") + 1:]))
-        assert ("body_ask" in signals_mod._IN_OWN_WORDS.found(text)) == sliced
-    assert any("body_ask" in signals_mod._IN_OWN_WORDS.found(t) for t in texts[1::3])
+        assert ("body_ask" in signals_mod._BODY_ASK_SET.found(text)) == sliced
+    assert any("body_ask" in signals_mod._BODY_ASK_SET.found(t) for t in texts[1::3])
 
 
 def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:

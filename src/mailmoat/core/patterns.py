@@ -101,3 +101,21 @@ class PatternSet:
 
 
 _NONE: frozenset[str] = frozenset()
+
+
+class ReadWhenAsked:
+    """Whether a set (of one pattern: the promotional wording, trouble, the asks) finds its
+    pattern in a text: read the first time it is asked, then kept. On mail not read before
+    a set's pass mostly builds DFA states (the first pass over new text costs ten times the
+    next), and where another condition already decides, the pass is not needed at all."""
+
+    __slots__ = ("_hit", "_set", "_text")
+
+    def __init__(self, pattern_set: PatternSet, text: bytes) -> None:
+        self._set, self._text = pattern_set, text
+        self._hit: bool | None = None
+
+    def __call__(self) -> bool:
+        if self._hit is None:
+            self._hit = bool(self._set.found(self._text))
+        return self._hit

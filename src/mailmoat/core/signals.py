@@ -12,7 +12,13 @@ from itertools import compress
 
 from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
+from mailmoat.core.patterns import (
+    PatternSet,
+    ReadWhenAsked,
+    _Matcher,
+    alternatives,
+    as_searched,
+)
 from mailmoat.core.records import field_names, field_values, flat_dict
 from mailmoat.core.text import fold
 
@@ -254,10 +260,13 @@ _IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION
 # The promotional wording is a set of its own: in one set with the rest its optional words
 # multiplied the DFA's states (on mail not read before, two sets cost less than one).
 _PROMO_SET = PatternSet({"promo": _PROMO})
-# The body's ask is looked for after the first line break (the subject ends there).
 _IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
-                            "personal": _PERSONAL,
-                            "body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
+                            "personal": _PERSONAL})
+# The body's ask is looked for after the first line break (the subject ends there). It is a
+# set of its own: its counted run ("you" and up to 80 characters to a "?") multiplied the
+# DFA states of the set above (on the corpus, the two sets cost a third less than one), and
+# it is read only when the signals ask (a robot's mail asks no one).
+_BODY_ASK_SET = PatternSet({"body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
 _PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_forums"})
 _UPDATE_LABELS = frozenset({"category_updates"})
 
@@ -432,7 +441,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     text = texts.opening
     scoped = texts.scoped
     footer = texts.footer
-    seen = _IN_OPENING.found(text) | _PROMO_SET.found(text)
+    seen = _IN_OPENING.found(text)
     evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels} if message.labels else set()
@@ -450,16 +459,21 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or message.precedence in {"bulk", "list", "junk"}
         or labels & _PROMO_LABELS
         # a newsletter sent as plain mail: a robot's address and an opt-out line
-        or (robot_address(local) and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
+        or (robot and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     said = _IN_OWN_WORDS.found(scoped)
+    body_ask = ReadWhenAsked(_BODY_ASK_SET, scoped)
+    # The promotional wording is read only where it can decide marketing or a list
+    # discussion: its set is the largest (on mail not read before its pass mostly builds DFA
+    # states), and most mail is neither bulk, automated nor a list post. `promo` reads it
+    # once, the first time it is asked.
+    promo = ReadWhenAsked(_PROMO_SET, text)
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (not list_reply and "promo" in seen
-            and (bulk or automated or OPT_OUT.search(footer)))
+        or (not list_reply and (bulk or automated or OPT_OUT.search(footer)) and promo())
     )
     action = "action" in said
     scheduling = bool(
@@ -468,25 +482,30 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
             and any(a.content_type == "text/calendar" for a in message.attachments))
         or "scheduling" in seen
         or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
-                                   or "body_ask" in said))
+                                   or body_ask()))
     )
-    # A person asking about an invoice or an order is not a receipt: "do you need the
-    # invoice?", "Re: your order ... would you like us to substitute?".
-    asks = not automated and ("personal" in said or "body_ask" in said)
+
+    def asks() -> bool:
+        # A person asking about an invoice or an order is not a receipt: "do you need the
+        # invoice?", "Re: your order ... would you like us to substitute?".
+        return not automated and ("personal" in said or body_ask())
+
+    # (asked last: the body's ask is read only for a receipt's wording)
     transactional = bool(
-        not action and not asks
+        not action
         and ("transactional" in seen or (labels & _UPDATE_LABELS and automated))
+        and not asks()
     )
     security = "security" in seen
     urgent = "urgent" in said
-    personal = bool(not automated and not bulk and ("personal" in said or "body_ask" in said))
+    personal = bool(not automated and not bulk and ("personal" in said or body_ask()))
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
         message.list_id and not marketing and not robot
         and not evidence.auto_reply
         and (list_reply or message.in_reply_to or message.references
-             or not message.list_unsubscribe or "promo" not in seen)
+             or not message.list_unsubscribe or not promo())
     )
     # A stranger's pitch: not a colleague, not a list, not a reply in a thread the reader is in.
     cold_pitch = bool(
