@@ -679,7 +679,13 @@ _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(
            r"bag|cards?|phone|purse|money)|(?:wallet|passport|bag|cards?|phone|purse)s? (?:(?:was|"
            r"were|got|has been|have been) )?(?:stolen|snatched|taken))\b")
 _LEND_ME = r"\b(?:lend|loan|send|wire|transfer) (?:me|us)\b"
-_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+# The opening is read by two sets. The first three shapes (a credential ask, a fee, money
+# redirected) are spans of words with counted runs between them ("verify ... .{0,40} ...
+# account"): in one set with the rest their runs multiplied the DFA states, which on mail
+# not read before are most of a pass's cost. Two sets take a quarter fewer instructions over
+# the corpus than one (bench/judgement_instructions.py; docs/results.md).
+_ASKS_IN_OPENING = PatternSet({name: pattern for name, _, pattern in _SHAPES[:3]})
+_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME,
                           "bank details": _BANK_DETAILS,
@@ -705,7 +711,8 @@ def _cases(text: str) -> tuple[int, int]:
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
                  seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
-    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
+    """`seen`: the names of the opening's patterns (`_ASKS_IN_OPENING`, `_IN_OPENING`) that
+    match it; `public`:
     the sender's domain is a free-mail one; `automated`: its local part is a robot's."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
@@ -853,7 +860,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     same_org = bool(own and own in recipients and not sender.public
                     and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
-    seen = _IN_OPENING.found(opening)
+    seen = _ASKS_IN_OPENING.found(opening) | _IN_OPENING.found(opening)
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
         or _AUTO_REPLY_SUBJECT.match(subject)

@@ -407,16 +407,21 @@ _TOMORROW = alternatives(r"\btomorrow\b|내일")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b")
-# The sender's words are read by three sets of the patterns above. Trouble and the asks, each
+# The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
-# others: on mail not read before, two sets cost half of one (bench/bench_local.py).
-_URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
-                           "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
+# others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
+# incidents (a monitor's reading and its limit), clock times and near times: three sets, the
+# two of them and the rest, take a third fewer instructions over the corpus than one
+# (bench/judgement_instructions.py; docs/results.md).
+_INCIDENT_SET = PatternSet({"incident": _INCIDENT, "clock": _CLOCK})
+_NEAR_SET = PatternSet({"near": _NEAR_TIME})
+_URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
+                           "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "tomorrow": _TOMORROW, "date": _DATE,
                            "soon": _SOON,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
-                           "clock": _CLOCK, "other_day": _OTHER_DAY,
+                           "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?"})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
@@ -438,10 +443,11 @@ class Scored:
 def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool],
              asked: Callable[[], bool], no_action: bool = False,
              calm: bool = False) -> tuple[float, str]:
-    """`found`: the names of the urgency set's patterns (`_URGENCY_SET`) that match the
-    sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE` and `_ASK` match
-    them, called only where the answer can change the outcome (`ReadWhenAsked`); `calm`:
-    the sender says outright it is not urgent ("no rush", "급하지 않으니").
+    """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
+    that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
+    and `_ASK` match them, called only where the answer can change the outcome
+    (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
+    "급하지 않으니").
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
@@ -617,7 +623,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     else:  # the subject and the first words: the texts' own
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
-    found = _URGENCY_SET.found(scoped)
+    found = _URGENCY_SET.found(scoped) | _INCIDENT_SET.found(scoped) | _NEAR_SET.found(scoped)
     # "no action needed" is itself negated urgency, gone from the text in scope.
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
