@@ -195,3 +195,21 @@ def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[M
             hits["short footer"] += bool(in_footer)
             assert in_footer <= seen
     assert hits["auto"] > 5 and hits["greeting"] > 5 and hits["short footer"] > 5
+
+
+def test_a_hyphen_run_is_found_as_every_run_made_would_find_it() -> None:
+    """`_hyphen_run` (one substring search) answers as the set of every run of whole hyphen
+    parts did, on every name and label of up to six characters over "a", "b" and "-"
+    (empty parts, leading, trailing and doubled hyphens included)."""
+    import itertools
+
+    def runs(label: str) -> set[str]:
+        parts = label.split("-")
+        return {"-".join(parts[i:j]) for i in range(len(parts))
+                for j in range(i + 1, len(parts) + 1)}
+
+    words = ["".join(w) for n in range(7) for w in itertools.product("ab-", repeat=n)]
+    for label in words:
+        made = runs(label)
+        for name in words:
+            assert evidence_mod._hyphen_run(name, label) == (name in made), (name, label)

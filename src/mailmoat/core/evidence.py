@@ -498,10 +498,12 @@ _AUTHORITY_NAME = re.compile(
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
 
 
-def _hyphen_runs(name: str) -> set[str]:
-    """Every run of whole hyphen parts: "acme-corp-hr" -> acme, corp, hr, acme-corp ..."""
-    parts = name.split("-")
-    return {"-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
+def _hyphen_run(name: str, label: str) -> bool:
+    """`name` is a run of whole hyphen parts of `label` ("acme-corp-hr": acme, corp, hr,
+    acme-corp ...). Every hyphen of `label` parts it, so with one added at each end, such a
+    run is exactly a piece of it between two hyphens: one substring search instead of
+    making every run (tests/unit/test_core_judgement_speed.py holds the two equal)."""
+    return f"-{name}-" in f"-{label}-"
 
 
 def imitates_own_org(own: str, recipients: set[str]) -> str | None:
@@ -513,16 +515,13 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
     if not own or own in recipients:
         return None
     mine = own.partition(".")[0]
-    runs: set[str] | None = None  # the sender's hyphen runs, made once when first asked
     for org in recipients:
         name = org.partition(".")[0]
         if len(name) < 4 or mine == name:
             continue
         if one_letter_off(mine, name) and not is_public_domain(org):
             return org
-        if runs is None:
-            runs = _hyphen_runs(mine)
-        if name in runs and not is_public_domain(org):
+        if _hyphen_run(name, mine) and not is_public_domain(org):
             return org
     return None
 
@@ -543,11 +542,10 @@ def dressed_link(host: str, own: str, recipients: set[str]) -> str | None:
     for label in host.split("."):
         if "-" not in label:
             continue
-        runs = _hyphen_runs(label)
         for name in readers:
-            if len(name) >= 4 and label != name and name in runs:
+            if len(name) >= 4 and label != name and _hyphen_run(name, label):
                 return name
-        if len(sender) >= 4 and label != sender and sender in runs and any(
+        if len(sender) >= 4 and label != sender and _hyphen_run(sender, label) and any(
                 part in _ACCOUNT_WORDS for part in label.split("-")):
             return sender
     return None
@@ -710,10 +708,11 @@ def _cases(text: str) -> tuple[int, int]:
 
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
-                 seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
+                 seen: frozenset[str], public: bool, automated: bool,
+                 government: bool) -> list[tuple[int, str]]:
     """`seen`: the names of the opening's patterns (`_ASKS_IN_OPENING`, `_IN_OPENING`) that
-    match it; `public`:
-    the sender's domain is a free-mail one; `automated`: its local part is a robot's."""
+    match it; `public`: the sender's domain is a free-mail one; `automated`: its local part
+    is a robot's; `government`: its registrable domain is a government's."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
@@ -762,7 +761,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
     if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]) and not (
             # a court or a council writes "Dear Sir/Madam" too (from a domain only a
             # government holds; a forged one fails authentication, and is flagged for that)
-            _GOV_DOMAIN.search(registrable(message.from_domain))):
+            government):
         shapes.append((1, _NAMELESS))
     if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
@@ -782,6 +781,7 @@ class _Sender:
     dressed: bool  # the display name's word dressed with account words (`dressed_name_domain`)
     misspelt: str | None  # the display name's word the domain misspells ("wolseiey.co.uk")
     authority: bool  # a government body's name from a non-government domain
+    government: bool  # the registrable domain is a government's (`_GOV_DOMAIN`)
 
 
 # Words a brand's own sender name carries besides the brand ("PayPal Service", "Chase Fraud
@@ -826,6 +826,7 @@ def _sender(from_name: str, domain: str) -> _Sender:
     own = registrable(domain) if domain else ""
     public = is_public_domain(domain)
     name = fold(from_name)
+    government = bool(_GOV_DOMAIN.search(own))
     found = _BRAND_IN_NAME.search(name) if name else None
     brand = (found.group(1) or found.group(2)) if found else None
     if brand and _a_persons_name(name, brand):
@@ -839,7 +840,8 @@ def _sender(from_name: str, domain: str) -> _Sender:
         dressed=dressed_name_domain(from_name, own),
         misspelt=_misspelt_name(name, own),
         authority=bool(own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(name)
-                       and not _GOV_DOMAIN.search(own)))
+                       and not government),
+        government=government)
 
 
 def read_evidence(message: Message, opening: bytes | None = None,
@@ -918,7 +920,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     colleague = bool(own and own in recipients and not failed and not sender.public)
     # (a council or a court from a government domain, not failing authentication, may
     # warn of enforcement: that is its job, not a lure)
-    official = bool(own and not failed and _GOV_DOMAIN.search(own))
+    official = bool(own and not failed and sender.government)
     if seen:
         shapes += [(1 if colleague else weight, name)
                    for name, weight, _ in _SHAPES[1:] if name in seen
@@ -977,21 +979,37 @@ def read_evidence(message: Message, opening: bytes | None = None,
         # a title alone is not a lure: "Mrs Ann Lee" at a free-mail address is a person
         [r for _, r in shapes] == [_POSING] and _TITLE.match(fold(message.from_name))))
     automated = robot_address(local)
-    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
+    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated,
+                        sender.government)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))
     # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
     # below the phishing flag.
     spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]
-    return Evidence(
-        spf=spf, dkim=dkim, dmarc=dmarc, same_org=same_org,
-        server_spam=_server_spam(message), auto_reply=auto_reply,
-        phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
-        unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
-        threaded=bool(message.in_reply_to or message.references), lure=lure,
-        cold_bulk=bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
+    # (positional, in the order of Evidence's fields)
+    return _evidence(
+        spf, dkim, dmarc, same_org,
+        _server_spam(message),  # server_spam
+        auto_reply,
+        tuple(f"{w}:{r}" for w, r in shapes),  # phishing
+        weight,
+        tuple(f"{w}:{r}" for w, r in spam),  # unsolicited
+        sum(w for w, _ in spam),  # spam_weight
+        bool(message.in_reply_to or message.references),  # threaded
+        lure,
+        # cold_bulk
+        bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
             and _named(message.from_name)),
     )
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _evidence(*fields: object) -> Evidence:
+    """The Evidence of these values (positional, in field order): one frozen value for each
+    distinct one, and most mail shares a few (no shapes, the same authentication results).
+    Making a frozen dataclass of 13 fields (a call of `object.__setattr__` each) takes
+    several times as long as a cache hit."""
+    return Evidence(*fields)  # type: ignore[arg-type]
