@@ -213,3 +213,23 @@ def test_a_hyphen_run_is_found_as_every_run_made_would_find_it() -> None:
         made = runs(label)
         for name in words:
             assert evidence_mod._hyphen_run(name, label) == (name in made), (name, label)
+
+
+def test_the_subject_token_is_found_from_the_last_words(messages: list[Message]) -> None:
+    """`_subject_token` finds what `_SUBJECT_TOKEN.search` over the whole subject finds (the
+    same span), on every subject of the corpora and on random subjects made of the
+    pattern's own pieces: brackets, parentheses, letters, digits and whitespace."""
+    import random
+
+    def same(subject: str) -> bool:
+        a = evidence_mod._SUBJECT_TOKEN.search(subject)
+        b = evidence_mod._subject_token(subject)
+        return (a and a.span()) == (b and b.span())
+
+    assert all(same(m.subject) for m in messages)
+    rnd = random.Random(22)
+    pieces = ["[", "]", "(", ")", " ", "  ", "\t", "\n", "\u00a0", "abcde", "xyz", "Q", "ABCD",
+              "12345", "9", "c2971", "gxlqg", "Re:", "!", "\u0663\u0664\u0665\u0666\u0667"]
+    for _ in range(20000):
+        subject = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 9)))
+        assert same(subject), subject
