@@ -171,8 +171,8 @@ def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) ->
     ask = re2.compile(signals_mod._BODY_ASK)
     for text in texts[1::3]:
         sliced = bool(ask.search(text[text.find(b"\n") + 1:]))
-        assert ("body_ask" in signals_mod._IN_OWN_WORDS.found(text)) == sliced
-    assert any("body_ask" in signals_mod._IN_OWN_WORDS.found(t) for t in texts[1::3])
+        assert ("body_ask" in signals_mod._BODY_ASK_SET.found(text)) == sliced
+    assert any("body_ask" in signals_mod._BODY_ASK_SET.found(t) for t in texts[1::3])
 
 
 def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:
@@ -195,3 +195,41 @@ def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[M
             hits["short footer"] += bool(in_footer)
             assert in_footer <= seen
     assert hits["auto"] > 5 and hits["greeting"] > 5 and hits["short footer"] > 5
+
+
+def test_a_hyphen_run_is_found_as_every_run_made_would_find_it() -> None:
+    """`_hyphen_run` (one substring search) answers as the set of every run of whole hyphen
+    parts did, on every name and label of up to six characters over "a", "b" and "-"
+    (empty parts, leading, trailing and doubled hyphens included)."""
+    import itertools
+
+    def runs(label: str) -> set[str]:
+        parts = label.split("-")
+        return {"-".join(parts[i:j]) for i in range(len(parts))
+                for j in range(i + 1, len(parts) + 1)}
+
+    words = ["".join(w) for n in range(7) for w in itertools.product("ab-", repeat=n)]
+    for label in words:
+        made = runs(label)
+        for name in words:
+            assert evidence_mod._hyphen_run(name, label) == (name in made), (name, label)
+
+
+def test_the_subject_token_is_found_from_the_last_words(messages: list[Message]) -> None:
+    """`_subject_token` finds what `_SUBJECT_TOKEN.search` over the whole subject finds (the
+    same span), on every subject of the corpora and on random subjects made of the
+    pattern's own pieces: brackets, parentheses, letters, digits and whitespace."""
+    import random
+
+    def same(subject: str) -> bool:
+        a = evidence_mod._SUBJECT_TOKEN.search(subject)
+        b = evidence_mod._subject_token(subject)
+        return (a and a.span()) == (b and b.span())
+
+    assert all(same(m.subject) for m in messages)
+    rnd = random.Random(22)
+    pieces = ["[", "]", "(", ")", " ", "  ", "\t", "\n", "\u00a0", "abcde", "xyz", "Q", "ABCD",
+              "12345", "9", "c2971", "gxlqg", "Re:", "!", "\u0663\u0664\u0665\u0666\u0667"]
+    for _ in range(20000):
+        subject = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 9)))
+        assert same(subject), subject

@@ -509,10 +509,12 @@ _AUTHORITY_NAME = re.compile(
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
 
 
-def _hyphen_runs(name: str) -> set[str]:
-    """Every run of whole hyphen parts: "acme-corp-hr" -> acme, corp, hr, acme-corp ..."""
-    parts = name.split("-")
-    return {"-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
+def _hyphen_run(name: str, label: str) -> bool:
+    """`name` is a run of whole hyphen parts of `label` ("acme-corp-hr": acme, corp, hr,
+    acme-corp ...). Every hyphen of `label` parts it, so with one added at each end, such a
+    run is exactly a piece of it between two hyphens: one substring search instead of
+    making every run (tests/unit/test_core_judgement_speed.py holds the two equal)."""
+    return f"-{name}-" in f"-{label}-"
 
 
 def imitates_own_org(own: str, recipients: set[str]) -> str | None:
@@ -524,16 +526,13 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
     if not own or own in recipients:
         return None
     mine = own.partition(".")[0]
-    runs: set[str] | None = None  # the sender's hyphen runs, made once when first asked
     for org in recipients:
         name = org.partition(".")[0]
         if len(name) < 4 or mine == name:
             continue
         if one_letter_off(mine, name) and not is_public_domain(org):
             return org
-        if runs is None:
-            runs = _hyphen_runs(mine)
-        if name in runs and not is_public_domain(org):
+        if _hyphen_run(name, mine) and not is_public_domain(org):
             return org
     return None
 
@@ -568,11 +567,10 @@ def dressed_link(host: str, own: str, recipients: set[str]) -> str | None:
     for label in host.split("."):
         if "-" not in label:
             continue
-        runs = _hyphen_runs(label)
         for name in readers:
-            if len(name) >= 4 and label != name and name in runs:
+            if len(name) >= 4 and label != name and _hyphen_run(name, label):
                 return name
-        if len(sender) >= 4 and label != sender and sender in runs and any(
+        if len(sender) >= 4 and label != sender and _hyphen_run(sender, label) and any(
                 part in _ACCOUNT_WORDS for part in label.split("-")):
             return sender
     return None
@@ -654,6 +652,19 @@ _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
     r"\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
+
+
+def _subject_token(subject: str) -> re.Match[str] | None:
+    """`_SUBJECT_TOKEN.search(subject)`, tried from the last three words only. A match runs
+    to the end but for whitespace, and a token holds at most three words ("( c2971 )"), so
+    none starts before the whitespace ahead of the third word from the end; the pattern
+    looks at nothing before where it starts (no "^", "\\b" or look-behind), so searching from
+    there finds the same match. `re` tries every position of the subject otherwise, most of
+    the spam shapes' time (tests/unit/test_core_judgement_speed.py holds the two equal)."""
+    words = subject.rsplit(None, 3)
+    return _SUBJECT_TOKEN.search(subject, len(words[0]) if len(words) == 4 else 0)
+
+
 _DISCLAIMER = (
     rb"\b(?:to be (?:removed|taken off|deleted)|(?:removed|taken off|deleted) (?:from|off) "
     rb"(?:our|the|this|my|all) (?:\w+ )?(?:list|database|mailings?)|removal instructions|"
@@ -721,7 +732,13 @@ _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fe
                r"(?:it|that|the \w+ fee|his fee|their fee)|(?:once|after|when) (?:the |it |"
                r"my )?(?:cheque|check|card|payment|funds?|money|transfer|it) (?:has )?"
                r"(?:clears?|cleared|shows?|arrives?|reflects?))\b")
-_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES},
+# The opening is read by two sets. The first three shapes (a credential ask, a fee, money
+# redirected) are spans of words with counted runs between them ("verify ... .{0,40} ...
+# account"): in one set with the rest their runs multiplied the DFA states, which on mail
+# not read before are most of a pass's cost. Two sets take a quarter fewer instructions over
+# the corpus than one (bench/judgement_instructions.py; docs/results.md).
+_ASKS_IN_OPENING = PatternSet({name: pattern for name, _, pattern in _SHAPES[:3]})
+_IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "register": _REGISTER, "register fee": _REGISTER_FEE,
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
@@ -748,14 +765,16 @@ def _cases(text: str) -> tuple[int, int]:
 
 
 def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generated: bool,
-                 seen: frozenset[str], public: bool, automated: bool) -> list[tuple[int, str]]:
-    """`seen`: the names of the opening's patterns (`_IN_OPENING`) that match it; `public`:
-    the sender's domain is a free-mail one; `automated`: its local part is a robot's."""
+                 seen: frozenset[str], public: bool, automated: bool,
+                 government: bool) -> list[tuple[int, str]]:
+    """`seen`: the names of the opening's patterns (`_ASKS_IN_OPENING`, `_IN_OPENING`) that
+    match it; `public`: the sender's domain is a free-mail one; `automated`: its local part
+    is a robot's; `government`: its registrable domain is a government's."""
     shapes: list[tuple[int, str]] = []
     subject = message.subject
     if _ADV.match(subject):
         shapes.append((2, "the subject declares an advertisement (ADV)"))
-    token = _SUBJECT_TOKEN.search(subject)
+    token = _subject_token(subject)
     if (token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4])) or (
             token and any(c.isdigit() for c in token.group(0))
             and any(c.isalpha() for c in token.group(0))):
@@ -799,7 +818,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
     if "nameless greeting?" in seen and _IMPERSONAL_GREETING.search(opening[:400]) and not (
             # a court or a council writes "Dear Sir/Madam" too (from a domain only a
             # government holds; a forged one fails authentication, and is flagged for that)
-            _GOV_DOMAIN.search(registrable(message.from_domain))):
+            government):
         shapes.append((1, _NAMELESS))
     if "money bait" in seen:
         shapes.append((1, "money or offer bait"))
@@ -819,6 +838,7 @@ class _Sender:
     dressed: bool  # the display name's word dressed with account words (`dressed_name_domain`)
     misspelt: str | None  # the display name's word the domain misspells ("wolseiey.co.uk")
     authority: bool  # a government body's name from a non-government domain
+    government: bool  # the registrable domain is a government's (`_GOV_DOMAIN`)
 
 
 # Words a brand's own sender name carries besides the brand ("PayPal Service", "Chase Fraud
@@ -863,6 +883,7 @@ def _sender(from_name: str, domain: str) -> _Sender:
     own = registrable(domain) if domain else ""
     public = is_public_domain(domain)
     name = fold(from_name)
+    government = bool(_GOV_DOMAIN.search(own))
     found = _BRAND_IN_NAME.search(name) if name else None
     brand = (found.group(1) or found.group(2)) if found else None
     if brand and _a_persons_name(name, brand):
@@ -876,7 +897,8 @@ def _sender(from_name: str, domain: str) -> _Sender:
         dressed=dressed_name_domain(from_name, own),
         misspelt=_misspelt_name(name, own),
         authority=bool(own and not own.endswith(_RESERVED) and _AUTHORITY_NAME.search(name)
-                       and not _GOV_DOMAIN.search(own)))
+                       and not government),
+        government=government)
 
 
 def read_evidence(message: Message, opening: bytes | None = None,
@@ -897,7 +919,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     same_org = bool(own and own in recipients and not sender.public
                     and (dmarc == "pass" or (dkim == "pass" and spf == "pass")))
     subject = message.subject
-    seen = _IN_OPENING.found(opening)
+    seen = _ASKS_IN_OPENING.found(opening) | _IN_OPENING.found(opening)
     auto_reply = bool(
         message.auto_submitted.startswith("auto-replied") or message.autoreply_header
         or _AUTO_REPLY_SUBJECT.match(subject)
@@ -957,7 +979,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     colleague = bool(own and own in recipients and not failed and not sender.public)
     # (a council or a court from a government domain, not failing authentication, may
     # warn of enforcement: that is its job, not a lure)
-    official = bool(own and not failed and _GOV_DOMAIN.search(own))
+    official = bool(own and not failed and sender.government)
     if seen:
         shapes += [(1 if colleague else weight, name)
                    for name, weight, _ in _SHAPES[1:] if name in seen
@@ -1025,21 +1047,37 @@ def read_evidence(message: Message, opening: bytes | None = None,
         # a title alone is not a lure: "Mrs Ann Lee" at a free-mail address is a person
         [r for _, r in shapes] == [_POSING] and _TITLE.match(fold(message.from_name))))
     automated = robot_address(local)
-    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated)
+    spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated,
+                        sender.government)
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))
     # Scam shapes are unsolicited too: a money story from an anonymous sender is spam even
     # below the phishing flag.
     spam += [(w, r) for w, r in shapes if r.startswith(("prize", "gift", "abused", "replies"))]
-    return Evidence(
-        spf=spf, dkim=dkim, dmarc=dmarc, same_org=same_org,
-        server_spam=_server_spam(message), auto_reply=auto_reply,
-        phishing=tuple(f"{w}:{r}" for w, r in shapes), weight=weight,
-        unsolicited=tuple(f"{w}:{r}" for w, r in spam), spam_weight=sum(w for w, _ in spam),
-        threaded=bool(message.in_reply_to or message.references), lure=lure,
-        cold_bulk=bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
+    # (positional, in the order of Evidence's fields)
+    return _evidence(
+        spf, dkim, dmarc, same_org,
+        _server_spam(message),  # server_spam
+        auto_reply,
+        tuple(f"{w}:{r}" for w, r in shapes),  # phishing
+        weight,
+        tuple(f"{w}:{r}" for w, r in spam),  # unsolicited
+        sum(w for w, _ in spam),  # spam_weight
+        bool(message.in_reply_to or message.references),  # threaded
+        lure,
+        # cold_bulk
+        bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
             and _named(message.from_name)),
     )
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _evidence(*fields: object) -> Evidence:
+    """The Evidence of these values (positional, in field order): one frozen value for each
+    distinct one, and most mail shares a few (no shapes, the same authentication results).
+    Making a frozen dataclass of 13 fields (a call of `object.__setattr__` each) takes
+    several times as long as a cache hit."""
+    return Evidence(*fields)  # type: ignore[arg-type]

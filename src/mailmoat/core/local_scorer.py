@@ -35,11 +35,18 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import PatternSet, alternatives, as_searched, matcher
+from mailmoat.core.patterns import (
+    PatternSet,
+    ReadWhenAsked,
+    alternatives,
+    as_searched,
+    matcher,
+)
 from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
 from mailmoat.core.text import fold
 
@@ -423,23 +430,31 @@ _TOMORROW = alternatives(r"\btomorrow\b|내일")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b")
-# The sender's words are read by three sets of the patterns above. Trouble and the asks, each
+# The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
-# others: on mail not read before, two sets cost half of one (bench/bench_local.py).
-_URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "incident": _INCIDENT,
-                           "near": _NEAR_TIME, "deadline": _DEADLINE, "no_action": _NO_ACTION,
+# others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
+# incidents (a monitor's reading and its limit), clock times and near times: three sets, the
+# two of them and the rest, take a third fewer instructions over the corpus than one
+# (bench/judgement_instructions.py; docs/results.md).
+_INCIDENT_SET = PatternSet({"incident": _INCIDENT, "clock": _CLOCK})
+_NEAR_SET = PatternSet({"near": _NEAR_TIME})
+_URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
+                           "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "tomorrow": _TOMORROW, "date": _DATE,
                            "soon": _SOON,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
-                           "clock": _CLOCK, "other_day": _OTHER_DAY,
+                           "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?"})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
-# the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus).
+# the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
+# read only when `_urgency` asks (`ReadWhenAsked`): trouble in a fifth of the corpus, the
+# asks in five sixths.
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,10 +464,17 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
-def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
+def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool],
+             asked: Callable[[], bool], no_action: bool = False,
              calm: bool = False) -> tuple[float, str]:
-    """`found`: the names of the patterns above that match the sender's words in scope;
-    `calm`: the sender says outright it is not urgent ("no rush", "급하지 않으니")."""
+    """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
+    that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
+    and `_ASK` match them, called only where the answer can change the outcome
+    (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
+    "급하지 않으니").
+
+    Every condition is the same yes/no as when all three sets were read first; the cheap
+    operands come first in each, so the two sets are asked for only when they decide."""
     if s.auto_reply:
         return 0.1, "automatic reply"
     explicit = "explicit" in found
@@ -477,31 +499,36 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         "clock" in found and ("today" in found or not found & {"other_day", "soon", "days_away"})
         and "resolved" not in found)
     deadline = "deadline" in found
-    # A request: the mail asks something of the reader (not merely "Re:" in its subject).
-    request = s.action_requested or "ask" in found or (
-        # "Has it gone to print??": a person asking twice over; a robot or a list post is not
-        "doubled_question" in found and not (s.automated_sender or s.bulk or s.list_discussion
-                                             or s.marketing))
+    resolved = "resolved" in found
+
+    def request() -> bool:
+        """The mail asks something of the reader (not merely "Re:" in its subject)."""
+        return s.action_requested or asked() or (
+            # "Has it gone to print??": a person asking twice over; a robot or a list post
+            # is not
+            "doubled_question" in found and not (s.automated_sender or s.bulk
+                                                 or s.list_discussion or s.marketing))
+
     if "promo_pressure" in found and not (explicit or incident):
         near = False
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
-        near = near and "today" in found and request
-    if s.transactional and not (deadline or request):
+        near = near and "today" in found and request()
+    if s.transactional and not (deadline or request()):
         # "delivered this afternoon" records when something happened; it asks for nothing.
         near = False
     # "FYI and need your go": trouble with a request outweighs a bare FYI.
-    asked_in_trouble = ("trouble" in found or incident) and request and "resolved" not in found
-    if (no_action or "no_action" in found) and not (explicit or asked_in_trouble):
+    if (no_action or "no_action" in found) and not (
+            explicit or (not resolved and (incident or trouble_told()) and request())):
         return 0.3 if near else 0.15, "no action needed"
-    if "relaxed" in found and not (incident or "trouble" in found):
+    if "relaxed" in found and not (incident or trouble_told()):
         return 0.3 if near else 0.15, "the sender says it can wait"
-    if explicit and "resolved" in found and not (request or near or "clock" in found):
+    if explicit and resolved and not (near or "clock" in found or request()):
         # "DRINGEND ... Einsatz abgeschlossen": the urgency was, and is over
         return 0.3, "urgent wording about something over"
     if explicit and not incident and "other_day" in found and not (
             near or "clock" in found or "today" in found or "tomorrow" in found
-            or "trouble" in found or s.security_alert):
+            or s.security_alert or trouble_told()):
         # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now
         return 0.5, "urgent wording for another day"
     if explicit or incident:
@@ -510,21 +537,25 @@ def _urgency(found: frozenset[str], s: Signals, no_action: bool = False,
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
-        if s.automated_sender and not (s.security_alert or request or incident or s.same_org):
+        if s.automated_sender and not (s.security_alert or incident or s.same_org
+                                       or request()):
             return 0.5, "automated notice with urgent wording"
-        if s.security_alert and not request and not explicit:
+        if s.security_alert and not explicit and not request():
             return 0.45, "security notice"
         return 0.85, "explicit urgency"
     # A formal deadline (due, expires, cutoff) days away is still a deadline; a request
     # answered by Friday is not an interruption.
     # A formal deadline (due, expires, cutoff) tomorrow or this week is an interruption; one
     # on a calendar date ("by 18 Dec", "the 15th") is something to answer.
-    timed = (near and (deadline or request)) or (deadline and (
+    timed = (near and (deadline or request())) or (deadline and (
         "tomorrow" in found or ("soon" in found and "date" not in found)))
-    trouble = ("trouble" in found and "resolved" not in found
-               and (near or (request
-                             # "held at customs ... returned after 10 days": days away
-                             and "days_away" not in found)))
+    # (the asks before trouble: with no near time, trouble counts only with a request, and
+    # the asks' set is the cheaper of the two)
+    trouble = (not resolved
+               and (near or (
+                   # "held at customs ... returned after 10 days": days away
+                   "days_away" not in found and request()))
+               and trouble_told())
     if timed or trouble:
         if s.list_discussion:
             return 0.5, "list discussion with time pressure"
@@ -660,12 +691,14 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     else:  # the subject and the first words: the texts' own
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
-    found = _URGENCY_SET.found(scoped) | _TROUBLE_SET.found(scoped) | _ASK_SET.found(scoped)
+    read = scoped  # where urgency is read: the text in scope, less the sender's own name
+    found = _URGENCY_SET.found(read) | _INCIDENT_SET.found(read) | _NEAR_SET.found(read)
     if "explicit" in found and message.from_addr:
         unnamed = _without_senders_name(scoped, message.from_name, message.from_addr)
         if unnamed is not None:
-            found = (_URGENCY_SET.found(unnamed) | _TROUBLE_SET.found(unnamed)
-                     | _ASK_SET.found(unnamed))
+            read = unnamed
+            found = (_URGENCY_SET.found(read) | _INCIDENT_SET.found(read)
+                     | _NEAR_SET.found(read))
     if ("incident" not in found and not signals.security_alert
             and _ALARM_SUBJECT.match(message.subject)):
         found |= _ALARMED
@@ -673,7 +706,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     calm = scoped is not searched and bool(_CALM.search(searched))
-    urgency, why = _urgency(found, signals, no_action, calm)
+    urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
+                            ReadWhenAsked(_ASK_SET, read), no_action, calm)
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

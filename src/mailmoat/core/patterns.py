@@ -67,10 +67,12 @@ def as_searched(folded: str) -> bytes:
 # RE2 runs a set as one DFA built lazily, state by state, within a memory budget; states
 # multiply with the patterns of a set. Under RE2's default budget (8 MiB) a set of all 20
 # signals ran out again and again and RE2 fell back to its NFA: 59-93 us a mail against
-# 40 us for 20 separate searches (64 MiB: 5 us). The sets here are one per text, 2 to 13
-# patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen (at 8 MiB
-# the sender's-words set slows by half), and the budget bounds what hostile text can make
-# the states cost: at most 16 MiB per set, 7 sets per process (docs/results.md).
+# 40 us for 20 separate searches (64 MiB: 5 us). The sets here are one to three per text,
+# 1 to 16 patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen
+# (at 8 MiB the sender's-words set slows by half; the scorer's 17-pattern urgency set of the
+# third pass counted the same instructions over the corpus at 16, 64 and 256 MiB), and the
+# budget bounds what hostile text can make the states cost: at most 16 MiB per set, 12 sets
+# per process (docs/results.md).
 SET_MAX_MEM = 16 << 20
 
 
@@ -101,3 +103,21 @@ class PatternSet:
 
 
 _NONE: frozenset[str] = frozenset()
+
+
+class ReadWhenAsked:
+    """Whether a set (of one pattern: the promotional wording, trouble, the asks) finds its
+    pattern in a text: read the first time it is asked, then kept. On mail not read before
+    a set's pass mostly builds DFA states (the first pass over new text costs ten times the
+    next), and where another condition already decides, the pass is not needed at all."""
+
+    __slots__ = ("_hit", "_set", "_text")
+
+    def __init__(self, pattern_set: PatternSet, text: bytes) -> None:
+        self._set, self._text = pattern_set, text
+        self._hit: bool | None = None
+
+    def __call__(self) -> bool:
+        if self._hit is None:
+            self._hit = bool(self._set.found(self._text))
+        return self._hit

@@ -187,11 +187,20 @@ def decide(
         lane, reason = Lane.QUEUE, f"{reason}; urgent, so kept visible"
     if lane is Lane.PUSH and _no_push(signals, facts, thresholds):
         lane, reason = Lane.QUEUE, f"{reason}; the sender may not interrupt, so queued"
-    return Decision(
-        lane=lane,
-        reason=reason,
-        auto_eligible=_auto_eligible(lane, features, signals, facts, thresholds),
-        branch=branch,
+    return _decision(
+        lane,
+        reason,
+        _auto_eligible(lane, features, signals, facts, thresholds),
+        branch,
         # Hashing the thresholds to look the version up costs more than the rest of `decide`.
-        policy_version=POLICY_VERSION if thresholds is THRESHOLDS else _version(thresholds),
+        POLICY_VERSION if thresholds is THRESHOLDS else _version(thresholds),
     )
+
+
+@functools.lru_cache(maxsize=256, typed=True)  # a few dozen lanes, branches and reasons
+def _decision(lane: Lane, reason: str, auto_eligible: bool, branch: str,
+              policy_version: str) -> Decision:
+    """The Decision of these values: one frozen value for each, instead of a frozen
+    dataclass made (a call of `object.__setattr__` a field) for every message."""
+    return Decision(lane=lane, reason=reason, auto_eligible=auto_eligible, branch=branch,
+                    policy_version=policy_version)

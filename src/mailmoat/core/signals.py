@@ -6,13 +6,20 @@ The policy combines them with the scorer's features; the local scorer also reads
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import compress
 
 from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
 from mailmoat.core.message import Message
-from mailmoat.core.patterns import PatternSet, _Matcher, alternatives, as_searched
+from mailmoat.core.patterns import (
+    PatternSet,
+    ReadWhenAsked,
+    _Matcher,
+    alternatives,
+    as_searched,
+)
 from mailmoat.core.records import field_names, field_values, flat_dict
 from mailmoat.core.text import fold
 
@@ -243,21 +250,16 @@ _PERSONAL = alternatives(
 # A question put to the reader ("you" before the "?"), read in the body only: subjects ask
 # hooks of everyone ("Are you making these 5 mistakes?").
 _BODY_ASK = alternatives(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
-# Each text is read once, by one set of its patterns.
-# The evidence reads the opening with its own set (core/evidence.py): one set of both took
-# a third less time on mail read before, but more on mail not read before (its DFA has
-# more states to build), which is most mail.
-_IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION,
-                          "meeting_ask": _MEETING_ASK,
-                          "transactional": _TRANSACTIONAL,
-                          "security": _SECURITY, "pitch": _PITCH})
 # The promotional wording is a set of its own: in one set with the rest its optional words
 # multiplied the DFA's states (on mail not read before, two sets cost less than one).
 _PROMO_SET = PatternSet({"promo": _PROMO})
-# The body's ask is looked for after the first line break (the subject ends there).
 _IN_OWN_WORDS = PatternSet({"action": _ACTION_REQUESTED, "urgent": _URGENT,
-                            "personal": _PERSONAL,
-                            "body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
+                            "personal": _PERSONAL})
+# The body's ask is looked for after the first line break (the subject ends there). It is a
+# set of its own: its counted run ("you" and up to 80 characters to a "?") multiplied the
+# DFA states of the set above (on the corpus, the two sets cost a third less than one), and
+# it is read only when the signals ask (a robot's mail asks no one).
+_BODY_ASK_SET = PatternSet({"body_ask": rf"\A[^\n]*\n(?s:.)*(?:{_BODY_ASK})"})
 _PROMO_LABELS = frozenset({"category_promotions", "category_social", "category_forums"})
 _UPDATE_LABELS = frozenset({"category_updates"})
 
@@ -374,14 +376,24 @@ def in_scope(folded: bytes) -> bytes:
 # "회원사에게 발송", to member firms). An association's newsletter is a record of
 # the reader's own circle (INFO), not a seller's (SILENT). What it sells is still sold: a
 # member's mail that says "book now" or "early bird" is the association's promotion.
-_DIGEST = _Matcher(r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:")
-_MEMBERS = _Matcher(alternatives(
+_DIGEST = r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:"
+_MEMBER_WORDS = alternatives(
     r"\b(?:because|as) you(?:'re| are)? (?:a )?(?:registered )?members? of\b|\bas a "
     r"(?:registered )?member(?: of|[,.])|\byou are (?:a )?members? of\b|\bmembers'? "
     r"(?:newsletter|bulletin|digest)\b",
-    r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)"))
+    r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)")
+_MEMBERS = _Matcher(_MEMBER_WORDS)  # the footer's (the opening's: `_IN_OPENING`)
 _SELLS = _Matcher(r"\b(?:(?:book|buy|shop|order|register|sign up|enrol) (?:now|today)|early[- ]?"
                   r"birds?|\d+ ?% off|discounts?|coupons?|vouchers?|offer ends)\b")
+# Each text is read once, by one set of its patterns (and the sets below, each only when
+# asked). The evidence reads the opening with its own set (core/evidence.py): one set of
+# both took a third less time on mail read before, but more on mail not read before (its
+# DFA has more states to build), which is most mail.
+_IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION,
+                          "meeting_ask": _MEETING_ASK,
+                          "transactional": _TRANSACTIONAL,
+                          "security": _SECURITY, "pitch": _PITCH,
+                          "digest": _DIGEST, "members": _MEMBER_WORDS})
 _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
                          re.IGNORECASE)
 
@@ -436,6 +448,15 @@ def read_texts(message: Message) -> Texts:
     return Texts(fold(subject), opening, own, said, scoped, footer, first_said, first_scoped)
 
 
+@functools.lru_cache(maxsize=1024, typed=True)
+def _signals(*flags: bool) -> Signals:
+    """The Signals of these yes/no values (positional, in field order): one frozen value
+    for each combination, a few hundred in a mailbox. Making a frozen dataclass of 17
+    fields takes longer than the rest of the signals' own logic; a cache hit (the key is the
+    17 values) a seventh of that."""
+    return Signals(*flags)
+
+
 def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Signals, Evidence]:
     """The signals and the evidence behind the sender-side ones, reading the text once.
     `texts`: `read_texts(message)`, when the caller has it (the local scorer reads them too)."""
@@ -445,7 +466,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     text = texts.opening
     scoped = texts.scoped
     footer = texts.footer
-    seen = _IN_OPENING.found(text) | _PROMO_SET.found(text)
+    seen = _IN_OPENING.found(text)
     evidence = read_evidence(message, text, footer)
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels} if message.labels else set()
@@ -463,19 +484,32 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or message.precedence in {"bulk", "list", "junk"}
         or labels & _PROMO_LABELS
         # a newsletter sent as plain mail: a robot's address and an opt-out line
-        or (robot_address(local) and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
+        or (robot and (OPT_OUT.search(footer) or OPT_OUT.search(text)))
     )
     korean_ad = "[광고]" in subject or "(광고)" in subject
-    joined = bool(("promo" in seen or bulk) and not korean_ad and (
-        _DIGEST.search(text) or ((_MEMBERS.search(text) or _MEMBERS.search(footer))
-                                 and not _SELLS.search(text))))
     list_reply = bool(message.list_id and _LIST_REPLY.search(message.subject))
     said = _IN_OWN_WORDS.found(scoped)
+    body_ask = ReadWhenAsked(_BODY_ASK_SET, scoped)
+    # The promotional wording is read only where it can decide marketing or a list
+    # discussion: its set is the largest (on mail not read before its pass mostly builds DFA
+    # states), and most mail is neither bulk, automated nor a list post. `promo` reads it
+    # once, the first time it is asked.
+    promo = ReadWhenAsked(_PROMO_SET, text)
+
+    def joined() -> bool:
+        """A list the reader joined that says so (`_DIGEST`, `_MEMBER_WORDS`), bulk or
+        promotional in its words; a member's mail that sells is not one."""
+        digest = "digest" in seen
+        return bool(
+            not korean_ad
+            and (digest or "members" in seen or (bulk and _MEMBERS.search(footer)))
+            and (bulk or promo()) and (digest or not _SELLS.search(text)))
+
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (not list_reply and not joined and "promo" in seen
-            and (bulk or automated or OPT_OUT.search(footer)))
+        or (not list_reply and (bulk or automated or OPT_OUT.search(footer)) and promo()
+            and not joined())
     )
     action = "action" in said
     scheduling = bool(
@@ -484,26 +518,31 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
             and any(a.content_type == "text/calendar" for a in message.attachments))
         or "scheduling" in seen
         or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
-                                   or "body_ask" in said))
+                                   or body_ask()))
     )
-    # A person asking about an invoice or an order is not a receipt: "do you need the
-    # invoice?", "Re: your order ... would you like us to substitute?".
-    asks = not automated and ("personal" in said or "body_ask" in said)
+
+    def asks() -> bool:
+        # A person asking about an invoice or an order is not a receipt: "do you need the
+        # invoice?", "Re: your order ... would you like us to substitute?".
+        return not automated and ("personal" in said or body_ask())
+
+    # (asked last: the body's ask is read only for a receipt's wording)
     transactional = bool(
-        not action and not asks
+        not action
         and ("transactional" in seen or (labels & _UPDATE_LABELS and automated))
+        and not asks()
     )
     security = "security" in seen
     urgent = "urgent" in said
-    personal = bool(not automated and not bulk and ("personal" in said or "body_ask" in said))
+    personal = bool(not automated and not bulk and ("personal" in said or body_ask()))
     # A person (not a robot, not a promotion) writing on a list the reader joined: a reply,
     # or a post in a discussion. The poster's urgency is not the reader's.
     list_discussion = bool(
-        (joined and not marketing and not evidence.flagged)
-        or (message.list_id and not marketing and not robot
-            and not evidence.auto_reply
-            and (list_reply or message.in_reply_to or message.references
-                 or not message.list_unsubscribe or "promo" not in seen))
+        (message.list_id and not marketing and not robot
+         and not evidence.auto_reply
+         and (list_reply or message.in_reply_to or message.references
+              or not message.list_unsubscribe or not promo()))
+        or (not marketing and not evidence.flagged and joined())
     )
     # A stranger's pitch: not a colleague, not a list, not a reply in a thread the reader is in.
     cold_pitch = bool(
@@ -511,24 +550,25 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         and not (message.in_reply_to or message.references)
         and ("pitch" in seen or _PITCH_NAME.match(message.from_name))
     )
-    signals = Signals(
-        scheduling=scheduling,
-        transactional=transactional,
-        marketing=marketing,
-        urgent_wording=urgent,
-        automated_sender=automated,
-        bulk=bulk,
-        personal=personal,
-        security_alert=security,
-        action_requested=action,
-        phishing=evidence.flagged,
-        spam_verdict=evidence.server_spam,
-        auto_reply=evidence.auto_reply,
-        list_discussion=list_discussion,
-        same_org=evidence.same_org,
-        unsolicited=evidence.spam_shaped,
-        cold_unsolicited=evidence.cold_unsolicited,
-        cold_pitch=cold_pitch,
+    # (positional, in the order of Signals' fields)
+    signals = _signals(
+        scheduling,
+        transactional,
+        marketing,
+        urgent,  # urgent_wording
+        automated,  # automated_sender
+        bulk,
+        personal,
+        security,  # security_alert
+        action,  # action_requested
+        evidence.flagged,  # phishing
+        evidence.server_spam,  # spam_verdict
+        evidence.auto_reply,
+        list_discussion,
+        evidence.same_org,
+        evidence.spam_shaped,  # unsolicited
+        evidence.cold_unsolicited,
+        cold_pitch,
     )
     return signals, evidence
 
