@@ -919,6 +919,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Gary <gary@sparks-electrical.example>", "dryer",
      "The dryer casing is scorched and smells hot. I've isolated it. Need you to tell me if I "
      "can take it out, I'm on site till 2.\n\nGary"),
+    ("Lucía <lucia@escuela.example>", "Se ha inundado el baño de la primera planta",
+     "Se ha roto la cisterna y el agua está saliendo al pasillo. ¿Puedes llamar al fontanero?"),
+    ("Tess <tess@films.example>", "wrong lens mount - crew call in 1 hr",
+     "The lenses don't fit the body. Can you get an adapter to the set?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1094,16 +1098,6 @@ def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
 def test_a_shops_newsletter_is_still_silent() -> None:
     assert lane_of("Shop <news@shop.example>", "Spring newsletter: 20% off everything",
                    "Shop now: 20% off everything this week.\n\nUnsubscribe") is Lane.SILENT
-
-
-@pytest.mark.parametrize(("sender", "subject", "body"), [
-    ("Lucía <lucia@escuela.example>", "Se ha inundado el baño de la primera planta",
-     "Se ha roto la cisterna y el agua está saliendo al pasillo. ¿Puedes llamar al fontanero?"),
-    ("Tess <tess@films.example>", "wrong lens mount - crew call in 1 hr",
-     "The lenses don't fit the body. Can you get an adapter to the set?"),
-])
-def test_trouble_of_the_twenty_first_pass_pushes(sender: str, subject: str, body: str) -> None:
-    assert lane_of(sender, subject, body) is Lane.PUSH
 
 
 @pytest.mark.parametrize(("sender", "subject", "body"), [
