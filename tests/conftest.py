@@ -9,6 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check behaviour, not speed: on a shared, busy machine (CI has two cores) a
+# slow first draw or a slow example is the machine's, and speed goals live in bench/. A test
+# that sets its own @settings keeps these unless it names them.
+settings.register_profile("mailmoat", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mailmoat")
 
 PG_ADMIN_URL = os.environ.get("MAILMOAT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 # The real IMAP + SMTP test server: the `mail_server` fixture for every test module.

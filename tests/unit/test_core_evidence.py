@@ -917,3 +917,56 @@ def test_the_readers_name_under_another_ending_weighs_only_beside_a_lures_shape(
                      "El cargo de mayo ha sido devuelto, ¿puedes revisarlo hoy?",
                      to="Julien <julien@tramaline.fr>"))
     assert not sister.reasons()
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # an advance fee: paid first to unlock money promised to the reader
+    ("Hugo Marsh <hugo@marsh-family-office.example>", "We will invest GBP 400,000 in your "
+     "studio. Our compliance needs an escrow setup fee of GBP 2,900, refunded at closing.",
+     "payment or fee request"),
+    ("박지영 매니저 <jy.park@home-side-job.example>", "첫 미션 완료 시 3만원 지급. 고수익 미션은 "
+     "일정 금액 예치 후 참여 가능합니다.", "payment or fee request"),
+    # a refund asked to another card than the one charged
+    ("Ruth Ames <ruth.ames@mailbox-one.example>", "You charged me twice. My card was "
+     "cancelled, so please refund it to my son's card instead: 4556 0000 1111 2222.",
+     "money redirected"),
+    # the overpaying buyer who wants the forwarder paid from the extra
+    ("Nina Valli <nina@valli-interiors.example>", "Please charge an extra EUR 3,900 on the "
+     "card and pay the forwarder directly by bank transfer.", "to pass on to a third party"),
+    # "if you did not order this, cancel now" in Korean: the callback lure
+    ("쇼핑몰 고객센터 <cs@shop-cs.example>", "결제금액: 1,190,000원. 본인이 주문하지 "
+     "않으셨다면 아래 고객센터로 즉시 취소 신청해 주세요. 070-0000-0000",
+     "a charge to cancel by phone"),
+    # a threat with a word between: "to avoid listing suspension", "avoid further penalties"
+    ("StayHub Partners <partner@stayhub-partners.example>", "A guest filed a complaint. Sign "
+     "in and respond within 24 hours to avoid listing suspension.", "threat of legal action"),
+    ("Registrar <filing@registrar-filings.example>", "Your statement is overdue. File within "
+     "7 days to avoid further penalties.", "threat of legal action"),
+])
+def test_scam_shapes_of_the_twenty_second_pass_are_read(sender: str, body: str,
+                                                        reason: str) -> None:
+    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
+    assert any(reason in r for r in found.reasons()), found.reasons()
+
+
+def test_a_name_with_accents_or_joined_letters_is_read_in_its_dressed_domain() -> None:
+    # "Øresund" is spelt "oresund" in a domain; before, the name never met its domain
+    found = ev(mail("Øresund Bank <security@oresundbank-login.example>", "New sign-in",
+                    "Block access now."))
+    assert any("dressed with account words" in r for r in found.reasons()), found.reasons()
+    accented = ev(mail("Crédit Rhône <alerte@creditrhone-securite.example>", "Accès",
+                       "Confirmez votre identité."))
+    assert any("dressed with account words" in r for r in accented.reasons())
+
+
+def test_the_readers_own_authenticated_systems_naming_a_brand_are_no_brand_claim() -> None:
+    # "Studio UPS" is the power supply's monitor, not the courier
+    subject, body = ("UPS ON BATTERY - mains failure, 11 min remaining",
+                     "Utility power failure, running on battery. Load 64 %.")
+    own = mail("Studio UPS <ups-monitor@acme-corp.com>", subject, body,
+               Authentication_Results=OWN_PASS)
+    assert not ev(own).reasons()
+    assert classify(parse_message(own)).decision.lane is Lane.PUSH
+    # the same name from outside, or not authenticated, is still a brand claim
+    claimed = mail("Studio UPS <ups-monitor@acme-corp.com>", subject, body)
+    assert any("claims ups" in r for r in ev(claimed).reasons())

@@ -1074,6 +1074,10 @@ def test_urgent_wording_in_the_senders_own_name_is_not_urgency() -> None:
     ("Job Alert: 5 new jobs for you", False),
     ("PRICE ALERT: flights to Rome", False),
     ("ALERT: unusual sign-in to your account", False),
+    ("HIGH WIND WARNING 1-6 PM: gusts at 2 of your sites", True),
+    ("DOWN: shop.example/checkout - HTTP 503", True),
+    ("WARNING. Mail Delayed: Re: your post", False),
+    ("FINAL WARNING: unpaid balance", False),
 ])
 def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_do_not(
         subject: str, pushed: bool) -> None:
@@ -1122,3 +1126,56 @@ def test_an_associations_own_promotion_to_its_members_is_still_a_promotion() -> 
                    "Secure your place at the conference. Early bird rates end 15 January.\n"
                    "Book now\nYou are receiving this as a member. Manage your preferences.")
     assert lane is Lane.SILENT
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("ALERT: cold room 2 temperature HIGH", "Cold room 2: 9.4 C (limit 5 C) and rising.\n"
+     "This alert repeats every 10 minutes until resolved."),
+    ("[DOWN] shop.example/checkout", "Monitor is down since 10:01.\nYou will receive a new "
+     "alert when the monitor is back up."),
+])
+def test_a_fix_still_to_come_is_not_the_trouble_over(subject: str, body: str) -> None:
+    assert lane_of("Monitoring <alerts@monitoring.example>", subject, body) is Lane.PUSH
+    # the same alarm once it says it is over
+    over = "The alarm is resolved: back to 4.1 C at 10:40."
+    assert lane_of("Monitoring <alerts@monitoring.example>", subject, over) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Ray <ray@roofing.example>", "Tomas on the Ash St job",
+     "Tomas got dizzy on the roof and threw up. He's not making sense. I'm calling 911 now. "
+     "Can you call his wife?"),
+    ("Niall <niall@radio.example>", "we've been told to leave",
+     "The street has been cordoned off, a suspicious package by the bus stop. We were "
+     "told to leave the building. Someone needs to stop the choir coming in. Ring me."),
+    ("Iker <iker@bateas.example>", "la lancha no arranca",
+     "Xoán, el motor no arranca y estamos amarrados a la batea con el viento subiendo. "
+     "¿Puedes mandar a Andrés con la lancha?"),
+    ("Technik <technik@saal.example>", "Rohr im Foyer",
+     "In der Nacht ist ein Rohr in der Decke geplatzt, das Wasser steht im Foyer. Kannst du "
+     "entscheiden, was wir mit dem Vorverkauf machen?"),
+    ("Kasse <kasse@saal.example>", "Terminal Kasse 2",
+     "Das Kartenterminal geht seit 17:40 nicht mehr. Einlass ist heute um 19:00, soll ich die "
+     "Hotline anrufen?"),
+    ("윤말순 <malsoon.yoon@hanmir.example>", "가게 뒤에서 연기나요",
+     "사장님 가게 뒤 환풍기에서 연기가 계속 나요. 타는 냄새도 나요. 빨리 와 보세요."),
+    ("윤말순 <malsoon.yoon@hanmir.example>", "수도 터졌어요",
+     "마당 수도가 터져서 물이 골목으로 흘러요. 빨리 좀 나와 보세요."),
+    ("관제센터 <alarm@security.example>", "[관제] 화재감지 발생 - 2층 건조실",
+     "발생시각 02:13, 열감지기 동시 감지. 출동요원 배치, 119 자동 신고."),
+])
+def test_trouble_of_the_twenty_second_pass_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # a broken dryer already replaced is news, not trouble
+    ("관리인 <manager@house.example>", "203호 드라이기 교체했어요",
+     "203호 드라이기가 고장나서 새 걸로 교체했어요. 영수증은 책상에 두었어요. 확인해 "
+     "주세요."),
+    # "-면 안 된다" is "must not", not "it does not work"
+    ("고객 <customer@mail.example>", "들기름 유통기한 문의드려요",
+     "유통기한이 지나면 먹으면 안 된다고 들었는데 지금 있는 병은 괜찮을까요? 오늘 답 주세요."),
+])
+def test_a_repair_done_or_a_must_not_is_no_trouble(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from mailmoat.core.message import Message, html_links
@@ -265,6 +266,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
+     # an advance fee: paid first to unlock money promised ("escrow setup fee ... refunded
+     # at closing", "일정 금액 예치 후")
+     r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
+     r"fees?\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b|예치 후|선입금"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
@@ -275,7 +280,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
      r"below\b|\b(?:rather than|instead of) the usual account\b"
      r"|\b(?:his|her|my|our|their|this|that|a different|another|the new|\w+'s) (?:new )?"
-     r"(?:bank )?account instead\b"
+     r"(?:bank )?(?:account|card) instead\b"
      r"|\b(?:wire|payment|bank(?:ing)?|remittance) (?:instructions|details) "
      r"(?:change|changed|update|updated)\b|\brefund the (?:difference|excess|balance)\b"
      r"|\boverpa(?:id|yment)\b|\b(?:send|wire|transfer|refund|return|pay) (?:me |us |him |her "
@@ -321,7 +326,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
      r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
-     r"avoid (?:arrest|prosecution|legal action|penalties|suspension))\b|체포|압류|법적 조치"),
+     r"avoid (?:(?:further|any|additional|the|your|account|listing|service) ){0,2}(?:arrest|"
+     r"prosecution|legal action|penalties|suspension|strike-?off|deactivation))\b"
+     r"|체포|압류|법적 조치"),
     # A renewal or a charge the reader never made, to be cancelled by phoning the sender
     # ("call our refund desk"): the call is the lure (callback phishing).
     ("a charge to cancel by phone", 1,
@@ -331,7 +338,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"helpline|help desk|refund desk|billing (?:department|desk|team))"
      r"|\bto cancel (?:call|phone|dial)\b[^.\n]*\d{3}"
      r"|\b(?:call|phone|ring|dial)\b[^.\n]*\b(?:for (?:a|your) refund|to dispute|refund desk|"
-     r"billing (?:department|desk))"),
+     r"billing (?:department|desk))"
+     r"|(?:주문|결제|구매|신청)하지 ?않(?:으셨다면|으신 경우|은 경우|았다면)"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
@@ -489,13 +497,27 @@ _ACCOUNT_WORDS = frozenset({
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
+_UNJOINED = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ł": "l",
+                           "þ": "th", "ð": "d"})
+
+
+def _latin_letters(folded: str) -> str:
+    """A folded name as a domain spells it: accents dropped and joined letters written out
+    ("øresund bank" -> "oresund bank", "müller" -> "muller"); a domain has no such
+    letters, so a name with them never matched the domain it is dressed in."""
+    if folded.isascii():
+        return folded
+    bare = unicodedata.normalize("NFKD", folded.translate(_UNJOINED))
+    return "".join(c for c in bare if not unicodedata.combining(c))
+
+
 def dressed_name_domain(from_name: str, own: str) -> bool:
     """The display name's own word joined to account words in the domain: "ADP Payroll"
     from adp-employee-portal.com. A company's domain is its name; a phisher's borrows it."""
     parts = own.rpartition(".")[0].split("-") if own else []
     if len(parts) < 2:
         return False
-    words = _NAME_WORD.findall(fold(from_name))
+    words = _NAME_WORD.findall(_latin_letters(fold(from_name)))
     named = set(words)
     named.add("".join(words))
     named.update(a + b for a, b in itertools.pairwise(words))  # "Royal Mail"
@@ -727,7 +749,8 @@ _PASS_ON = (r"\b(?:forward|transfer|pass|send|remit|wire|give) (?:it |that |this
             r"(?:amount|balance|difference|rest|remainder|extra|excess|fee|money) )?(?:on |over "
             r")?to (?:him|her|them|my (?:agent|driver|shipper|mover|assistant|courier|"
             r"secretary)|(?:the|our) (?:agent|driver|shipper|mover|courier|carrier|transporter|"
-            r"shipping agent))\b")
+            r"shipping agent))\b|\bpay (?:the|our|my|their) (?:freight )?(?:forwarder|shipper|"
+            r"shipping agent|mover|courier|agent|driver) (?:directly|themselves|yourself)\b")
 _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fee)|include "
                r"(?:it|that|the \w+ fee|his fee|their fee)|(?:once|after|when) (?:the |it |"
                r"my )?(?:cheque|check|card|payment|funds?|money|transfer|it) (?:has )?"
@@ -934,6 +957,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # misspelt one ("paypa1-secure.com") or a dressed one ("apple-giveaway.net") is no
     # brand's, headers or not.
     unchecked = not message.auth_results and _brand_named(own, brand or look)
+    if same_org:
+        # The reader's own organisation, authenticated: "Studio UPS" is its power supply's
+        # monitor, not the courier (a spoofed one fails the authentication same_org needs).
+        brand = look = None
     if brand and own and not own.endswith(_RESERVED) \
             and own.partition(".")[0] not in BRANDS[brand]:
         if unchecked:

@@ -61,7 +61,9 @@ _EXPLICIT_URGENT = alternatives(
     r"lo antes posible|cuanto antes|lo más pronto posible|dès que possible|au plus vite|"
     r"le plus vite possible|so schnell wie möglich|schnellstmöglich|sofortige[nr]?|"
     r"umgehende[nr]?|en urgence|pilne|pilnie|natychmiast|jak najszybciej)\b",
-    r"긴급|급히|급합니다|즉시|당장|지금 바로|빨리 (?:답|회신|확인|처리|부탁)",
+    r"긴급|급히|급합니다|즉시|당장|지금 바로|"
+    # "빨리" with what is asked: answer, come, call, decide ... quickly
+    r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내)",
     r"至急|緊急|大至急",
 )
 _INCIDENT = alternatives(
@@ -89,12 +91,15 @@ _INCIDENT = alternatives(
     r"(?:\d|high|low|hoch|haut|alto)\s?\S{0,5} \((?:limit|threshold|set ?point|alarm at|seuil|"
     r"grenzwert|l[ií]mite|umbral)(?: (?:haut|bas|high|low|alto|bajo|max|min|oben|unten))? ?:? "
     r"[<>]?-?\d+|non acquitt\w+|nicht quittiert|unquittiert|sin reconocer|"
+    r"(?:smoke|fire|flame|heat|water|leak|intrusion|intruder|gas|co) (?:was |has been )?"
+    r"detected|"
     r"(?:on|sur|auf|en) (?:battery|batterie|batería)"
     r"(?: power)?|relay:? no response)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
     r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
     r"경보 ?(?:발생|울림|울려|울리|지속)|"
-    r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과|상태: ?미확인",
+    r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과|상태: ?미확인|"
+    r"(?:화재|연기|열|가스|누수|침입) ?감지",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -139,7 +144,8 @@ _CLOCK = alternatives(
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
     r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:last night|this morning|"
     r"lunch(?:time)?|early)|\d+ ?mins? (?:out|away)|antes de las? \d{1,2}(?:h|[:.]\d\d)?|"
-    r"bis \d{1,2}(?:[:.]\d\d)? ?uhr|"
+    r"(?:bis|vor) \d{1,2}(?:[:.]\d\d)? ?uhr|(?:bis|vor) \d{1,2}[:.]\d\d|d'ici \d{1,2} ?h|"
+    r"hasta las? \d{1,2}(?:h|[:.]\d\d)?|"
     r"avant \d{1,2} ?h)\b",
     r"(?:^|\s)à \d{1,2} ?h\d*",
     r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|(?:leaves|"
@@ -292,7 +298,11 @@ _TROUBLE = alternatives(
     r"offline)|power (?:is )?out|no power|lost power|leak(?:ing|s)?|flood(?:ed|ing)|spill|"
     r"collision|(?:an|the|a) accident|accident (?:on|at|in)|crash(?:ed)?|injur(?:ed|y|ies)|"
     r"unwell|breathless|collapsed|"
-    r"unconscious|chest pain|(?:call(?:ed)?|ring|rang|dial(?:led)?|phoned?) (?:999|911|112)|"
+    r"unconscious|chest pain|"
+    r"(?:call(?:ed|ing)?|ring(?:ing)?|rang|dial(?:led|ling|ing)?|phon(?:e|ed|ing)) "
+    r"(?:999|911|112)|thr(?:ew|own) up|not making sense|(?:told|asked|ordered) (?:\w+ )?to "
+    r"(?:leave|evacuate) (?:the|our) (?:building|site|premises|area)|cordoned off|suspicious "
+    r"(?:object|package|device|parcel)|"
     r"police|beeping|locked out|clicked (?:on )?"
     r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|entered my (?:password|"
     r"credentials|details)|"
@@ -391,10 +401,14 @@ _TROUBLE = alternatives(
     r"hospital|er|emergency|doctor|vets?|gp|walk-in|minor injuries))|(?:gearbox|clutch|tyre|tire) "
     r"(?:failure|fault|blew|blown)|(?:\d+|two|three|four|several|some) (?:\w+ )?dead\b|(?:da|dio|"
     r"tira) (?:un )?error|personne ne répond|"
+    r"geplatzt|undicht|fehlgeschlagen|geht (?:seit [\d:.]+ (?:uhr )?)?nicht mehr|springt "
+    r"nicht an|startet nicht|no (?:arranca|enciende)|sangr(?:a|ando)|salvamento|(?:en|la|une) crue|"
+    r"interrompu\w*|"
     r"bloqu(?:é|ée|és|ées) (?:à|a|au|en|dans)|ausgefallen|funktioniert "
     r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
     r"sommes) bloqu\w+)\b",
-    r"안 ?(?:된다|되는|돼요|됩니다)|롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
+    r"(?:\A|[^면\s]\s?|[^면]\s)안 ?(?:된다|되는|돼요|됩니다)|"
+    r"롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
     r"연락(?:이|도)? ?안 ?되|해킹|로그인이? 안|아직 안 ?왔|밀치|큰소리|알람 ?발생|"
     r"잘못 ?(?:들어가|나가|입력|표시|설정)|급락|발생 ?중|다운됐|터졌|"
@@ -404,7 +418,8 @@ _TROUBLE = alternatives(
     r"중단(?:됐|되었|됨)|작업 ?중지|"
     r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
     r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
-    r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)",
+    r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)|연기가? ?(?:계속 )?(?:나|올라)|타는 ?냄새|"
+    r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
@@ -421,7 +436,7 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"report filed)|discharged|write-?up|(?:he|she|they)(?:'s| is| are) "
                          r"(?:now )?(?:back )?home|abgeschlossen|erledigt|behoben|résolu|"
                          r"rétabli|solucionado|resuelto|restablecido)\b|복구 완료|해결(?:됨|되었)|"
-                         r"완료(?:했|되|됐)")
+                         r"완료(?:했|되|됐)|(?:교체|수리)(?:했|됐|되었|완료)")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -453,6 +468,13 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
+_RESOLVED_ALONE = matcher(_RESOLVED)
+# Restoration still to come is not a resolution: "this alert repeats until resolved", "you
+# will receive a new alert when the monitor is back up", "power will be restored at 14:00".
+_PENDING_FIX = re.compile(
+    rb"\b(?:when|until|till|once|as soon as|unless|if not)\b[^.\n]{0,40}?\b(?:back (?:up|online|"
+    rb"to normal|in service)|restored|resolved|fixed|repaired)\b|\b(?:will|should|is expected "
+    rb"to) be (?:restored|resolved|fixed|repaired|back)\b")
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
 
 
@@ -640,10 +662,14 @@ def _has_text(folded_subject: str, subject: str, own: str) -> bool:
 _ALARM_SUBJECT = re.compile(
     r"\s*(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
     r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
-    r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERTA?|FAULT|"
+    r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERT[AE]?|FAULT|"
     r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL)\b"
-    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]")
+    # a warning names its hazard ("HIGH WIND WARNING", "FROST WARNING"); "WARNING." alone
+    # heads a mail server's delay notice, and "FINAL WARNING" a dunning letter's threat
+    r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
+    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]|\s*(?:DOWN|CRITICAL|OFFLINE)\s?:")
 _ALARMED = frozenset({"incident"})
+_RESOLVED_NAME = frozenset({"resolved"})
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -699,6 +725,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
             read = unnamed
             found = (_URGENCY_SET.found(read) | _INCIDENT_SET.found(read)
                      | _NEAR_SET.found(read))
+    if "resolved" in found and _PENDING_FIX.search(read) and not _RESOLVED_ALONE.search(
+            _PENDING_FIX.sub(b" ", read)):
+        found = found - _RESOLVED_NAME
     if ("incident" not in found and not signals.security_alert
             and _ALARM_SUBJECT.match(message.subject)):
         found |= _ALARMED
