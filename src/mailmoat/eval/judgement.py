@@ -37,7 +37,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-33.json", "blind-set-34.json",
                                 "blind-set-35.json", "blind-set-36.json",
                                 "blind-set-37.json", "blind-set-38.json",
-                                "blind-set-39.json", "blind-set-40.json"))
+                                "blind-set-39.json", "blind-set-40.json",
+                                "blind-set-41.json", "blind-set-42.json",
+                                "blind-set-43.json", "blind-set-44.json"))
 
 
 def labelled_sets() -> list[Path]:
