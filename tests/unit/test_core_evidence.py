@@ -970,3 +970,36 @@ def test_the_readers_own_authenticated_systems_naming_a_brand_are_no_brand_claim
     # the same name from outside, or not authenticated, is still a brand claim
     claimed = mail("Studio UPS <ups-monitor@acme-corp.com>", subject, body)
     assert any("claims ups" in r for r in ev(claimed).reasons())
+
+
+@pytest.mark.parametrize(("body", "windfall"), [
+    ("Sgt Brooks here. I hold $4.5 million in a trunk box and need a trustworthy person.", True),
+    ("You have won EUR 850,000 in the Euro Millions draw.", True),
+    # a business's own big figures and words are no windfall
+    ("The ship's agent says you won't need the certificate; cover is 10 million per event.",
+     False),
+    ("Please check the beneficiary name and account on the payment instruction.", False),
+])
+def test_a_windfall_is_money_promised_not_a_big_figure(body: str, windfall: bool) -> None:
+    found = ev(mail("Pat Lee <pat@partner.example>", "Hello", body,
+                    to="Aroha <aroha@studio.example>"))
+    assert any("windfall" in r for r in found.reasons()) is windfall, found.reasons()
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # the boss's "private one": a private address asked to be used
+    ("Ruth Adeyemi <ruth.adeyemi@freemail.example>", "Could you send me the subject log as "
+     "Excel to this address? It's my private one, sorry, just for today.", "secrecy"),
+    # a Spanish bank's words: a card number and the internet key asked for
+    ("Banco Sur <alertas@bancosur-pagos.example>", "Deberá ingresar su número de tarjeta y "
+     "su clave de internet para anular la operación.", "credentials"),
+])
+def test_more_lure_words_are_read(sender: str, body: str, reason: str) -> None:
+    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
+    assert any(reason in r for r in found.reasons()), found.reasons()
+
+
+def test_a_name_dressed_with_spanish_account_words_is_a_shape() -> None:
+    found = ev(mail("BBVA <alertas@bbva-confirmaciones.example>", "Confirme la operación",
+                    "Si usted no reconoce esta operación, ingrese para anularla."))
+    assert any("dressed with account words" in r for r in found.reasons()), found.reasons()

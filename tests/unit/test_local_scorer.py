@@ -1175,7 +1175,33 @@ def test_trouble_of_the_twenty_second_pass_pushes(sender: str, subject: str, bod
      "주세요."),
     # "-면 안 된다" is "must not", not "it does not work"
     ("고객 <customer@mail.example>", "들기름 유통기한 문의드려요",
-     "유통기한이 지나면 먹으면 안 된다고 들었는데 지금 있는 병은 괜찮을까요? 오늘 답 주세요."),
+     "유통기한이 지나면 먹으면 안 된다고 들었는데 지금 있는 병은 괜찮을까요? 답 주세요."),
 ])
 def test_a_repair_done_or_a_must_not_is_no_trouble(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_test_or_a_drill_announced_does_not_push() -> None:
+    body = ("Fire alarm testing on Thursday 09:00-11:00: the alarm will sound several times. "
+            "Please do not evacuate unless told to. Can you let your team know?")
+    assert lane_of("Facilities <facilities@campus.example>", "Fire alarm testing Thursday",
+                   body) is not Lane.PUSH
+    # the alarm going off for real still pushes
+    real = "The fire alarm is going off in block B and we are evacuating. Can you call me?"
+    assert lane_of("Facilities <facilities@campus.example>", "Fire alarm", real) is Lane.PUSH
+
+
+def test_a_diver_missing_pushes() -> None:
+    assert lane_of("Ronel <ronel@divecentre.example>", "Balicasag - diver missing CALL ME",
+                   "One of the guests did not surface with his buddy. Coast guard informed. "
+                   "CALL ME") is Lane.PUSH
+
+
+def test_a_person_at_a_mailbox_provider_named_mail_is_not_bulk() -> None:
+    # "mail.dk" is a provider's own domain, not a sending subdomain ("mail.shop.example")
+    person = message_from_fields(sender="Henrik <henrik@mail.dk>", subject="Water in 2.th",
+                                 body="Water is coming through my ceiling. Are you home?")
+    assert not detect_signals(person).bulk
+    shop = message_from_fields(sender="Shop <deals@mail.shop.example>", subject="Sale",
+                               body="20% off this week.")
+    assert detect_signals(shop).bulk

@@ -241,6 +241,7 @@ _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|
                              r"fr|info|biz|us|app))\b")
 
 _LEGAL_THREAT = "threat of legal action or seizure"
+_UNCHECKED = "with no authentication results to check"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
 _REGISTRY_SHAPE = "a registry or listing nobody ordered"
 _SHAPES: tuple[tuple[str, int, str], ...] = (
@@ -260,6 +261,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
      r"(?:online-banking-)?zugangsdaten|confirmez votre identité|vos identifiants|"
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
+     r"clave (?:de internet|sms|secreta|de acceso)|"
      r"potwierdź (?:swoją )?tożsamość|dane logowania)\b"),
     ("payment or fee request", 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
@@ -306,15 +308,23 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:\w+ ){0,3}(?:register|registry|directory|database|catalogue)\b"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin (?:to|of) (?:the |our |my )?(?:late|deceased)|as (?:the )?next "
-     r"of kin|beneficiary|lottery|jackpot|sweepstakes?|you (?:have )?won|"
+     # the beneficiary of a windfall, not a payment's "beneficiary name" or "account"
+     r"of kin|(?:named|made|sole|as) (?:the |a |his |her )?beneficiary|next beneficiary|"
+     r"beneficiary (?:of|to) (?:the|an?|his|her|my|late)|lottery|jackpot|sweepstakes?|"
      r"won the|claim (?:your |the )?(?:prize|funds|reward|payment)|dormant account|airdrop|"
      r"compensation (?:fund|unit|payment)|unclaimed|(?:million|billion) (?:dollars|usd|euros?|"
-     r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|\d[\d,.]* million|"
-     r"donate .{0,30} (?:to|through) you|foreign partner|business (?:proposal|assistance|"
+     r"pounds)|(?:usd|us\$|\$|eur|€|£)\s?\d{1,3}(?:[,.]\d{3}){2,}|"
+     r"donate .{0,30} (?:to|through) you|donate .{0,30} to your (?:organi[sz]ation|charity|"
+     r"foundation|church|school)|foreign partner|business (?:proposal|assistance|"
      r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
      r"funds|guaranteed (?:returns?|profits?)|(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
      r"(?:trading|arbitrage|investment) (?:fund|bot|platform|programme|program))\b"
      r"|\b\d+(?:[.,]\d+)? ?% (?:a |per )?(?:week|day|weekly|daily)\b"
+     r"|\byou (?:have )?won(?:[ ,.!:;]|$)"
+     # millions in a currency ("$4.5 million", "10 million dollars"; not "cover of 10 million");
+     # "$" and "€" stand outside a \b group: there is no word boundary before them
+     r"|(?:\b(?:usd|us\$|eur|dollars?|euros?|pounds?) ?|[$€£] ?)\d[\d,.]* million\b"
+     r"|\b\d[\d,.]* million (?:dollars|usd|euros?|pounds)\b"
      r"|당첨|상속|환급 ?대상|대상자로? 선정|(?:저금리|정부 ?지원|대환) ?대출"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
@@ -349,7 +359,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
-     r"(?:address|e-?mail|account|number)|locked out of (?:my )?work|"
+     r"(?:address|e-?mail|account|number|one)|locked out of (?:my )?work|"
      r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online)\b"
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|kann (?:gerade )?"
@@ -493,7 +503,8 @@ _ACCOUNT_WORDS = frozenset({
     "kartensperre", "sperre", "sicherheit", "konto", "kundenservice", "verifizierung",
     "freischalten", "securite", "compte", "renouvellement", "expiration",
     "seguridad", "cuenta", "verificacion", "pago", "pagos", "paiement", "zahlung", "kunden",
-    "cliente", "clientes"})
+    "cliente", "clientes", "confirmacion", "confirmaciones", "alertas", "avisos",
+    "notificaciones", "verificaciones"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -964,8 +975,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if brand and own and not own.endswith(_RESERVED) \
             and own.partition(".")[0] not in BRANDS[brand]:
         if unchecked:
-            shapes.append((1, f"display name claims {brand} from {own}, with no "
-                              "authentication results to check"))
+            shapes.append((1, f"display name claims {brand} from {own}, {_UNCHECKED}"))
             look = None
         else:
             shapes.append((2, f"display name claims {brand} but the mail is from {own}"))
@@ -974,8 +984,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     elif failed:
         shapes.append((1, "fails DMARC/SPF"))
     if look and unchecked:
-        shapes.append((1, f"a brand's name in {domain}, with no authentication results to "
-                          "check"))
+        shapes.append((1, f"a brand's name in {domain}, {_UNCHECKED}"))
     elif look:
         shapes.append((2, f"look-alike domain of {look}: {domain}"))
     elif sender.another_suffix:

@@ -373,7 +373,9 @@ _TROUBLE = alternatives(
     r"subsided)|"
     r"needle ?stick|(?:been )?bitten|sacked|(?:been )?fired|laid off|walked (?:out|off site)|no "
     r"heat(?:ing)?|(?:completely|totally) (?:down|dead|offline)|overdue (?:walkers|hikers|"
-    r"climbers|vessel|boat)|missing (?:walkers|hikers|person|child|resident|patient)|"
+    r"climbers|vessel|boat)|missing (?:walkers?|hikers?|person|child|resident|patient|divers?|"
+    r"swimmers?|climbers?|skiers?|kids?|boy|girl)|(?:diver|swimmer|child|kid|boy|girl|skier|"
+    r"climber) (?:is |still )?missing|sos (?:declared|activated|triggered|alert)|"
     r"retenid[oa]|(?:está|están|estamos|quedó) bloquead[oa]s?|no funciona|averiad[oa]|"
     r"herid[oa]|fiebre|fièvre|fieber|(?:echando|sale|saliendo) humo|bomberos|pompiers|"
     r"feuerwehr|(?:se )?ha ca[ií]do|guardia civil|stolen|broken into|break-?in|burglar\w*|"
@@ -441,6 +443,14 @@ _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
 _TODAY = alternatives(r"\btoday\b|오늘")
+# A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
+# Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
+_DRILL = alternatives(
+    r"\b(?:(?:fire|smoke|alarm|evacuation|generator|siren|sprinkler|emergency lighting)s? "
+    r"(?:alarm |system )?(?:test|tests|testing|drill|drills|exercise)|fire drill|testing (?:of )?"
+    r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
+    r"simulacro)\b",
+    r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
 _TOMORROW = alternatives(r"\btomorrow\b|내일")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
@@ -457,7 +467,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "tomorrow": _TOMORROW, "date": _DATE,
-                           "soon": _SOON,
+                           "soon": _SOON, "drill": _DRILL,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?"})
@@ -500,6 +510,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if s.auto_reply:
         return 0.1, "automatic reply"
     explicit = "explicit" in found
+    if "drill" in found and not explicit:
+        return 0.15, "a test or a drill announced"
     if calm and not explicit:
         return 0.15, "the sender says it is not urgent"
     incident = "incident" in found and not (not explicit and "resolved" in found)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from itertools import compress
 
-from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, robot_address
+from mailmoat.core.evidence import OPT_OUT, Evidence, read_evidence, registrable, robot_address
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
     PatternSet,
@@ -161,7 +161,8 @@ _PROMO = alternatives(
 )
 # An opt-out footer (core/evidence.py OPT_OUT) marks bulk mail, but legitimate notices
 # carry one too: it is a bulk marker, never promotional evidence on its own.
-# Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...).
+# Sending subdomains that bulk mail platforms use (mail.example.com, news.example.com ...);
+# a domain that is itself such a name is a mailbox provider's ("mail.dk", "email.com").
 _BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|"
                              r"info|m|engage|mkt|mktg|promo|offers|campaign)\d*\.")
 _URGENT = alternatives(
@@ -480,7 +481,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     domain = message.from_domain
     bulk = bool(
         message.bulk_headers
-        or _BULK_SUBDOMAIN.match(domain)
+        or (_BULK_SUBDOMAIN.match(domain) and registrable(domain) != domain)
         or message.precedence in {"bulk", "list", "junk"}
         or labels & _PROMO_LABELS
         # a newsletter sent as plain mail: a robot's address and an opt-out line
