@@ -39,7 +39,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-37.json", "blind-set-38.json",
                                 "blind-set-39.json", "blind-set-40.json",
                                 "blind-set-41.json", "blind-set-42.json",
-                                "blind-set-43.json", "blind-set-44.json"))
+                                "blind-set-43.json", "blind-set-44.json",
+                                "blind-set-45.json", "blind-set-46.json",
+                                "blind-set-47.json", "blind-set-48.json"))
 
 
 def labelled_sets() -> list[Path]:
