@@ -937,6 +937,9 @@ def test_the_readers_name_under_another_ending_weighs_only_beside_a_lures_shape(
     ("쇼핑몰 고객센터 <cs@shop-cs.example>", "결제금액: 1,190,000원. 본인이 주문하지 "
      "않으셨다면 아래 고객센터로 즉시 취소 신청해 주세요. 070-0000-0000",
      "a charge to cancel by phone"),
+    # a second-hand seller asking for the deposit first
+    ("판매자 <seller77@freemail.example>", "전자칠판 계약금 먼저 보내주시면 바로 발송해 "
+     "드릴게요.", "payment or fee request"),
     # a threat with a word between: "to avoid listing suspension", "avoid further penalties"
     ("StayHub Partners <partner@stayhub-partners.example>", "A guest filed a complaint. Sign "
      "in and respond within 24 hours to avoid listing suspension.", "threat of legal action"),
@@ -1003,3 +1006,9 @@ def test_a_name_dressed_with_spanish_account_words_is_a_shape() -> None:
     found = ev(mail("BBVA <alertas@bbva-confirmaciones.example>", "Confirme la operación",
                     "Si usted no reconoce esta operación, ingrese para anularla."))
     assert any("dressed with account words" in r for r in found.reasons()), found.reasons()
+
+
+def test_github_is_a_brand_read_in_display_names() -> None:
+    found = ev(mail("GitHub <security@githubsecurity-alerts.net>", "Unusual sign-in",
+                    "Verify your account."))
+    assert any("claims github" in r for r in found.reasons()), found.reasons()

@@ -1205,3 +1205,23 @@ def test_a_person_at_a_mailbox_provider_named_mail_is_not_bulk() -> None:
     shop = message_from_fields(sender="Shop <deals@mail.shop.example>", subject="Sale",
                                body="20% off this week.")
     assert detect_signals(shop).bulk
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Claim documents for your mother's hospital stay",
+     "For the claim after your mother was in hospital we still need the discharge summary. "
+     "Could you send it?"),
+    ("보일러 교체 견적 문의", "지난주 보일러 고장으로 교체 견적을 받고 싶습니다. 가능한 "
+     "날짜 알려주실 수 있나요?"),
+    ("Sinistre n° 27-04418 – pièces manquantes",
+     "Suite à l'effraction, la police nous a transmis le procès-verbal. Pourriez-vous nous "
+     "envoyer les factures des objets volés ?"),
+])
+def test_trouble_told_about_a_routine_matter_does_not_push(subject: str, body: str) -> None:
+    assert lane_of("Office <office@partner.example>", subject, body) is not Lane.PUSH
+
+
+def test_a_routine_subject_that_tells_trouble_itself_still_pushes() -> None:
+    body = "The pipe under the sink burst again. Can you send someone? Claim 26-4471."
+    assert lane_of("Mrs Hale <hale@home.example>", "water still coming in - claim 26-4471",
+                   body) is Lane.PUSH

@@ -170,6 +170,7 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "coinbase": ("coinbase",), "binance": ("binance",), "metamask": ("metamask",),
     "facebook": ("facebook", "facebookmail", "meta"), "instagram": ("instagram", "facebookmail"),
     "linkedin": ("linkedin",), "dropbox": ("dropbox",), "adobe": ("adobe",),
+    "github": ("github", "githubapp"), "gitlab": ("gitlab",),
     "irs": ("irs",), "western union": ("westernunion",), "moneygram": ("moneygram",),
     "ebay": ("ebay",), "steam": ("steampowered", "steamcommunity"), "visa": ("visa",),
     "mastercard": ("mastercard",), "american express": ("americanexpress", "aexp"),
@@ -272,6 +273,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # at closing", "일정 금액 예치 후")
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
      r"fees?\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b|예치 후|선입금"
+     r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to

@@ -320,9 +320,9 @@ _TROUBLE = alternatives(
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
     # water and buildings
-    r"water (?:is )?(?:pouring|coming|everywhere|leaking|running|through)|pouring (?:in|through|"
-    r"out|down)|burst (?:pipe|main)|(?:hit|caught|damaged|struck) (?:a|the) (?:water|gas) "
-    r"(?:main|pipe)|ceiling (?:is |has )?(?:collapsed|leaking|coming down)|"
+    r"water (?:is )?(?:still )?(?:pouring|coming|everywhere|leaking|running|through)|"
+    r"pouring (?:in|through|out|down)|burst (?:pipe|main)|(?:hit|caught|damaged|struck) "
+    r"(?:a|the) (?:water|gas) (?:main|pipe)|ceiling (?:is |has )?(?:collapsed|leaking|coming down)|"
     # a body in trouble
     r"swell(?:ing|ed)|fever|temperature of \d|bleeding|allergic reaction|anaphyla\w+|a&e|"
     r"emergency room|hard to (?:breathe|swallow)|can'?t breathe|fainted|seizure|heart attack|"
@@ -496,9 +496,13 @@ class Scored:
     source: str = LOCAL_SOURCE
 
 
+def _never() -> bool:
+    return False
+
+
 def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool],
              asked: Callable[[], bool], no_action: bool = False,
-             calm: bool = False) -> tuple[float, str]:
+             calm: bool = False, routine: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
@@ -599,6 +603,10 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             return 0.5, "automated reminder"
         if timed:
             return 0.8, "time pressure with a request"
+        if routine():
+            # "Claim documents for the burst pipe?", "boiler repair quote": the subject says
+            # what the mail is for, and the trouble in it is the matter's background
+            return 0.5, "trouble told about a routine matter"
         return 0.8, "trouble with a request"
     if near or deadline or "soon" in found:
         return 0.5, "some time pressure"
@@ -681,6 +689,14 @@ _ALARM_SUBJECT = re.compile(
     r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
     r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]|\s*(?:DOWN|CRITICAL|OFFLINE)\s?:")
 _ALARMED = frozenset({"incident"})
+# A subject that names a routine matter: a claim, a quote, an inspection, a form, a
+# schedule, an enquiry (in English, French, German, Spanish and Korean).
+_ROUTINE_SUBJECT = re.compile(
+    r"\b(?:claims?|insurance|insurer|quote|quotation|estimate|inspection|questionnaire|renewal|"
+    r"schedule|dates?|forms?|application|enquiry|inquiry|sinistre|déclaration|devis|assurance|"
+    r"renouvellement|formulaire|schadensmeldung|angebot|versicherung|antrag|siniestro|"
+    r"presupuesto|cotización|solicitud)\b|보험|청구|서류|견적|점검|신청|일정|문의|요청|협의")
+_ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
@@ -747,8 +763,16 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     no_action = "no_action" in found or (
         scoped is not searched and _NO_ACTION_ALONE.search(searched))
     calm = scoped is not searched and bool(_CALM.search(searched))
+    def routine() -> bool:
+        """The subject names a routine matter and tells no trouble or urgency itself."""
+        if not _ROUTINE_SUBJECT.search(texts.subject):
+            return False
+        subject = as_searched(texts.subject)
+        return not any(found_in & {"explicit", "incident", "trouble"}
+                       for found_in in (p.found(subject) for p in _ROUTINE_SETS))
+
     urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
-                            ReadWhenAsked(_ASK_SET, read), no_action, calm)
+                            ReadWhenAsked(_ASK_SET, read), no_action, calm, routine)
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
