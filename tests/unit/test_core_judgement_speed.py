@@ -233,3 +233,21 @@ def test_the_subject_token_is_found_from_the_last_words(messages: list[Message])
     for _ in range(20000):
         subject = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 9)))
         assert same(subject), subject
+
+
+def test_the_quote_cut_is_found_through_its_loose_form() -> None:
+    """`_quote_start` (the loose form's starts, each checked by the exact pattern) cuts where
+    `_QUOTE_START` does, on random ASCII text made of the pattern's own pieces, lines longer
+    than its counted runs among them ("on ... wrote:" over 120 characters is no quote)."""
+    import random
+
+    rnd = random.Random(22)
+    pieces = ["on ", " wrote:", "From: ", "Sent: ", "x" * 50, "y" * 130, "\n", "2024-1-2 ",
+              "wrote", "> ", "-- ", "sent from my ", "ON ", "a", " ", "z" * 210]
+    cut = 0
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14)))
+        found = signals_mod._QUOTE_START.search(text)
+        assert signals_mod._quote_start(text.encode()) == (found.start() if found else -1), text
+        cut += found is not None
+    assert cut > 1000

@@ -20,6 +20,7 @@ class TextPattern(Protocol):
 
 
 _UNANCHORED = re2._Anchor.UNANCHORED
+_ANCHOR_START = re2._Anchor.ANCHOR_START
 _NO_MATCH = (-1, -1)
 
 
@@ -38,9 +39,14 @@ class _Matcher:
     def search(self, data: bytes) -> bool:
         return bool(self._match(_UNANCHORED, data, 0, len(data))[0] != _NO_MATCH)
 
-    def start(self, data: bytes) -> int:
-        """Where the first match begins, -1 when there is none."""
-        return int(self._match(_UNANCHORED, data, 0, len(data))[0][0])
+    def start(self, data: bytes, pos: int = 0) -> int:
+        """Where the first match at or after `pos` begins, -1 when there is none (`^` and
+        `\\b` still see the text before `pos`)."""
+        return int(self._match(_UNANCHORED, data, pos, len(data))[0][0])
+
+    def matches_at(self, data: bytes, pos: int) -> bool:
+        """Whether a match begins at `pos`."""
+        return bool(self._match(_ANCHOR_START, data, pos, len(data))[0] != _NO_MATCH)
 
     def sub(self, repl: bytes, data: bytes) -> bytes:
         return cast(bytes, self.compiled.sub(repl, data))
