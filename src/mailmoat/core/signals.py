@@ -411,7 +411,7 @@ _IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION
                           "meeting_ask": _MEETING_ASK,
                           "transactional": _TRANSACTIONAL,
                           "security": _SECURITY, "pitch": _PITCH,
-                          "digest": _DIGEST, "members": _MEMBER_WORDS})
+                          "digest": _DIGEST, "members": _MEMBER_WORDS}, loose=True)
 _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
                          re.IGNORECASE)
 
