@@ -233,3 +233,42 @@ def test_the_subject_token_is_found_from_the_last_words(messages: list[Message])
     for _ in range(20000):
         subject = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 9)))
         assert same(subject), subject
+
+
+def test_the_quote_cut_is_found_through_its_loose_form() -> None:
+    """`_quote_start` (the loose form's starts, each checked by the exact pattern) cuts where
+    `_QUOTE_START` does, on random ASCII text made of the pattern's own pieces, lines longer
+    than its counted runs among them ("on ... wrote:" over 120 characters is no quote)."""
+    import random
+
+    rnd = random.Random(22)
+    pieces = ["on ", " wrote:", "From: ", "Sent: ", "x" * 50, "y" * 130, "\n", "2024-1-2 ",
+              "wrote", "> ", "-- ", "sent from my ", "ON ", "a", " ", "z" * 210]
+    cut = 0
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14)))
+        found = signals_mod._QUOTE_START.search(text)
+        assert signals_mod._quote_start(text.encode()) == (found.start() if found else -1), text
+        cut += found is not None
+    assert cut > 1000
+
+
+def test_a_loose_set_finds_what_its_exact_patterns_find() -> None:
+    """A set run `loose` (each counted run of any characters unbounded, the pattern so
+    changed then searched as it is) finds what the same set run exactly finds, on random
+    text made of its patterns' words with runs longer and shorter than the counts."""
+    import random
+
+    rnd = random.Random(22)
+    pieces = [b"verify ", b"your account", b" pay ", b"the fee", b"log in", b" to view",
+              b"does ", b" work for you", b"meeting ", b"at 10", b"x" * 25, b"y" * 45,
+              b"\n", b" "]
+    for loose in (signals_mod._IN_OPENING, evidence_mod._ASKS_IN_OPENING):
+        exact = PatternSet(dict(zip(loose.names, loose.patterns, strict=True)))
+        assert loose.patterns == exact.patterns and loose._exact is not None
+        hits = 0
+        for _ in range(5000):
+            text = b"".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 10)))
+            assert loose.found(text) == exact.found(text), text
+            hits += bool(exact.found(text))
+        assert hits > 50

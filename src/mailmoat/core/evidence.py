@@ -773,7 +773,7 @@ _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fe
 # account"): in one set with the rest their runs multiplied the DFA states, which on mail
 # not read before are most of a pass's cost. Two sets take a quarter fewer instructions over
 # the corpus than one (bench/judgement_instructions.py; docs/results.md).
-_ASKS_IN_OPENING = PatternSet({name: pattern for name, _, pattern in _SHAPES[:3]})
+_ASKS_IN_OPENING = PatternSet({name: pattern for name, _, pattern in _SHAPES[:3]}, loose=True)
 _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "register": _REGISTER, "register fee": _REGISTER_FEE,
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,

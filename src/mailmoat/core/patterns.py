@@ -4,6 +4,7 @@ together, in one pass of an RE2 `Set` (`PatternSet`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Protocol, cast
 
@@ -20,6 +21,7 @@ class TextPattern(Protocol):
 
 
 _UNANCHORED = re2._Anchor.UNANCHORED
+_ANCHOR_START = re2._Anchor.ANCHOR_START
 _NO_MATCH = (-1, -1)
 
 
@@ -38,9 +40,14 @@ class _Matcher:
     def search(self, data: bytes) -> bool:
         return bool(self._match(_UNANCHORED, data, 0, len(data))[0] != _NO_MATCH)
 
-    def start(self, data: bytes) -> int:
-        """Where the first match begins, -1 when there is none."""
-        return int(self._match(_UNANCHORED, data, 0, len(data))[0][0])
+    def start(self, data: bytes, pos: int = 0) -> int:
+        """Where the first match at or after `pos` begins, -1 when there is none (`^` and
+        `\\b` still see the text before `pos`)."""
+        return int(self._match(_UNANCHORED, data, pos, len(data))[0][0])
+
+    def matches_at(self, data: bytes, pos: int) -> bool:
+        """Whether a match begins at `pos`."""
+        return bool(self._match(_ANCHOR_START, data, pos, len(data))[0] != _NO_MATCH)
 
     def sub(self, repl: bytes, data: bytes) -> bytes:
         return cast(bytes, self.compiled.sub(repl, data))
@@ -76,29 +83,55 @@ def as_searched(folded: str) -> bytes:
 SET_MAX_MEM = 16 << 20
 
 
+# A counted run of any characters between two words ("verify .{0,40} account"). In a DFA
+# it counts: each place the first word was seen is a state of its own, multiplied with the
+# other patterns' states.
+_COUNTED_RUN = re.compile(rb"(?<!\\)\.\{([01]),\d+\}")
+
+
+def loosened(pattern: bytes) -> bytes:
+    """`pattern` with each counted run of any characters unbounded (`.{0,40}` -> `.*`,
+    `.{1,40}` -> `.+`): it matches wherever `pattern` does, and more."""
+    return _COUNTED_RUN.sub(lambda run: b".*" if run.group(1) == b"0" else b".+", pattern)
+
+
 class PatternSet:
     """Named patterns matched in one pass over a text: `found` says which of them match
     anywhere, exactly as each one's own `search` would
-    (tests/unit/test_core_judgement_speed.py holds the two equal on the corpora)."""
+    (tests/unit/test_core_judgement_speed.py holds the two equal on the corpora).
 
-    __slots__ = ("_match", "names", "patterns")
+    `loose`: the pass runs the patterns `loosened`, and a pattern so changed is searched as
+    it is only where its loose form matched. On mail not read before, a set whose patterns
+    count runs between words builds fewer DFA states this way; those patterns rarely match."""
 
-    def __init__(self, named: Mapping[str, str | bytes]) -> None:
+    __slots__ = ("_exact", "_match", "names", "patterns")
+
+    def __init__(self, named: Mapping[str, str | bytes], loose: bool = False) -> None:
         options = re2.Options()
         options.max_mem = SET_MAX_MEM
         compiled = re2.Set.SearchSet(options)
-        for pattern in named.values():
-            compiled.Add(pattern.encode() if isinstance(pattern, str) else pattern)
+        exact = [p.encode() if isinstance(p, str) else p for p in named.values()]
+        run = [loosened(p) for p in exact] if loose else exact
+        for pattern in run:
+            compiled.Add(pattern)
         compiled.Compile()
         self.names: tuple[str, ...] = tuple(named)
         self.patterns: tuple[str | bytes, ...] = tuple(named.values())
         self._match = compiled._set.Match  # the wrapper only re-checks the type
+        # (per pattern: its own search where the pass ran it loosened, else None)
+        self._exact: tuple[_Matcher | None, ...] | None = tuple(
+            _Matcher(p) if r != p else None for p, r in zip(exact, run, strict=True)
+        ) if run != exact else None
 
     def found(self, data: bytes) -> frozenset[str]:
         hits = self._match(data)
         if not hits:  # most texts match none of a set's patterns
             return _NONE
-        names = self.names
+        names, exact = self.names, self._exact
+        if exact is not None:
+            hits = [i for i in hits if (own := exact[i]) is None or own.search(data)]
+            if not hits:
+                return _NONE
         return frozenset([names[i] for i in hits])
 
 
