@@ -1225,3 +1225,7 @@ def test_a_routine_subject_that_tells_trouble_itself_still_pushes() -> None:
     body = "The pipe under the sink burst again. Can you send someone? Claim 26-4471."
     assert lane_of("Mrs Hale <hale@home.example>", "water still coming in - claim 26-4471",
                    body) is Lane.PUSH
+    # a bare "request" names no routine matter: an approval asked while the app crashes
+    assert lane_of("정우성 <ws.jung@studio.example>", "핫픽스 배포 승인 요청",
+                   "일부 기기에서 강제종료 발생 중입니다. 배포 승인만 해주시면 바로 올릴게요.") \
+        is Lane.PUSH

@@ -690,12 +690,13 @@ _ALARM_SUBJECT = re.compile(
     r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]|\s*(?:DOWN|CRITICAL|OFFLINE)\s?:")
 _ALARMED = frozenset({"incident"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
-# schedule, an enquiry (in English, French, German, Spanish and Korean).
+# schedule (in English, French, German, Spanish and Korean). Not a bare "request" or
+# "enquiry" (요청, 문의): "hotfix approval request" names no matter, only an ask.
 _ROUTINE_SUBJECT = re.compile(
     r"\b(?:claims?|insurance|insurer|quote|quotation|estimate|inspection|questionnaire|renewal|"
-    r"schedule|dates?|forms?|application|enquiry|inquiry|sinistre|déclaration|devis|assurance|"
+    r"schedule|dates?|forms?|application|sinistre|déclaration|devis|assurance|"
     r"renouvellement|formulaire|schadensmeldung|angebot|versicherung|antrag|siniestro|"
-    r"presupuesto|cotización|solicitud)\b|보험|청구|서류|견적|점검|신청|일정|문의|요청|협의")
+    r"presupuesto|cotización|solicitud)\b|보험|청구|서류|견적|점검|신청서|일정|협의")
 _ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
 _WORD = re.compile(r"[^\W\d_]{3,}")
