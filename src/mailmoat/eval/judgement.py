@@ -41,7 +41,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-41.json", "blind-set-42.json",
                                 "blind-set-43.json", "blind-set-44.json",
                                 "blind-set-45.json", "blind-set-46.json",
-                                "blind-set-47.json", "blind-set-48.json"))
+                                "blind-set-47.json", "blind-set-48.json",
+                                "blind-set-49.json", "blind-set-50.json",
+                                "blind-set-51.json", "blind-set-52.json"))
 
 
 def labelled_sets() -> list[Path]:
