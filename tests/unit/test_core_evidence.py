@@ -831,6 +831,37 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "tutaj?", "gift cards or wire"),
     ("Kundenservice <service@karten-hilfe.example>", "Bitte bestätigen Sie Ihre Identität mit "
      "Ihren Zugangsdaten: https://karten-hilfe.example/login", "credential"),
+    # an advance fee: paid first to unlock money promised to the reader
+    ("Hugo Marsh <hugo@marsh-family-office.example>", "We will invest GBP 400,000 in your "
+     "studio. Our compliance needs an escrow setup fee of GBP 2,900, refunded at closing.",
+     "payment or fee request"),
+    ("박지영 매니저 <jy.park@home-side-job.example>", "첫 미션 완료 시 3만원 지급. 고수익 미션은 "
+     "일정 금액 예치 후 참여 가능합니다.", "payment or fee request"),
+    # a refund asked to another card than the one charged
+    ("Ruth Ames <ruth.ames@mailbox-one.example>", "You charged me twice. My card was "
+     "cancelled, so please refund it to my son's card instead: 4556 0000 1111 2222.",
+     "money redirected"),
+    # the overpaying buyer who wants the forwarder paid from the extra
+    ("Nina Valli <nina@valli-interiors.example>", "Please charge an extra EUR 3,900 on the "
+     "card and pay the forwarder directly by bank transfer.", "to pass on to a third party"),
+    # "if you did not order this, cancel now" in Korean: the callback lure
+    ("쇼핑몰 고객센터 <cs@shop-cs.example>", "결제금액: 1,190,000원. 본인이 주문하지 "
+     "않으셨다면 아래 고객센터로 즉시 취소 신청해 주세요. 070-0000-0000",
+     "a charge to cancel by phone"),
+    # a second-hand seller asking for the deposit first
+    ("판매자 <seller77@freemail.example>", "전자칠판 계약금 먼저 보내주시면 바로 발송해 "
+     "드릴게요.", "payment or fee request"),
+    # a threat with a word between: "to avoid listing suspension", "avoid further penalties"
+    ("StayHub Partners <partner@stayhub-partners.example>", "A guest filed a complaint. Sign "
+     "in and respond within 24 hours to avoid listing suspension.", "threat of legal action"),
+    ("Registrar <filing@registrar-filings.example>", "Your statement is overdue. File within "
+     "7 days to avoid further penalties.", "threat of legal action"),
+    # the boss's "private one": a private address asked to be used
+    ("Ruth Adeyemi <ruth.adeyemi@freemail.example>", "Could you send me the subject log as "
+     "Excel to this address? It's my private one, sorry, just for today.", "secrecy"),
+    # a Spanish bank's words: a card number and the internet key asked for
+    ("Banco Sur <alertas@bancosur-pagos.example>", "Deberá ingresar su número de tarjeta y "
+     "su clave de internet para anular la operación.", "credentials"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
@@ -919,38 +950,6 @@ def test_the_readers_name_under_another_ending_weighs_only_beside_a_lures_shape(
     assert not sister.reasons()
 
 
-@pytest.mark.parametrize(("sender", "body", "reason"), [
-    # an advance fee: paid first to unlock money promised to the reader
-    ("Hugo Marsh <hugo@marsh-family-office.example>", "We will invest GBP 400,000 in your "
-     "studio. Our compliance needs an escrow setup fee of GBP 2,900, refunded at closing.",
-     "payment or fee request"),
-    ("박지영 매니저 <jy.park@home-side-job.example>", "첫 미션 완료 시 3만원 지급. 고수익 미션은 "
-     "일정 금액 예치 후 참여 가능합니다.", "payment or fee request"),
-    # a refund asked to another card than the one charged
-    ("Ruth Ames <ruth.ames@mailbox-one.example>", "You charged me twice. My card was "
-     "cancelled, so please refund it to my son's card instead: 4556 0000 1111 2222.",
-     "money redirected"),
-    # the overpaying buyer who wants the forwarder paid from the extra
-    ("Nina Valli <nina@valli-interiors.example>", "Please charge an extra EUR 3,900 on the "
-     "card and pay the forwarder directly by bank transfer.", "to pass on to a third party"),
-    # "if you did not order this, cancel now" in Korean: the callback lure
-    ("쇼핑몰 고객센터 <cs@shop-cs.example>", "결제금액: 1,190,000원. 본인이 주문하지 "
-     "않으셨다면 아래 고객센터로 즉시 취소 신청해 주세요. 070-0000-0000",
-     "a charge to cancel by phone"),
-    # a second-hand seller asking for the deposit first
-    ("판매자 <seller77@freemail.example>", "전자칠판 계약금 먼저 보내주시면 바로 발송해 "
-     "드릴게요.", "payment or fee request"),
-    # a threat with a word between: "to avoid listing suspension", "avoid further penalties"
-    ("StayHub Partners <partner@stayhub-partners.example>", "A guest filed a complaint. Sign "
-     "in and respond within 24 hours to avoid listing suspension.", "threat of legal action"),
-    ("Registrar <filing@registrar-filings.example>", "Your statement is overdue. File within "
-     "7 days to avoid further penalties.", "threat of legal action"),
-])
-def test_scam_shapes_of_the_twenty_second_pass_are_read(sender: str, body: str,
-                                                        reason: str) -> None:
-    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
-    assert any(reason in r for r in found.reasons()), found.reasons()
-
 
 def test_a_name_with_accents_or_joined_letters_is_read_in_its_dressed_domain() -> None:
     # "Øresund" is spelt "oresund" in a domain; before, the name never met its domain
@@ -988,18 +987,6 @@ def test_a_windfall_is_money_promised_not_a_big_figure(body: str, windfall: bool
                     to="Aroha <aroha@studio.example>"))
     assert any("windfall" in r for r in found.reasons()) is windfall, found.reasons()
 
-
-@pytest.mark.parametrize(("sender", "body", "reason"), [
-    # the boss's "private one": a private address asked to be used
-    ("Ruth Adeyemi <ruth.adeyemi@freemail.example>", "Could you send me the subject log as "
-     "Excel to this address? It's my private one, sorry, just for today.", "secrecy"),
-    # a Spanish bank's words: a card number and the internet key asked for
-    ("Banco Sur <alertas@bancosur-pagos.example>", "Deberá ingresar su número de tarjeta y "
-     "su clave de internet para anular la operación.", "credentials"),
-])
-def test_more_lure_words_are_read(sender: str, body: str, reason: str) -> None:
-    found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
-    assert any(reason in r for r in found.reasons()), found.reasons()
 
 
 def test_a_name_dressed_with_spanish_account_words_is_a_shape() -> None:
