@@ -399,6 +399,12 @@ def test_a_stranger_touting_a_penny_stock_does_not_push() -> None:
     calm = ev(mail("Priya <priya@acme-corp.com>", "Q3 numbers",
                    "Our stock price held up this quarter; see the board deck."))
     assert not calm.unsolicited
+    # "work from home" in Korean is the same bait; a clock time ("make 8:30") is none
+    side_job = ev(mail("리뷰알바 <job@sidejob-team.example>", "재택부업 안내",
+                       "하루 30분 재택 부업, 일당 10만원 지급."))
+    assert "money or offer bait" in [r.partition(":")[2] for r in side_job.unsolicited]
+    late = ev(mail("Ines <ines@mora-dental.example>", "late", "I won't make 8:30, sorry."))
+    assert not late.unsolicited
 
 
 # -- issue 22, third pass: shapes found on mail written blind (src/mailmoat/eval/sets/
@@ -415,6 +421,9 @@ def test_a_domain_borrowing_the_readers_own_organisation_is_flagged() -> None:
     # The organisation's own name under another ending is not judged (acme-corp.de).
     sister = ev(mail("Jonas <jonas@acme-corp.de>", "Lunch", "Lunch on Friday?"))
     assert not sister.flagged and not sister.phishing
+    # one letter added or dropped ("acme-corpp") is the same trick
+    for typo in ("acme-corpp.com", "acme-crp.com"):
+        assert ev(mail(f"Dana Kim <ceo@{typo}>", "Payment today", "Are you free?")).flagged
 
 
 @pytest.mark.parametrize("domain", ["paypal.com.account-check.ru", "agency.go.kr.cc"])
@@ -475,6 +484,11 @@ def test_a_colleagues_mail_with_no_subject_is_not_a_cold_contact() -> None:
                "unless a keyholder resets it. Can you come down?")
     assert not ev(raw).cold_unsolicited
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+    # nor one shouting its subject: a colleague in a hurry, not bulk mail
+    shouted = mail("Micha Roth <micha@acme-corp.com>", "OVEN 2 DEAD!!! call me",
+                   "Oven 2 won't light, we can't bake the hospital order by 6. Call me.")
+    assert not ev(shouted).spam_shaped
+    assert classify(parse_message(shouted)).decision.lane is Lane.PUSH
 
 
 def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
@@ -862,6 +876,21 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # a Spanish bank's words: a card number and the internet key asked for
     ("Banco Sur <alertas@bancosur-pagos.example>", "Deberá ingresar su número de tarjeta y "
      "su clave de internet para anular la operación.", "credentials"),
+    # a link that downloads an archive: how malware is handed over
+    ("Claims Desk <claims@image-rights.example>", "Pay the licence fee within 5 days. The "
+     "evidence can be downloaded here: https://image-rights.example/case/4411.zip",
+     "a link to download an archive"),
+    # the overpaying buyer, the amount named: "wire the $2,400 to the driver"
+    ("Robert <robert.events@mailbox-one.example>", "I will pay by card including $2,400 "
+     "extra. Once the charge clears, wire the $2,400 to the driver.", "to pass on to a third"),
+    # the seller who cannot show the goods: a deposit first, to beat other buyers
+    ("Andrea <andrea.boats@freemail.example>", "Many buyers are interested, so please send a "
+     "20% deposit to hold the boat.", "payment or fee request"),
+    ("모집팀 <job@sidejob-team.example>", "업무 보증금 5만 원 입금 후 바로 시작하세요.",
+     "payment or fee request"),
+    # a government body's name from a commercial domain
+    ("U.S. Department of Agriculture <payments@farm-disbursement.net>", "Your payment is "
+     "approved.", "a government body's name"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

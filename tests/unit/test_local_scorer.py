@@ -944,6 +944,38 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "마당 수도가 터져서 물이 골목으로 흘러요. 빨리 좀 나와 보세요."),
     ("관제센터 <alarm@security.example>", "[관제] 화재감지 발생 - 2층 건조실",
      "발생시각 02:13, 열감지기 동시 감지. 출동요원 배치, 119 자동 신고."),
+    # a clock time is not money bait ("I won't make 8:30" is no "make 500 a week")
+    ("Dr Ines Mora <ines@mora-dental.example>", "train cancelled",
+     "Train cancelled at Linz, I won't make 8:30. Please call Mr Pohl now and tell him to "
+     "wait in reception. Call me if problem."),
+    # what happened minutes ago is happening now; a person missing is trouble
+    ("Walt <walt@ditch-company.example>", "truck in the canal",
+     "A pickup went into the canal about twenty minutes ago and one man is unaccounted for. "
+     "Can you drop the gates from the office?"),
+    ("Ops <ops@water-north.example>", "hospital supply",
+     "The hospital reports low pressure on the upper floors. We need a yes on the tankers "
+     "before the 14:00 theatre list."),
+    ("Luc <luc@charpente-nord.example>", "inspecteur",
+     "L'inspecteur veut le plan de sécurité signé d'ici une heure, sinon il arrête le chantier. "
+     "Tu peux lui envoyer ?"),
+    ("Rogelio <rogelio@apiarios-sur.example>", "camión",
+     "Se descompuso el camión en la carretera con las colmenas al sol. ¿Llamo a otro "
+     "transportista?"),
+    ("Petra <petra@baeckerei-korn.example>", "Anna im Krankenhaus",
+     "Anna ist im Krankenhaus. Wer übernimmt ab 12 die Kasse?"),
+    # "tonight or tomorrow morning" offers a slot; it does not say the matter can wait
+    ("Hannah <hannah@mailbox-one.example>", "wrong dress delivered - wedding tomorrow 3pm",
+     "The dress you delivered is two sizes too big and the wedding is tomorrow at 3pm. We can "
+     "come to the shop tonight or tomorrow morning. Please call me."),
+    # Korean: "call me" / "pick up", "tell me quickly"; a surprise inspection at 3 today
+    ("지은 <jieun@hanmir.example>", "아빠 응급실",
+     "언니 아빠 응급실 왔어 전화 좀 받아"),
+    ("박현수 <hs.park@nongjang.example>", "냉동창고",
+     "냉동창고 지금 영하 5도까지 올라갔어요. 물건 옮길지 빨리 말해줘요."),
+    # a routine matter's subject ("inspection") does not calm trouble due today
+    ("최과장 <choi@gongjang.example>", "HACCP 점검",
+     "방금 식약청 전화 왔는데 오늘 오후 2시에 불시 점검 나온대요. 발효실 온도 이탈 기록 빠져 "
+     "있으면 큰일이에요."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -967,6 +999,13 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "accident book tomorrow."),
     ("Hall <hall@village.example>", "Booking",
      "The hall seats 30 (max 35) for your evening on the 14th. Can you confirm numbers?"),
+    # the sender says no action is needed, in other words
+    ("Lan <lan@tailor-shop.example>", "stock count done",
+     "Stock count finished today after the water went down. Two bolts were wet, now drying. "
+     "No need to do anything, just so you know."),
+    ("Graham <graham@duthie-accounts.example>", "VAT return filed",
+     "The VAT return was filed this morning; the payment is collected on the 7th, so please "
+     "make sure the account has funds. Nothing else needed from you."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

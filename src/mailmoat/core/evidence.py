@@ -273,9 +273,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # at closing", "일정 금액 예치 후")
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
      r"fees?\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b|예치 후|선입금"
-     r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저"
+     r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저|보증금[^.\n]{0,20}입금 ?후"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
-     r"|\blost my (?:wallet|passport|phone) and\b"),
+     r"|\blost my (?:wallet|passport|phone) and\b"
+     # the seller who cannot show the goods: a deposit first, to beat other buyers
+     r"|\bdeposit to (?:hold|reserve|secure)\b|\bmany (?:buyers|people) (?:are )?(?:interested|"
+     r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
     # back. Genuine changes are checked by phone before money moves: never an interruption.
@@ -449,13 +452,15 @@ _TITLE = re.compile(r"\A\W*(?:dr|mrs?|ms|miss|prof)\b\.?\s+(?!.*\b(?:bank|office
                     r"department|director|manager|agent|attorney|lawyer|barrister)\b)")
 _NO_SUBJECT = "no subject"
 _NO_THREAD = "a reply that belongs to no thread"
-_CASUAL = frozenset({_NO_SUBJECT, _NO_THREAD})
 _SHOUTED = "a shouted subject"
 _BANGS = "!! or $$ in the subject"
 # How a person in a hurry writes too ("WATER COMING THROUGH CEILING", no subject at all):
 # alone, in a mail with no link, no cold contact.
 _NAMELESS = "a greeting that names no one"
 _HURRIED = frozenset({_NO_SUBJECT, _SHOUTED, _BANGS})
+# A colleague's mail in a hurry ("OFEN 2 GEHT NICHT!!! ruf an", no subject) or a reply cut
+# from its thread: none of these is bulk mail's shape from the reader's own organisation.
+_CASUAL = _HURRIED | {_NO_THREAD}
 
 
 def _named(from_name: str) -> bool:
@@ -540,7 +545,9 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
     r"\b(?:tax|revenue|irs|hmrc|customs|police|court|ministry|government|federal|"
-    r"immigration|social security)\b|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
+    r"immigration|social security|department of|coast ?guard|treasury|u\.s\.|usda|uscis|fema|"
+    r"finanzamt|bundesamt|ministère|ministerio|agencia tributaria)\b"
+    r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
 
 
@@ -550,6 +557,18 @@ def _hyphen_run(name: str, label: str) -> bool:
     run is exactly a piece of it between two hyphens: one substring search instead of
     making every run (tests/unit/test_core_judgement_speed.py holds the two equal)."""
     return f"-{name}-" in f"-{label}-"
+
+
+def _one_letter_more(a: str, b: str) -> bool:
+    """One of two names of six letters or more is the other with one letter added or
+    dropped ("trans-wartaa" for "trans-warta"): how a domain bought to pass for the
+    reader's own organisation is spelt."""
+    if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 6:
+        return False
+    long, short = (a, b) if len(a) > len(b) else (b, a)
+    i = next((k for k, (x, y) in enumerate(zip(long, short, strict=False)) if x != y),
+             len(short))
+    return long[:i] + long[i + 1:] == short
 
 
 def imitates_own_org(own: str, recipients: set[str]) -> str | None:
@@ -565,7 +584,8 @@ def imitates_own_org(own: str, recipients: set[str]) -> str | None:
         name = org.partition(".")[0]
         if len(name) < 4 or mine == name:
             continue
-        if one_letter_off(mine, name) and not is_public_domain(org):
+        if (one_letter_off(mine, name) or _one_letter_more(mine, name)) \
+                and not is_public_domain(org):
             return org
         if _hyphen_run(name, mine) and not is_public_domain(org):
             return org
@@ -630,6 +650,14 @@ def _url_hosts(text: bytes) -> list[bytes]:
         if 0 <= www < end:
             www = find(b"www.", end)
     return out
+
+
+# A link that downloads an archive or a program: how malware is handed over ("evidence of
+# the infringement: .../case-22819.zip"). Documents are shared as pages, not as files to run.
+_ARCHIVE = "a link to download an archive or a program"
+_ARCHIVE_LINK = re.compile(
+    rb"(?:https?://|www\.)[^\s\"'<>]*\.(?:zip|rar|7z|exe|scr|iso|img|jar|js|vbs|bat|cmd|msi|"
+    rb"lnk|apk)(?:[?#\"'\s<>)\]]|$)")
 
 
 def _target(href: str) -> bytes | None:
@@ -709,14 +737,15 @@ _DISCLAIMER = (
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
     rb"(?:from this list )?(?:reply|send|click))")
 _MONEY_BAIT = (
-    rb"\b(?:earn|make) (?:\$|extra|money|cash|\d)|\bwork (?:from|at) home\b|\bmortgage rates?\b"
-    rb"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
-    rb"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
-    rb"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
-    rb"|\b(?:double|triple) your\b|\bcash bonus\b|\bpre-?approved\b|\bno credit check\b"
+    r"\b(?:earn|make) (?:\$|extra|money|cash|\d[\d,]*(?:[^\d,.:]|$))|\bwork (?:from|at) home\b"
+    r"|재택 ?(?:부업|알바)|\bmortgage rates?\b"
+    r"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
+    r"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
+    r"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
+    r"|\b(?:double|triple) your\b|\bcash bonus\b|\bpre-?approved\b|\bno credit check\b"
     # a stock pump: a penny stock touted to strangers
-    rb"|\b(?:otc ?bb|pink ?sheets|investor alert|hot (?:stock|pick)s?|stock tips?|penny "
-    rb"stocks?|ticker symbol)\b|\b\d{3,}% (?:investment )?(?:returns?|gains?|profits?)\b")
+    r"|\b(?:otc ?bb|pink ?sheets|investor alert|hot (?:stock|pick)s?|stock tips?|penny "
+    r"stocks?|ticker symbol)\b|\b\d{3,}% (?:investment )?(?:returns?|gains?|profits?)\b")
 
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
@@ -759,7 +788,8 @@ _REGISTER_FEE = (r"\b(?:(?:publication|listing|entry|directory) fee|due for (?:a
 # is to pass the rest on to a third party ("the agent", "my driver") once it clears.
 _OVERPAID = "money paid over the price, to pass on to a third party"
 _PASS_ON = (r"\b(?:forward|transfer|pass|send|remit|wire|give) (?:it |that |this |(?:that|the) "
-            r"(?:amount|balance|difference|rest|remainder|extra|excess|fee|money) )?(?:on |over "
+            r"(?:amount|balance|difference|rest|remainder|extra|excess|fee|money|"
+            r"[$€£]?\d[\d,.]*) )?(?:on |over "
             r")?to (?:him|her|them|my (?:agent|driver|shipper|mover|assistant|courier|"
             r"secretary)|(?:the|our) (?:agent|driver|shipper|mover|courier|carrier|transporter|"
             r"shipping agent))\b|\bpay (?:the|our|my|their) (?:freight )?(?:forwarder|shipper|"
@@ -1015,6 +1045,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # strangers). One that talks of changed wire instructions is more often a warning than a
     # lure: its words weigh one each.
     colleague = bool(own and own in recipients and not failed and not sender.public)
+    if hosts and not colleague and (_ARCHIVE_LINK.search(opening) or any(
+            _ARCHIVE_LINK.search(href.lower().encode("utf-8", "replace"))
+            for _, href in message.links)):
+        shapes.append((1, _ARCHIVE))
     # (a council or a court from a government domain, not failing authentication, may
     # warn of enforcement: that is its job, not a lure)
     official = bool(own and not failed and sender.government)
@@ -1101,7 +1135,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         tuple(f"{w}:{r}" for w, r in shapes),  # phishing
         weight,
         tuple(f"{w}:{r}" for w, r in spam),  # unsolicited
-        sum(w for w, _ in spam),  # spam_weight
+        sum(w for w, r in spam if not (colleague and r in _CASUAL)),  # spam_weight
         bool(message.in_reply_to or message.references),  # threaded
         lure,
         # cold_bulk

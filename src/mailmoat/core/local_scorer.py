@@ -63,7 +63,7 @@ _EXPLICIT_URGENT = alternatives(
     r"umgehende[nr]?|en urgence|pilne|pilnie|natychmiast|jak najszybciej)\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|"
     # "빨리" with what is asked: answer, come, call, decide ... quickly
-    r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내)",
+    r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내|말해)",
     r"至急|緊急|大至急",
 )
 _INCIDENT = alternatives(
@@ -132,7 +132,11 @@ _NEAR_TIME = alternatives(
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
 _CLOCK = alternatives(
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'? ?clock)|(?:at|by|before|until|till|from) "
-    r"\d{1,2}[:.]\d\d|"
+    r"(?:the )?\d{1,2}[:.]\d\d|"
+    # a moment ago: what happened minutes or an hour ago is happening now
+    r"(?:\d+|a few|twenty|thirty|ten|fifteen|an|one|two) (?:min(?:ute)?s?|hours?) ago|"
+    r"il y a (?:\d+|une) (?:min(?:ute)?s?|heures?)|hace (?:\d+|una|un) (?:min(?:uto)?s?|horas?)|"
+    r"vor (?:\d+|einer) (?:min(?:ute[n]?)?|stunden?)|d'ici (?:une|1) heure|"
     r"(?:by|before|until|till) (?:[01]?\d|2[0-3])(?: (?:he|she|they|we|i|"
     r"it|or|and|so|if|latest|at the latest|please|pls))|(?:in|within) (?:like |about |around |"
     r"(?:the )?next )?"
@@ -193,7 +197,8 @@ _ASK = alternatives(
     r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|need (?:a|an) \w+ (?:out|"
     r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
-    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|request (?:\w+ )?assistance|"
+    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht|übernimmt)|"
+    r"request (?:\w+ )?assistance|"
     r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
     r"could) (?:she|he|they)\b|where are you|(?:ring|call|phone|text) me|(?:what|how) do you "
     r"want (?:me|us) to|you (?:may|might) (?:want|need) to|get (?:up |over |down |back )?here|"
@@ -231,7 +236,7 @@ _ASK = alternatives(
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같)|"
     r"어떻게 (?:하죠|해요|할까요|하지)|"
-    r"있으면 연락해|빨리요|주시면 됩니다|"
+    r"있으면 연락해|빨리요|주시면 됩니다|전화 ?(?:좀|받아)|"
     r"(?:인원|사람|지게차|장비|도움|손) ?(?:이|가)? ?필요합니다)",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -258,7 +263,8 @@ _DEADLINE = alternatives(
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
-    r"just sharing|no need to (?:reply|respond|answer)|"
+    r"just sharing|no need to (?:reply|respond|answer|do anything)|just so you know|"
+    r"nothing (?:else |more |further )?(?:is )?(?:needed|required) (?:from|of) you|"
     r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
@@ -268,11 +274,14 @@ _NO_ACTION = alternatives(
 # the body ("login is down ... when you get a sec").
 _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
-    r"(?:earliest )?(?:convenience|leisure)|low priority|(?:today|tonight) or tomorrow|"
+    r"(?:earliest )?(?:convenience|leisure)|low priority|"
     r"no pressure|pas d'urgence|rien ne presse|rien d'urgent|pas urgent|sin prisa|"
     r"sin urgencia|no corre prisa|no es urgente|nada urgente|keine eile|eilt nicht|"
     r"nicht dringend)\b",
     r"편하실 때",
+    # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot
+    r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
+    r"the latest)\b)",
 )
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
 # of its own. Read before negations are taken out of scope ("no rush" is one).
@@ -291,7 +300,8 @@ _TROUBLE = alternatives(
     r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
-    r"climbing)|roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
+    r"climbing|going up)|unaccounted for|se (?:descompuso|averió|rompió|quemó|cayó)|"
+    r"roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
     r"through|print|pay|open)|we(?:'ll| will) lose|(?:has |have )?stopped (?:\w+ing|working)|"
     r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|pos|"
     r"e-?mail|vpn|portal|website|app) (?:is |are |went |has gone |have gone )?(?:down|dead|"
@@ -603,7 +613,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             return 0.5, "automated reminder"
         if timed:
             return 0.8, "time pressure with a request"
-        if routine():
+        if not near and routine():
             # "Claim documents for the burst pipe?", "boiler repair quote": the subject says
             # what the mail is for, and the trouble in it is the matter's background
             return 0.5, "trouble told about a routine matter"
