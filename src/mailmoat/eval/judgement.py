@@ -43,7 +43,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-45.json", "blind-set-46.json",
                                 "blind-set-47.json", "blind-set-48.json",
                                 "blind-set-49.json", "blind-set-50.json",
-                                "blind-set-51.json", "blind-set-52.json"))
+                                "blind-set-51.json", "blind-set-52.json",
+                                "blind-set-53.json", "blind-set-54.json",
+                                "blind-set-55.json", "blind-set-56.json"))
 
 
 def labelled_sets() -> list[Path]:
