@@ -405,6 +405,9 @@ def test_a_stranger_touting_a_penny_stock_does_not_push() -> None:
     assert "money or offer bait" in [r.partition(":")[2] for r in side_job.unsolicited]
     late = ev(mail("Ines <ines@mora-dental.example>", "late", "I won't make 8:30, sorry."))
     assert not late.unsolicited
+    tips = ev(mail("VIP 주식연구소 <vip@freemail.example>", "[무료초대] 리딩방",
+                   "지난달 평균 수익률 312%, 원금 보장 프로그램."))
+    assert "money or offer bait" in [r.partition(":")[2] for r in tips.unsolicited]
 
 
 # -- issue 22, third pass: shapes found on mail written blind (src/mailmoat/eval/sets/
@@ -577,6 +580,15 @@ def test_a_renewal_to_cancel_by_phone_is_a_callback_lure() -> None:
              "A card payment of $42.10 was made. If you did not make this payment, call the "
              "number on the back of your card.")):
         assert "a charge to cancel by phone" not in ev(mail(sender, "Notice", body)).reasons()
+    # a brand's own domain, authenticated, writing as the brand: its fraud desk
+    body = ("A card payment of $980.00 was approved. If you did not make this payment, call "
+            "us on +1 (800) 555-0100.")
+    auth = ("mx.acme-corp.com; spf=pass smtp.mailfrom=paypal.com; dkim=pass; dmarc=pass "
+            "header.from=paypal.com")
+    own = ev(mail("PayPal <service@paypal.com>", "Payment", body, Authentication_Results=auth))
+    assert "a charge to cancel by phone" not in own.reasons()
+    assert "a charge to cancel by phone" in ev(
+        mail("PayPal <service@paypal-billing.net>", "Payment", body)).reasons()
 
 
 def test_a_renewal_receipt_from_free_mail_with_a_callback_is_flagged() -> None:
@@ -891,6 +903,15 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # a government body's name from a commercial domain
     ("U.S. Department of Agriculture <payments@farm-disbursement.net>", "Your payment is "
      "approved.", "a government body's name"),
+    # a card approval "to report if it was not you", in Korean: the callback lure
+    ("해외결제 승인알림 <card.approval@freemail.example>", "해외승인 USD 980.00. 본인 사용이 "
+     "아닌 경우 즉시 고객센터로 연락 바랍니다. 02-0000-0000", "a charge to cancel by phone"),
+    # an overpayment to send back, in Korean
+    ("강민석 <mskang@freemail.example>", "예약금 40만원 대신 실수로 400만원을 이체했어요. 차액 "
+     "360만원을 돌려주실 수 있을까요?", "money redirected"),
+    # "speak to no one about it"
+    ("Geschäftsführung <ceo.office@freemail.example>", "Ich brauche heute noch eine "
+     "Überweisung. Sprechen Sie mit niemandem darüber.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

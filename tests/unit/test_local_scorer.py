@@ -972,6 +972,31 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "언니 아빠 응급실 왔어 전화 좀 받아"),
     ("박현수 <hs.park@nongjang.example>", "냉동창고",
      "냉동창고 지금 영하 5도까지 올라갔어요. 물건 옮길지 빨리 말해줘요."),
+    # a closed road is no resolved ticket; a permission requested is an ask
+    ("Night desk <radio@guard-co.example>", "post 9 no contact",
+     "The guard at post 9 missed the 02:00 and 03:00 radio checks. The patrol went but the "
+     "road is closed by police. Request permission to send the standby guard."),
+    # what the sender needs, said outright, in four languages
+    ("Kim <kim@yarn-studio.example>", "moth larvae in lot 311",
+     "We found larvae in two cartons and the launch is tomorrow at 9am. I need to know "
+     "tonight whether you can air-ship clean yarn."),
+    ("Dr. Bauer <bauer@frucht-werk.example>", "Noroviren Charge 2731",
+     "In Charge 2731 wurden Noroviren nachgewiesen. Ich benötige von Ihnen bis heute 15:00 Uhr "
+     "die vollständige Rückverfolgung."),
+    ("Alejo <alejo@quinua-andes.example>", "techo del almacén",
+     "Se cayó parte del techo con la nevada. Necesito autorización para contratar diez "
+     "personas hoy mismo."),
+    ("Claire <claire@laiterie-nord.example>", "Lot 0612",
+     "Notre direction doit décider avant 17h aujourd'hui d'un retrait. J'ai besoin de votre "
+     "position écrite avant 15h."),
+    # plant that has stopped, in other words
+    ("Piotr <piotr@grzyby-farm.example>", "halls cooling",
+     "The heating is offline in halls 5 and 6 and they are cooling fast. Can you come?"),
+    ("Toni <toni@tartufi-shop.example>", "small cold room",
+     "The cold room shows 11°C, at midnight it was 2°C. The compressor is not running. London "
+     "pickup is 13:00. Do I call the service?"),
+    ("Jürgen <juergen@klavier-transport.example>", "Bühne hängt",
+     "Goran hat sich die Hand eingeklemmt und blutet stark. Ruf bitte an."),
     # a routine matter's subject ("inspection") does not calm trouble due today
     ("최과장 <choi@gongjang.example>", "HACCP 점검",
      "방금 식약청 전화 왔는데 오늘 오후 2시에 불시 점검 나온대요. 발효실 온도 이탈 기록 빠져 "
@@ -1006,6 +1031,14 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Graham <graham@duthie-accounts.example>", "VAT return filed",
      "The VAT return was filed this morning; the payment is collected on the 7th, so please "
      "make sure the account has funds. Nothing else needed from you."),
+    # a notice's condition is not trouble told: "if this wasn't you, ... compromised"
+    ("Account team <account-security@accountprotection.contoso.net>", "New sign-in",
+     "We noticed a new sign-in to your account. If this was you, you can safely ignore this "
+     "email. If this wasn't you, your account has been compromised. Please review your recent "
+     "activity."),
+    # "for emergencies, call the duty manager" in Korean
+    ("윤대표 <yoon@tour-office.example>", "[공지] 오늘 오후 휴무",
+     "오늘 오후는 건물 점검으로 사무실 휴무입니다. 긴급 상황은 비상 당번에게 연락 바랍니다."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

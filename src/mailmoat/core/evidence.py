@@ -242,6 +242,7 @@ _DOMAIN_IN_TEXT = re.compile(r"\b((?:[a-z0-9-]+\.)+(?:com|net|org|gov|edu|io|co|
                              r"fr|info|biz|us|app))\b")
 
 _LEGAL_THREAT = "threat of legal action or seizure"
+_CALLBACK = "a charge to cancel by phone"
 _UNCHECKED = "with no authentication results to check"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
 _REGISTRY_SHAPE = "a registry or listing nobody ordered"
@@ -299,6 +300,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:details|information|instructions)\b|\bnot the old (?:ones|details|account|bank)\b"
      r"|\b(?:changed|switched|new) banks?\b|\bnew (?:sort code|iban|account number)\b"
      r"|\bto our new account\b|\bthe old (?:one|account) is closed\b|계좌가? ?(?:변경|바뀌)"
+     r"|실수로 [^.\n]{0,20}(?:이체|입금|송금)|차액[^.\n]{0,12}(?:돌려|환불|반환)"
      r"|\b(?:neue|geänderte) (?:bankverbindung|iban|kontoverbindung)\b|\b(?:bankverbindung|"
      r"kontoverbindung) (?:hat sich )?geändert\b"
      r"|\b(?:nouveaux?|nouvelles?) (?:coordonnées bancaires|rib|iban)\b"
@@ -346,7 +348,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|체포|압류|법적 조치"),
     # A renewal or a charge the reader never made, to be cancelled by phoning the sender
     # ("call our refund desk"): the call is the lure (callback phishing).
-    ("a charge to cancel by phone", 1,
+    (_CALLBACK, 1,
      r"\b(?:refund|dispute|did not (?:authori[sz]e|make|request)|not authori[sz]ed by you|"
      r"cancel(?:lation)? (?:(?:the|this|your) )?(?:renewal|subscription|order|charge|payment|"
      r"plan))\b[^.\n]*\b(?:call|phone|ring|dial|contact our)\b[^.\n]*(?:\+?\d[\d ()-]{7,}|"
@@ -354,7 +356,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bto cancel (?:call|phone|dial)\b[^.\n]*\d{3}"
      r"|\b(?:call|phone|ring|dial)\b[^.\n]*\b(?:for (?:a|your) refund|to dispute|refund desk|"
      r"billing (?:department|desk))"
-     r"|(?:주문|결제|구매|신청)하지 ?않(?:으셨다면|으신 경우|은 경우|았다면)"),
+     r"|(?:주문|결제|구매|신청|사용)하지 ?않(?:으셨다면|으신 경우|은 경우|았다면)"
+     r"|본인 ?(?:사용|결제)(?:이|가)? ?아닌 ?경우"
+     r"|본인 ?(?:사용|결제)(?:이|가)? ?아닐 ?(?:경우|시)"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
@@ -367,7 +371,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:address|e-?mail|account|number|one)|locked out of (?:my )?work|"
      r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online)\b"
      # the same in German, French and Spanish
-     r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|kann (?:gerade )?"
+     r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|mit niemandem|"
+     r"ohne (?:das thema |es |dies )?intern zu besprechen|telefonisch nicht erreichbar|"
+     r"nur per e-?mail|diskret|vertrauliche (?:übernahme|transaktion|angelegenheit)|"
+     r"kann (?:gerade )?"
      r"nicht telefonieren|bin (?:gerade |noch )?(?:im|in einem) (?:termin|meeting)|"
      r"(?:merci de )?ne pas en parler|je ne peux pas (?:appeler|téléphoner|parler)|(?:je suis )?"
      r"en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|con (?:total )?"
@@ -738,7 +745,9 @@ _DISCLAIMER = (
     rb"(?:from this list )?(?:reply|send|click))")
 _MONEY_BAIT = (
     r"\b(?:earn|make) (?:\$|extra|money|cash|\d[\d,]*(?:[^\d,.:]|$))|\bwork (?:from|at) home\b"
-    r"|재택 ?(?:부업|알바)|\bmortgage rates?\b"
+    r"|재택 ?(?:부업|알바)|(?:일당|하루|일) ?\d+(?:~\d+)? ?만 ?원|수익률 ?\d{3,} ?%"
+    r"|원금 ?보장|리딩방"
+    r"|\bmortgage rates?\b"
     r"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     r"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
     r"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
@@ -1052,10 +1061,14 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # (a council or a court from a government domain, not failing authentication, may
     # warn of enforcement: that is its job, not a lure)
     official = bool(own and not failed and sender.government)
+    # A brand's own domain, authenticated, writing as the brand: "if this was not you, call
+    # us" is its fraud desk, not a callback lure.
+    own_brand = bool(brand and dmarc == "pass" and own.partition(".")[0] in BRANDS[brand])
     if seen:
         shapes += [(1 if colleague else weight, name)
                    for name, weight, _ in _SHAPES[1:] if name in seen
-                   and not (official and name == _LEGAL_THREAT)]
+                   and not (official and name == _LEGAL_THREAT)
+                   and not (own_brand and name == _CALLBACK)]
         if "donation" in seen and "bank details" in seen:
             shapes.append((1, _DONATION))
         if "stolen" in seen and "lend me" in seen:

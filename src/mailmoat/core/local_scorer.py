@@ -198,6 +198,14 @@ _ASK = alternatives(
     r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht|übernimmt)|"
+    # what the sender needs from the reader, said outright
+    r"(?:i|we) need (?:from you|to know|the following)|need from you|(?:i|we) (?:want|would "
+    r"like|'d like) to know|someone (?:should|must)|request(?:ing)? (?:your )?(?:permission|"
+    r"approval|authori[sz]ation)|(?:ich|wir) (?:benötige|benötigen|brauche|brauchen) (?:von "
+    r"ihnen|von dir|bis|sofort|dringend|heute)|wir müssen (?:heute|sofort|jetzt|bis)|"
+    r"necesit(?:o|amos) (?:de (?:ti|usted|vos)|vuestr[oa]s?|su|tu|autorizaci[oó]n)|"
+    r"necesit(?:o|amos):|merci de m'(?:appeler|envoyer|confirmer)|merci de me (?:rappeler|"
+    r"confirmer|répondre)|ruf (?:bitte )?(?:sofort |gleich )?an|"
     r"request (?:\w+ )?assistance|"
     r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
     r"could) (?:she|he|they)\b|where are you|(?:ring|call|phone|text) me|(?:what|how) do you "
@@ -209,7 +217,8 @@ _ASK = alternatives(
     r"qué hago|dime qué|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
     r"mógłbyś|mogłabyś)|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
     r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|brauche(?:n)? (?:dich|sie|ihre)|"
-    r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|"
+    r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|j'ai besoin (?:de (?:votre|vos|"
+    r"ton|ta|tes)|aujourd'hui)|"
     r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
     r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
@@ -264,6 +273,8 @@ _DEADLINE = alternatives(
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
     r"just sharing|no need to (?:reply|respond|answer|do anything)|just so you know|"
+    r"if (?:this|it) was you|(?:you can|please) (?:safely )?ignore this (?:e-?mail|message|"
+    r"notice)|"
     r"nothing (?:else |more |further )?(?:is )?(?:needed|required) (?:from|of) you|"
     r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
@@ -301,9 +312,12 @@ _TROUBLE = alternatives(
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
     r"climbing|going up)|unaccounted for|se (?:descompuso|averió|rompió|quemó|cayó)|"
+    r"(?:is|are) not (?:running|cooling|heating|starting)|(?:isn'?t|aren'?t|won'?t|doesn'?t) "
+    r"(?:running|cooling|heating|start|turn on)|"
     r"roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
     r"through|print|pay|open)|we(?:'ll| will) lose|(?:has |have )?stopped (?:\w+ing|working)|"
     r"(?:lines?|phones?|power|internet|wi-?fi|network|systems?|servers?|site|scanners?|tills?|pos|"
+    r"boilers?|heating|pumps?|compressors?|chillers?|freezers?|generators?|lifts?|elevators?|"
     r"e-?mail|vpn|portal|website|app) (?:is |are |went |has gone |have gone )?(?:down|dead|"
     r"offline)|power (?:is )?out|no power|lost power|leak(?:ing|s)?|flood(?:ed|ing)|spill|"
     r"collision|(?:an|the|a) accident|accident (?:on|at|in)|crash(?:ed)?|injur(?:ed|y|ies)|"
@@ -356,7 +370,7 @@ _TROUBLE = alternatives(
     r"compressor|chiller|lift|elevator) (?:\w+ )?(?:went out|quit|died|failed|stopped|is out|"
     r"broke)|(?:and|still) (?:climbing|rising)|rising \d|wrong (?:photo|picture|guy|name|price|"
     r"amount|version|file|invoice|dose|item|figure)|accidente|se cort[óo]|lesionad[oa]|"
-    r"blessée?|accident du travail|verletzt|unfall|"
+    r"blessée?|accident du travail|verletzt|unfall|blutet|eingeklemmt|gestürzt|trapped|"
     r"(?:homes?|houses?|residents|customers|we|they|site|building) (?:are |is )?(?:now )?without "
     r"(?:water|power|heat\w*|electricity|internet)|main break|water main|changed the locks|"
     r"locked (?:me|us|them|him|her) out|evict\w*|(?:passengers|customers|patients|guests|drivers|"
@@ -434,8 +448,9 @@ _TROUBLE = alternatives(
     r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
 )
 # An incident that is over is a record, not an interruption.
-_RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:closed|"
-                         r"fixed|restored)|back (?:up|online|to normal|inside|in service)|"
+_RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
+                         r"restored)|(?:ticket|case|issue|incident|alert|it) (?:is|was|has been) "
+                         r"closed|back (?:up|online|to normal|inside|in service)|"
                          r"all good|all sorted|sorted now|repaired|reverted|"
                          r"marked (?:as )?(?:complete|completed|"
                          r"resolved|closed|done|fixed)|"
@@ -494,7 +509,10 @@ _RESOLVED_ALONE = matcher(_RESOLVED)
 _PENDING_FIX = re.compile(
     rb"\b(?:when|until|till|once|as soon as|unless|if not)\b[^.\n]{0,40}?\b(?:back (?:up|online|"
     rb"to normal|in service)|restored|resolved|fixed|repaired)\b|\b(?:will|should|is expected "
-    rb"to) be (?:restored|resolved|fixed|repaired|back)\b")
+    rb"to) be (?:restored|resolved|fixed|repaired|back)\b"
+    # a repair not done: "the dyke is still not repaired"
+    rb"|\b(?:not|never|isn'?t|hasn'?t|wasn'?t|haven'?t|aren'?t) (?:yet |been |fully |properly )?"
+    rb"(?:repaired|fixed|restored|resolved)\b")
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
 
 

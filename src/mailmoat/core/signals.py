@@ -315,7 +315,11 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:urgent|critical|emergency) (?:matters?|issues?|questions?|requests?|inquiries|"
     r"enquiries|incidents?) (?:please |should |can )?(?:contact|call|ping|reach|email|go)"
     r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
+    # what follows only if the reader did not do it: "if this wasn't you, your account has
+    # been compromised" is a notice's condition, not trouble told
+    r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
+    r"|긴급 ?(?:상황|사항|문의|건)(?:은|는|시|에는|이 있으면|발생 시)"
     # a service's name, not an event: "emergency dispatch remains available 24/7"
     r"|\b(?:emergency|urgent) (?:dispatch|lines?|numbers?|contacts?|hotline|services?|phones?|"
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund|"
