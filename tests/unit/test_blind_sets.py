@@ -51,7 +51,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-49.json": (140, 230), "blind-set-50.json": (144, 230),
          "blind-set-51.json": (145, 230), "blind-set-52.json": (145, 230),
          "blind-set-53.json": (142, 230), "blind-set-54.json": (144, 230),
-         "blind-set-55.json": (145, 230), "blind-set-56.json": (145, 230)}
+         "blind-set-55.json": (145, 230), "blind-set-56.json": (145, 230),
+         "blind-set-57.json": (142, 230), "blind-set-58.json": (143, 230),
+         "blind-set-59.json": (147, 230), "blind-set-60.json": (148, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

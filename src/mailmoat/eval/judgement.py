@@ -45,7 +45,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-49.json", "blind-set-50.json",
                                 "blind-set-51.json", "blind-set-52.json",
                                 "blind-set-53.json", "blind-set-54.json",
-                                "blind-set-55.json", "blind-set-56.json"))
+                                "blind-set-55.json", "blind-set-56.json",
+                                "blind-set-57.json", "blind-set-58.json",
+                                "blind-set-59.json", "blind-set-60.json"))
 
 
 def labelled_sets() -> list[Path]:
