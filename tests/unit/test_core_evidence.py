@@ -651,6 +651,10 @@ def test_a_person_mentioning_time_away_after_a_question_is_not_an_auto_reply() -
     ooo = ev(mail("Wei Lo <wei@lo-translate.example>", "Re: is the draft ready?",
                   "Hello, I'm away until 7 January. Thanks!"))
     assert ooo.auto_reply
+    # the Korean words too ("on leave", "away"): once written as bytes RE2 read as Latin-1
+    for words in ("안녕하세요. 현재 휴가 중입니다. 1월 7일에 복귀합니다.",
+                  "부재중입니다. 급한 일은 사무실로 연락 주세요."):
+        assert ev(mail("이지은 <jieun@lo-translate.example>", "Re: 견적", words)).auto_reply
 
 
 @pytest.mark.parametrize(("sender", "to"), [
@@ -912,6 +916,13 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # "speak to no one about it"
     ("Geschäftsführung <ceo.office@freemail.example>", "Ich brauche heute noch eine "
      "Überweisung. Sprechen Sie mit niemandem darüber.", "secrecy"),
+    # a relative's account; a bank "changed for tax reasons"; "write only to this address"
+    ("Alhaji <alhaji.m@freemail.example>", "Please do the refund today to my cousin's account "
+     "below, my own account is blocked.", "money redirected"),
+    ("Javier <jruiz@ebro-export.example>", "Por un cambio de entidad bancaria, transfiera el "
+     "anticipo a la siguiente cuenta. No utilice la cuenta anterior.", "money redirected"),
+    ("Claire <c.fabre@parfums-sud.example>", "Merci d'écrire uniquement à cette adresse, notre "
+     "messagerie habituelle est en migration.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -997,6 +997,21 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "pickup is 13:00. Do I call the service?"),
     ("Jürgen <juergen@klavier-transport.example>", "Bühne hängt",
      "Goran hat sich die Hand eingeklemmt und blutet stark. Ruf bitte an."),
+    # an authority's order with a time today: a flash flood is trouble, not a receipt
+    ("Visitor Centre <operations@rum-park.example>", "Flash flood warning",
+     "A flash flood warning is in force this afternoon. Camps in low wadis must move guests to "
+     "higher ground before 15:00 today. Confirm receipt by reply."),
+    # "please:" and a list of what to do; French "merci de la signer"; Spanish "necesitamos hoy"
+    ("Dr Mensah <mensah@fish-lab.example>", "preliminary TiLV result",
+     "The preliminary result for block B is positive. Until we confirm, please:\n- do not move "
+     "any live fish off the site,\n- stop all fingerling sales.\nA truck is loading this "
+     "morning."),
+    ("Fulbert <fulbert@transit-port.example>", "procuration 2028",
+     "Sans ce document avant 18h, la déclaration ne peut pas être déposée et les véhicules "
+     "resteront au port. Merci de la signer et de nous l'envoyer scannée."),
+    ("Calidad <calidad@turron-sur.example>", "vidrio en lote 2805",
+     "Hemos encontrado vidrio en el lote 2805 y parado la línea. Necesitamos hoy mismo su plan "
+     "de acción."),
     # a routine matter's subject ("inspection") does not calm trouble due today
     ("최과장 <choi@gongjang.example>", "HACCP 점검",
      "방금 식약청 전화 왔는데 오늘 오후 2시에 불시 점검 나온대요. 발효실 온도 이탈 기록 빠져 "
@@ -1053,6 +1068,8 @@ def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body
      "Jars go up 6% on 1 March. Stock up now and lock in current pricing!\nUnsubscribe"),
     ("LedgerLite <news@mail.ledgerlite.example>", "Get paid faster",
      "Send invoices in seconds. Try LedgerLite invoicing today.\nUnsubscribe"),
+    ("스타트업 행사 <event@startup-events.example>", "[초대] 데모데이 - 얼리버드 마감 임박!",
+     "얼리버드 등록 마감 임박! 지금 신청하세요."),
 ])
 def test_a_sellers_own_pressure_is_a_record_not_the_queue(sender: str, subject: str,
                                                           body: str) -> None:
@@ -1072,6 +1089,11 @@ def test_a_members_bulletin_is_not_taken_for_a_promotion() -> None:
     ("Skyways <bookings@email.skyways.example>", "Change to your flight SK201",
      "Booking reference: QW7P2L. Your flight SK201 now departs at 18:40 (was 18:10). Manage "
      "my booking"),
+    # a deadline today with what is lost if missed is no seller's "closing soon" (마감 임박)
+    ("지원사업 관리시스템 <noreply@grant-system.example>",
+     "[마감 임박] 정산보고서 미제출 안내 (오늘 18:00 마감)",
+     "정산보고서가 아직 제출되지 않았습니다. 제출 마감: 오늘 18:00. 미제출 시 하반기 지원금 "
+     "교부가 취소될 수 있습니다."),
 ])
 def test_a_code_or_a_schedule_change_is_a_visible_record(sender: str, subject: str,
                                                          body: str) -> None:

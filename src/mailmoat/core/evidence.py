@@ -304,7 +304,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:neue|geänderte) (?:bankverbindung|iban|kontoverbindung)\b|\b(?:bankverbindung|"
      r"kontoverbindung) (?:hat sich )?geändert\b"
      r"|\b(?:nouveaux?|nouvelles?) (?:coordonnées bancaires|rib|iban)\b"
-     r"|\bchangement de (?:rib|coordonnées bancaires|banque)\b|\bnuevos? (?:datos bancarios|"
+     r"|\bchangement de (?:rib|coordonnées bancaires|banque)\b|\bcambio de (?:entidad|banco)\b"
+     r"|\bla cuenta anterior\b"
+     # a relative's account: "refund it to my cousin's account below, mine is blocked"
+     r"|\b(?:to|into) (?:my|his|her|their|our) (?:\w+'s )?(?:cousin|brother|sister|wife|husband|"
+     r"friend|uncle|aunt|son|daughter|mother|father|partner)'?s? (?:bank )?account\b"
+     r"|\bnuevos? (?:datos bancarios|"
      r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
     # "publication", a directory listing, a Chinese "internet keyword" or domain claim.
@@ -369,16 +374,17 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
      r"(?:address|e-?mail|account|number|one)|locked out of (?:my )?work|"
-     r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online)\b"
+     r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online|only e-?mail)\b"
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|mit niemandem|"
      r"ohne (?:das thema |es |dies )?intern zu besprechen|telefonisch nicht erreichbar|"
      r"nur per e-?mail|diskret|vertrauliche (?:übernahme|transaktion|angelegenheit)|"
      r"kann (?:gerade )?"
      r"nicht telefonieren|bin (?:gerade |noch )?(?:im|in einem) (?:termin|meeting)|"
-     r"(?:merci de )?ne pas en parler|je ne peux pas (?:appeler|téléphoner|parler)|(?:je suis )?"
-     r"en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|con (?:total )?"
-     r"discreción)\b"
+     r"(?:merci de )?ne pas en parler|uniquement à cette adresse|messagerie (?:habituelle )?est "
+     r"en (?:migration|panne|maintenance)|je ne peux pas (?:appeler|téléphoner|parler)|"
+     r"(?:je suis )?en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|"
+     r"con (?:total )?discreción)\b"
      # (RE2's \b is ASCII: a word ending in "é" stands outside the group above)
      r"|confidentialité"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
@@ -395,8 +401,9 @@ _AUTO_REPLY_WORDS = (
     rb"and (?:will|won't)|with (?:limited|no))|currently away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
-    rb"limited access to (?:e-?mail|my email)\b|\xed\x9c\xb4\xea\xb0\x80 \xec\xa4\x91|"  # 휴가 중
-    rb"\xeb\xb6\x80\xec\x9e\xac\xec\xa4\x91")  # 부재중
+    rb"limited access to (?:e-?mail|my email)\b"
+    # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
+    + "|휴가 중|부재중".encode())
 _AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 
 

@@ -68,7 +68,9 @@ _EXPLICIT_URGENT = alternatives(
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
-    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|(?:can'?t|cannot|unable to) "
+    r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|suspicious (?:activity|"
+    r"sign-?in|log-?in|forwarding|inbox rule|mail forwarding|transaction)|flash floods?|"
+    r"(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
@@ -204,8 +206,10 @@ _ASK = alternatives(
     r"approval|authori[sz]ation)|(?:ich|wir) (?:benötige|benötigen|brauche|brauchen) (?:von "
     r"ihnen|von dir|bis|sofort|dringend|heute)|wir müssen (?:heute|sofort|jetzt|bis)|"
     r"necesit(?:o|amos) (?:de (?:ti|usted|vos)|vuestr[oa]s?|su|tu|autorizaci[oó]n)|"
-    r"necesit(?:o|amos):|merci de m'(?:appeler|envoyer|confirmer)|merci de me (?:rappeler|"
-    r"confirmer|répondre)|ruf (?:bitte )?(?:sofort |gleich )?an|"
+    r"necesit(?:o|amos):|necesit(?:o|amos) (?:hoy|ya|urgente|antes)|merci de m'(?:appeler|"
+    r"envoyer|confirmer)|merci de (?:bien vouloir |me |le |la |les |nous )?(?:rappeler|signer|"
+    r"envoyer|transmettre|confirmer|valider|répondre|prévenir|vérifier)|vous devez|"
+    r"ruf (?:bitte )?(?:sofort |gleich )?an|"
     r"request (?:\w+ )?assistance|"
     r"call the number on the back|(?:who|what|where|how|when) (?:does|do|should|can|shall|will|"
     r"could) (?:she|he|they)\b|where are you|(?:ring|call|phone|text) me|(?:what|how) do you "
@@ -228,7 +232,7 @@ _ASK = alternatives(
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
     # a need told outright: "Need the Square login", "Need a replacement captain by 18:00"
     r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
-    r"\bor not\?",
+    r"\bor not\?|\bplease:",
     # the sender asks what to do, in Spanish or French: "¿Llamo a alguien?", "Je fais évacuer ?"
     r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\bje (?:fais|laisse|ferme|appelle|annule)"
     r"(?: [^ ?\n]+){0,3} ?\?",

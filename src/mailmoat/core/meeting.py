@@ -630,6 +630,9 @@ def read_text(
     if exact:
         pairs, more = _pair(exact, dates, text)
         notes.extend(more)
+        if not pairs:
+            # every time named was a move's old slot ("from 4pm to ..."): no new one given
+            return unsure("only the old time of a move was found")
         slots: list[Slot] = []
         for d, t in pairs:
             if d is None:
