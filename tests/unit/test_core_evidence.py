@@ -655,6 +655,9 @@ def test_a_person_mentioning_time_away_after_a_question_is_not_an_auto_reply() -
     for words in ("안녕하세요. 현재 휴가 중입니다. 1월 7일에 복귀합니다.",
                   "부재중입니다. 급한 일은 사무실로 연락 주세요."):
         assert ev(mail("이지은 <jieun@lo-translate.example>", "Re: 견적", words)).auto_reply
+    # "부재중" is a missed call too: a fleet alarm's "customer: 3 missed calls" is no reply
+    assert not ev(mail("차량관제 <gps-alert@rent.example>", "[관제경보] 반납지연",
+                       "차량번호: 12허4581\n고객 연락: 3회 부재중, 문자 미확인")).auto_reply
 
 
 @pytest.mark.parametrize(("sender", "to"), [

@@ -403,7 +403,9 @@ _AUTO_REPLY_WORDS = (
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
     rb"limited access to (?:e-?mail|my email)\b"
     # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
-    + "|휴가 중|부재중".encode())
+    # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself
+    + "|휴가 ?중(?:입니다|이라|이어서|이오니)|부재 ?중(?:입니다|이라|이어서|이오니| 안내)"
+    r"|\[부재 ?중\]".encode())
 _AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 
 
