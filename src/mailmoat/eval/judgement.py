@@ -47,7 +47,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-53.json", "blind-set-54.json",
                                 "blind-set-55.json", "blind-set-56.json",
                                 "blind-set-57.json", "blind-set-58.json",
-                                "blind-set-59.json", "blind-set-60.json"))
+                                "blind-set-59.json", "blind-set-60.json",
+                                "blind-set-61.json", "blind-set-62.json",
+                                "blind-set-63.json", "blind-set-64.json"))
 
 
 def labelled_sets() -> list[Path]:
