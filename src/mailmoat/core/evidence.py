@@ -671,7 +671,7 @@ def _url_hosts(text: bytes) -> list[bytes]:
 # A link that downloads an archive or a program: how malware is handed over ("evidence of
 # the infringement: .../case-22819.zip"). Documents are shared as pages, not as files to run.
 _ARCHIVE = "a link to download an archive or a program"
-_ARCHIVE_LINK = re.compile(
+_ARCHIVE_LINK = _matcher(
     rb"(?:https?://|www\.)[^\s\"'<>]*\.(?:zip|rar|7z|exe|scr|iso|img|jar|js|vbs|bat|cmd|msi|"
     rb"lnk|apk)(?:[?#\"'\s<>)\]]|$)")
 
