@@ -494,6 +494,22 @@ def test_a_colleagues_mail_with_no_subject_is_not_a_cold_contact() -> None:
     assert classify(parse_message(shouted)).decision.lane is Lane.PUSH
 
 
+
+def test_a_colleague_telling_of_money_is_not_a_cold_contact() -> None:
+    # a colleague reports a ransom note or a big wire: the money is the matter, not a lure
+    ransom = mail("Nate <nate@acme-corp.com>", "shared drive - files encrypted",
+                  "Every file on the S: drive is encrypted and a note asks for bitcoin. I think "
+                  "we must shut the network down before the 2pm shipment. Need you to decide.")
+    assert not ev(ransom).cold_unsolicited
+    assert classify(parse_message(ransom)).decision.lane is Lane.PUSH
+    # the same words from a stranger keep their weight
+    stranger = mail("Nate <nate@other-firm.net>", "shared drive - files encrypted",
+                    "Every file on the S: drive is encrypted and a note asks for bitcoin. I "
+                    "think we must shut the network down before the 2pm shipment. Need you "
+                    "to decide.")
+    assert ev(stranger).cold_unsolicited
+
+
 def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
     # MEETING starts the calendar loop's proposals: a sender who may not interrupt is not
     # scheduled either (a dressed domain offering a meeting link).
@@ -926,6 +942,19 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "anticipo a la siguiente cuenta. No utilice la cuenta anterior.", "money redirected"),
     ("Claire <c.fabre@parfums-sud.example>", "Merci d'écrire uniquement à cette adresse, notre "
      "messagerie habituelle est en migration.", "secrecy"),
+    # the phone turned away: a hijacked friend, a look-alike client
+    ("Achieng <achieng.o@freemail.example>", "My bag was stolen, can you send 25,000 to the "
+     "hotel manager? Please don't call my number, it's gone. Just reply here.", "secrecy"),
+    ("Naomi <n.fujita@kikuyo-hr.net>", "Please send the passport scans by 17:00. I am "
+     "travelling and cannot take calls.", "secrecy"),
+    ("Kerstin <k.albers@hotelbedarf.net>", "Bitte liefern Sie an die neue Adresse. Ich bin "
+     "diese Woche nur per Mail erreichbar.", "secrecy"),
+    # the befriending scam's opener
+    ("Grace <grace.invest88@freemail.example>", "Is this still your email? Oh sorry, it seems "
+     "I have the wrong address... Maybe we can be friends?", "wrong-address opener"),
+    # "selected as a beneficiary farm", in Korean
+    ("지원센터 <support@farm-subsidy.net>", "고랭지 채소 긴급지원금 대상 농가로 선정되었습니다.",
+     "windfall"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -1016,6 +1016,30 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("최과장 <choi@gongjang.example>", "HACCP 점검",
      "방금 식약청 전화 왔는데 오늘 오후 2시에 불시 점검 나온대요. 발효실 온도 이탈 기록 빠져 "
      "있으면 큰일이에요."),
+    # responders called or on their way: the trouble is happening now, asked or not
+    ("Rodrigo <rodrigo@globos-altos.net>", "aterrizaje - pasajera herida",
+     "La cesta ha volcado al aterrizar. Una pasajera no puede apoyar el tobillo. Ya viene la "
+     "ambulancia del 112."),
+    ("Peter <peter@lakeside-camp.net>", "store room",
+     "There is smoke from the store behind the kitchen. I have called fire brigade, they are "
+     "asking for directions."),
+    ("김 기사 <kim@jeju-rent.net>", "차량 화재",
+     "주차장에서 엔진룸 연기 나서 소방차 출동했습니다. 손님은 다 내렸습니다."),
+    ("Chuy <chuy@huerta-norte.net>", "casa B",
+     "Huele muy fuerte a gas en la cocina. Sacamos a todos afuera. ¿A quién llamamos?"),
+    ("Nate <nate@diestamp.net>", "shared drive",
+     "Every file on the S: drive has been encrypted overnight, a ransom note on each "
+     "desktop."),
+    # asks in more words: "sag mir heute noch, ob", "알려주시면 감사하겠습니다"
+    ("Jörg <joerg@naturkosmetik.net>", "Charge 2810 - Schimmel",
+     "Schimmel in der Charge 2810. Die Palette wird morgen um 7 Uhr verladen. Bitte sag mir "
+     "heute noch, ob wir sie stoppen sollen."),
+    ("정재훈 <jh@sewon-em.net>", "공항 2차 심사",
+     "2차 심사실로 넘어왔고 지금 3시간 넘게 대기 중입니다. 귀국 조치 얘기를 합니다. 휴대폰 곧 못 "
+     "쓰게 할 것 같습니다. 변호사님 번호도 알려주시면 감사하겠습니다."),
+    ("Joseph <joseph@fruit-pack.net>", "CR3",
+     "Cold room 3 is reading 11.4 C and the compressor trips again. The technician is not "
+     "picking phone. Should I move the pallets to CR1?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1054,6 +1078,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "for emergencies, call the duty manager" in Korean
     ("윤대표 <yoon@tour-office.example>", "[공지] 오늘 오후 휴무",
      "오늘 오후는 건물 점검으로 사무실 휴무입니다. 긴급 상황은 비상 당번에게 연락 바랍니다."),
+    # a warning about fraud in someone's name is advice, not the reader's incident
+    ("Helen Gosling <helen@greenhollow.net>", "To all managers: fraud attempts using my name",
+     "A few of you have received messages from a gmail address using my name asking for "
+     "favours. These are not from me. If in doubt, ring me."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -337,7 +337,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # "$" and "€" stand outside a \b group: there is no word boundary before them
      r"|(?:\b(?:usd|us\$|eur|dollars?|euros?|pounds?) ?|[$€£] ?)\d[\d,.]* million\b"
      r"|\b\d[\d,.]* million (?:dollars|usd|euros?|pounds)\b"
-     r"|당첨|상속|환급 ?대상|대상자로? 선정|(?:저금리|정부 ?지원|대환) ?대출"),
+     r"|당첨|상속|환급 ?대상|대상(?:자|\s?\S{1,4}(?:로|으로))? ?선정"
+     r"|(?:저금리|정부 ?지원|대환) ?대출"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
@@ -364,12 +365,22 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:주문|결제|구매|신청|사용)하지 ?않(?:으셨다면|으신 경우|은 경우|았다면)"
      r"|본인 ?(?:사용|결제)(?:이|가)? ?아닌 ?경우"
      r"|본인 ?(?:사용|결제)(?:이|가)? ?아닐 ?(?:경우|시)"),
+    # A stranger's "wrong address" opener that turns to friendship: how investment and
+    # romance scams begin ("Is this still your email? ... maybe we can be friends").
+    ("a stranger's wrong-address opener", 1,
+     r"\b(?:is this still your (?:e-?mail|address|number)|(?:sorry|oh) (?:if )?(?:i|it seems i) "
+     r"(?:have|got) the wrong (?:person|address|e-?mail|number)|maybe we (?:can|could) be "
+     r"friends|(?:can|could) we be friends|you seem (?:like )?(?:a |such a )?(?:kind|nice|lovely|"
+     r"sweet) person)\b"),
     ("secrecy or pressure to act alone", 1,
      r"\b(?:strictly confidential|keep this (?:confidential|between us)|email only|"
      r"i'?m in a meeting|do not (?:tell|share this)|are you at your desk|(?:from|on|to) my "
      r"(?:private|personal) (?:address|e-?mail|account)|(?:company|work|office) e-?mail is "
      r"(?:down|having (?:problems|issues)|not working|playing up|acting up)|(?:stuck|tied up) "
-     r"(?:on|in) a (?:call|meeting)|can'?t take (?:calls|a call)|"
+     r"(?:on|in) a (?:call|meeting)|(?:can'?t|cannot|can not|unable to) take (?:any )?(?:phone )?"
+     r"(?:calls|a call)|(?:please )?(?:don'?t|do not) (?:call|phone|ring) me|"
+     r"(?:only|just) (?:reachable|available|contactable) (?:by|via|on) e-?mail|"
+     r"(?:not|isn'?t|won'?t be) (?:reachable|available|contactable) by phone|"
      r"(?:in a|at a) (?:conference|meeting) and can'?t|(?:quick|small|little) (?:task|"
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
@@ -378,15 +389,19 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|mit niemandem|"
      r"ohne (?:das thema |es |dies )?intern zu besprechen|telefonisch nicht erreichbar|"
-     r"nur per e-?mail|diskret|vertrauliche (?:übernahme|transaktion|angelegenheit)|"
+     r"nur per (?:e-?)?mail|diskret|vertrauliche (?:übernahme|transaktion|angelegenheit)|"
      r"kann (?:gerade )?"
      r"nicht telefonieren|bin (?:gerade |noch )?(?:im|in einem) (?:termin|meeting)|"
      r"(?:merci de )?ne pas en parler|uniquement à cette adresse|messagerie (?:habituelle )?est "
      r"en (?:migration|panne|maintenance)|je ne peux pas (?:appeler|téléphoner|parler)|"
-     r"(?:je suis )?en réunion et|no puedo (?:hablar|llamar|atender)|estoy en una reunión|"
+     r"(?:je suis )?en réunion et|no puedo (?:hablar|llamar|atender)|no me llames|"
+     r"ne m'appelle pas|ne pas m'appeler|estoy en una reunión|"
      r"con (?:total )?discreción)\b"
      # (RE2's \b is ASCII: a word ending in "é" stands outside the group above)
      r"|confidentialité"
+     # "Please don't call, I am in the cleanroom", "don't call my number, it's gone"
+     r"|\b(?:don'?t|do not) (?:call|phone|ring)(?: me| my (?:\w+ )?(?:number|phone|mobile|cell))?"
+     r"(?:[,.!;]| (?:i'?m|i am|it'?s|as i|because|since|just))"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
      r"전화는? (?:지금 )?못 ?받"),
 )
@@ -477,6 +492,11 @@ _HURRIED = frozenset({_NO_SUBJECT, _SHOUTED, _BANGS})
 # A colleague's mail in a hurry ("OFEN 2 GEHT NICHT!!! ruf an", no subject) or a reply cut
 # from its thread: none of these is bulk mail's shape from the reader's own organisation.
 _CASUAL = _HURRIED | {_NO_THREAD}
+# A colleague tells of money too ("USD 2,400,000 landed in suspense", "a ransom note asking
+# for bitcoin"): from the reader's own organisation, as claimed, a money story is the
+# matter of the mail, not a stranger's lure (its phishing shapes still count).
+_MONEY_TOLD = frozenset({"prize, inheritance or windfall", "gift cards or wire"})
+_COLLEAGUE_WRITES = _CASUAL | _MONEY_TOLD
 
 
 def _named(from_name: str) -> bool:
@@ -1161,7 +1181,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
         bool(message.in_reply_to or message.references),  # threaded
         lure,
         # cold_bulk
-        bool(spam) and not (colleague and all(r in _CASUAL for _, r in spam)) and not (
+        bool(spam) and not (colleague and all(r in _COLLEAGUE_WRITES for _, r in spam)) and not (
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
             and _named(message.from_name)),

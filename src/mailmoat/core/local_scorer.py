@@ -87,7 +87,28 @@ _INCIDENT = alternatives(
     r"alarma|alarme) (?:will |se )?repe\w+ (?:every|cada|toutes)|in alarm since|alarm for \d+|"
     r"stop repeat\w* alerts|and continuing|silence detected|off[- ]air|feuerwehr alarmiert|"
     r"pompiers "
-    r"(?:appelés|prévenus)|bomberos (?:avisados|llamados)|(?:is|are) currently "
+    r"(?:appelés|prévenus)|bomberos (?:avisados|llamados)|"
+    # responders called or coming, in the sender's words: the trouble is happening now
+    r"(?:called|rang|phoned|dialled|alerted) (?:the )?(?:fire ?brigade|fire department|"
+    r"fire service|paramedics|coast ?guard|mrcc|rescue (?:centre|center|service))|"
+    r"(?:ambulance|fire ?brigade|fire (?:department|service|crews?|engines?)|paramedics|"
+    r"coast ?guard|rescue (?:boat|helicopter|team)) (?:is |are |has |have )?(?:been )?"
+    r"(?:called|alerted|coming|arriving|arrived|en route|on (?:site|scene|the scene))|"
+    r"(?:viene|vienen|llega|llegan|ya viene|está en camino|están en camino) (?:la |una |los )?"
+    r"(?:ambulancia|bomberos)|(?:ambulancia|bomberos)(?: del 112)? (?:viene|vienen|llega|llegan|"
+    r"en camino|de camino)|(?:llamé|llamamos|he llamado|hemos llamado) (?:al|a la|a los) "
+    r"(?:112|911|ambulancia|bomberos)|(?:pompiers|samu) (?:arrivent|sont en route|sont sur place|"
+    r"sont là|en route)|(?:appelé|prévenu) (?:les pompiers|le samu|le 15|le 18|le 112)|"
+    r"(?:feuerwehr|rettungswagen|notarzt|krankenwagen|rettungsdienst) (?:ist |sind )?(?:schon )?"
+    r"(?:verständigt|gerufen|unterwegs|kommt|kommen|vor ort|im einsatz)|"
+    r"(?:habe|haben) (?:die feuerwehr|den (?:notarzt|rettungswagen|krankenwagen)|die 112) "
+    r"(?:alarmiert|gerufen|verständigt)|"
+    # a gas smell, and files encrypted by ransomware
+    r"(?:huele|olor) (?:muy )?(?:fuerte )?a gas|fuga de gas|fuite de gaz|odeur de gaz|"
+    r"sent le gaz|gasgeruch|riecht (?:stark )?nach gas|gasleck|(?:files?|drives?|servers?|"
+    r"everything|pcs?|computers?) (?:\w+ )?(?:(?:is|are|has been|have been|got|were|was) )?"
+    r"(?:all )?encrypted|"
+    r"ransom (?:note|demand)|(?:is|are) currently "
     r"down|degraded mode|(?:raid|volume|array|pool) (?:\w+ )?(?:is )?(?:now )?degraded|"
     # a monitor's reading with the limit it crossed: "31.4 C (limit 27 C)"
     r"(?:\d|high|low|hoch|haut|alto)\s?\S{0,5} \((?:limit|threshold|set ?point|alarm at|seuil|"
@@ -101,7 +122,9 @@ _INCIDENT = alternatives(
     r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
     r"경보 ?(?:발생|울림|울려|울리|지속)|"
     r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과|상태: ?미확인|"
-    r"(?:화재|연기|열|가스|누수|침입) ?감지",
+    r"(?:화재|연기|열|가스|누수|침입) ?감지|"
+    r"(?:소방차|구급차|소방관|구조대|해경)(?:가|이|를|도)? ?(?:출동|도착|오고|왔|불렀|부름)|"
+    r"119 ?(?:출동|불러|에 신고|신고)",
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -218,7 +241,10 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
+    r"qué hago|dime qué|(?:lo|la|los|las|le|les|te) (?:llamo|llevo|aviso|mando|paro|cierro)\?|"
+    r"(?:bitte )?sag(?:en sie)? (?:mir|uns) (?:bitte )?(?:heute|bis|sofort|gleich|noch|ob|"
+    r"bescheid|wie|was)|gib (?:mir|uns) (?:bitte )?bescheid|geben sie (?:mir|uns) (?:bitte )?"
+    r"bescheid|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
     r"mógłbyś|mogłabyś)|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
     r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|brauche(?:n)? (?:dich|sie|ihre)|"
     r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|j'ai besoin (?:de (?:votre|vos|"
@@ -247,7 +273,8 @@ _ASK = alternatives(
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
-    r"주실 수 있나요|요청(?:합니다|드립니다|드려요)|주셔야 (?:합니다|해요|할 것 같)|"
+    r"주실 수 있나요|주시면 감사(?:하겠|드리겠)|요청(?:합니다|드립니다|드려요)|"
+    r"주셔야 (?:합니다|해요|할 것 같)|"
     r"어떻게 (?:하죠|해요|할까요|하지)|"
     r"있으면 연락해|빨리요|주시면 됩니다|전화 ?(?:좀|받아)|"
     r"(?:인원|사람|지게차|장비|도움|손) ?(?:이|가)? ?필요합니다)",
@@ -312,7 +339,8 @@ _TROUBLE = alternatives(
     r"stopped|collapsed)|died|fell|ambulance|(?:taken|rushed|admitted) to (?:the )?hospital|in "
     r"hospital|at the hospital|(?:not|isn'?t|aren'?t|no one|nobody"
     r"(?: from \w+)?) "
-    r"(?:answering|picking up|responding|picks up)|(?:didn'?t|did not|hasn'?t|has not|haven'?t|"
+    r"(?:answering|picking up|picking (?:the )?phone|responding|picks up)|(?:didn'?t|did not|"
+    r"hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
     r"climbing|going up)|unaccounted for|se (?:descompuso|averió|rompió|quemó|cayó)|"
@@ -471,6 +499,14 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
+# A warning about fraud in someone's name ("fraud attempts using my name", "phishing emails
+# claiming your mailbox is full", "these are not from me"): advice, not an event to act on,
+# unless trouble of the reader's own, urgent wording or a near time comes with it. (Not "we
+# will never ask for your PIN": a bank's genuine fraud alert says that too.)
+_FRAUD_WARNING = alternatives(
+    r"\b(?:(?:fraud|phishing|scam|fake|spoofed?|fraudulent) (?:attempts?|e-?mails?|messages?|"
+    r"calls?|texts?|invoices?|websites?)|(?:are|is|were) not from (?:me|us))\b",
+    r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
 _TODAY = alternatives(r"\btoday\b|오늘")
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
@@ -499,7 +535,8 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "soon": _SOON, "drill": _DRILL,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "other_day": _OTHER_DAY,
-                           "days_away": _DAYS_AWAY, "doubled_question": r"\?\?"})
+                           "days_away": _DAYS_AWAY, "doubled_question": r"\?\?",
+                           "fraud_warning": _FRAUD_WARNING})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
 # read only when `_urgency` asks (`ReadWhenAsked`): trouble in a fifth of the corpus, the
@@ -601,6 +638,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             or s.security_alert or trouble_told()):
         # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now
         return 0.5, "urgent wording for another day"
+    if "fraud_warning" in found and not (explicit or near or trouble_told()):
+        return 0.3, "a warning about fraud attempts"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
