@@ -7,6 +7,7 @@ import html
 import re
 
 import nh3
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -70,3 +71,14 @@ def test_signals_read_text_with_lone_surrogates_around_the_words() -> None:
     signals = detect_signals(message)
     assert signals.action_requested and signals.urgent_wording
     assert score_local(message, signals).features.urgency > 0.5
+
+
+@pytest.mark.parametrize("body", [
+    "Please also confirm whether you are filing a report.",
+    "Please kindly send the signed letter.",
+    "Please just check the meter reading.",
+])
+def test_a_request_with_a_word_between_please_and_the_verb_is_a_request(body: str) -> None:
+    message = message_from_fields(sender="Laetitia <l.chan@indigo-bank.net>", subject="Hold",
+                                  body=body)
+    assert detect_signals(message).action_requested

@@ -874,6 +874,12 @@ def test_a_list_post_or_a_robot_asking_twice_over_does_not_push() -> None:
     # a customer asking for a refund is not a receipt
     ("refund", "The car park was closed when we arrived. I'd like a full refund please for "
      "order HC-1182."),
+    # a complaint or a claim in the first person, without "you" or "?"
+    ("Complaint - tour on 24 October", "We were on your coast tour on 24 October. The lunch "
+     "was cold and the pool stop was 15 minutes. We paid £89 each. I expect a partial refund "
+     "and an explanation."),
+    ("Refund request - booking MDP-5512", "We saw no whales on the 14:00 trip. Your website "
+     "says sighting guarantee. I would like to know how this works."),
 ])
 def test_people_writing_from_the_eighteenth_pass_are_not_hidden(subject: str, body: str) -> None:
     assert lane_of("Elin <elin@inbox.example>", subject, body) not in HIDDEN_LANES
@@ -1037,6 +1043,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("정재훈 <jh@sewon-em.net>", "공항 2차 심사",
      "2차 심사실로 넘어왔고 지금 3시간 넘게 대기 중입니다. 귀국 조치 얘기를 합니다. 휴대폰 곧 못 "
      "쓰게 할 것 같습니다. 변호사님 번호도 알려주시면 감사하겠습니다."),
+    # a Spanish question without its "¿": "Lo llamo?"
+    ("Efraín <efrain.m@freemail.net>", "Rogelio bloque 7",
+     "Rogelio se cayó junto a la máquina, está vomitando y habla raro. Usted dijo que para "
+     "estas cosas se llama al 911. Lo llamo? Estamos en el bloque 7."),
     ("Joseph <joseph@fruit-pack.net>", "CR3",
      "Cold room 3 is reading 11.4 C and the compressor trips again. The technician is not "
      "picking phone. Should I move the pallets to CR1?"),

@@ -241,7 +241,7 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|(?:lo|la|los|las|le|les|te) (?:llamo|llevo|aviso|mando|paro|cierro)\?|"
+    r"qué hago|dime qué|"
     r"(?:bitte )?sag(?:en sie)? (?:mir|uns) (?:bitte )?(?:heute|bis|sofort|gleich|noch|ob|"
     r"bescheid|wie|was)|gib (?:mir|uns) (?:bitte )?bescheid|geben sie (?:mir|uns) (?:bitte )?"
     r"bescheid|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
@@ -260,7 +260,8 @@ _ASK = alternatives(
     r"(?:\A|\n|[.!?] )need (?:a |an |the |your |some |someone |somebody )?\w",
     r"\bor not\?|\bplease:",
     # the sender asks what to do, in Spanish or French: "¿Llamo a alguien?", "Je fais évacuer ?"
-    r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\bje (?:fais|laisse|ferme|appelle|annule)"
+    r"¿(?:llamo|aviso|cierro|cancelo|lo hago)|\b(?:lo|la|los|las|le|les|te) (?:llamo|llevo|aviso|"
+    r"mando|paro|cierro)\?|\bje (?:fais|laisse|ferme|appelle|annule)"
     r"(?: [^ ?\n]+){0,3} ?\?",
     # "Where's the folder??": a doubled question mark on where or who is a person asking, now
     r"\b(?:where|who)[^.?!\n]{0,60}\?\?",

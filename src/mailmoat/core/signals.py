@@ -193,14 +193,16 @@ _SECURITY = alternatives(
     r"suspecte|carte (?:a été )?bloquée|operación sospechosa|cargo sospechoso|tarjeta "
     r"bloqueada|podejrzan\w+ transakcj\w+|zablokowali\w* (?:twoją |pana |pani )?kart\w+)\b",
 )
+# "please", and a word some put before the verb ("please also confirm", "please kindly send")
+_PLEASE = r"please (?:also |kindly |just |now |urgently |quickly |again )?"
 _ACTION_REQUESTED = alternatives(
     r"\b(?:assigned to you|requested your review|review requested|mentioned you|"
-    r"commented on|invited you|shared .{1,40} with you|please (?:confirm|review|sign|send|"
+    rf"commented on|invited you|shared .{{1,40}} with you|{_PLEASE}(?:confirm|review|sign|send|"
     r"respond|approve|reply|verify|advise|call|provide)|need(?:s)? your|need you to|can you|"
     r"could you|"
     r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
     r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i|"
-    r"please (?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
+    rf"{_PLEASE}(?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
     r"escalate|authori[sz]e|release|tell|arrange)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
@@ -246,7 +248,10 @@ _PITCH_NAME = re.compile(r"^[^\s@|]+ (?:at|from|@|\|) \S")
 _PERSONAL = alternatives(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
-    r"your thoughts|quick question|thanks for|please review|i'?d like (?:a|an|to|you))\b",
+    r"your thoughts|quick question|thanks for|please review|i(?:'?d| would) like (?:a|an|to|you)|"
+    # a customer's claim in the first person: "I expect a partial refund", "I wish to complain"
+    r"i (?:expect|request|demand) (?:a|an|my|the|your|to)|i wish to (?:complain|know|request|"
+    r"cancel|make|report))\b",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
 # A question put to the reader ("you" before the "?"), read in the body only: subjects ask
