@@ -55,7 +55,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-57.json": (142, 230), "blind-set-58.json": (143, 230),
          "blind-set-59.json": (147, 230), "blind-set-60.json": (148, 230),
          "blind-set-61.json": (157, 230), "blind-set-62.json": (145, 230),
-         "blind-set-63.json": (145, 230), "blind-set-64.json": (144, 230)}
+         "blind-set-63.json": (145, 230), "blind-set-64.json": (144, 230),
+         "blind-set-65.json": (143, 230), "blind-set-66.json": (141, 230),
+         "blind-set-67.json": (143, 230), "blind-set-68.json": (145, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

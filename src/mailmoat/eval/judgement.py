@@ -49,7 +49,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-57.json", "blind-set-58.json",
                                 "blind-set-59.json", "blind-set-60.json",
                                 "blind-set-61.json", "blind-set-62.json",
-                                "blind-set-63.json", "blind-set-64.json"))
+                                "blind-set-63.json", "blind-set-64.json",
+                                "blind-set-65.json", "blind-set-66.json",
+                                "blind-set-67.json", "blind-set-68.json"))
 
 
 def labelled_sets() -> list[Path]:
