@@ -1356,3 +1356,60 @@ def test_a_routine_subject_that_tells_trouble_itself_still_pushes() -> None:
     assert lane_of("정우성 <ws.jung@studio.example>", "핫픽스 배포 승인 요청",
                    "일부 기기에서 강제종료 발생 중입니다. 배포 승인만 해주시면 바로 올릴게요.") \
         is Lane.PUSH
+
+
+# -- twenty-ninth pass (docs/results.md) -------------------------------------------------------
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # an authority's order, from a robot, addressed to those who must act
+    ("Town Alerts <noreply@alerts.hayriver-town.net>", "EVACUATION ORDER - Vale Island - "
+     "effective immediately", "An evacuation order is now in effect for Vale Island. An ice "
+     "jam has released and water is rising. Residents must leave now."),
+    # a carrier's hold on the reader's own shipment
+    ("Parcel Express <noreply@parcel-express.net>", "Action required today: shipment held by "
+     "customs", "Your shipment is held by customs. It will be returned to the sender unless an "
+     "itemised invoice is provided."),
+    # a high-severity alert naming suspicious email forwarding
+    ("Microsoft 365 <o365alerts@microsoft.com>", "High-severity alert: Suspicious email "
+     "forwarding activity", "A mailbox in your organisation is forwarding mail to an external "
+     "address."),
+])
+def test_a_robots_notice_telling_the_readers_trouble_pushes(sender: str, subject: str,
+                                                             body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # a news feed's critical story addresses no one
+    ("Feeds <rssfeeds@news-digest.net>", "Critical US satellites could be hacked",
+     "Military communications could be jammed and satellites destroyed, a new study warns."),
+    # a robot's trouble with a card to re-enter is a lure's script
+    ("Ferry Line <support@ferry-line-booking.net>", "Action required: payment failed",
+     "We were unable to process the payment for your reservation. Please re-enter your card "
+     "details within 12 hours or the reservation is cancelled."),
+    # a German disclaimer's "sofort" is not the sender's urgency
+    ("Hausverwaltung Sonnenhalde <info@hv-sonnenhalde.net>", "Termine für die Feuerstättenschau",
+     "Bitte senden Sie uns zwei bis drei Terminvorschläge. Wenn Sie nicht der richtige Adressat "
+     "sind, informieren Sie bitte sofort den Absender und löschen Sie diese E-Mail."),
+])
+def test_a_robots_story_or_script_or_a_disclaimer_does_not_push(sender: str, subject: str,
+                                                                  body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_bank_hold_telling_the_reader_to_check_apart_is_not_a_lure() -> None:
+    body = ("We have held a transfer of EUR 48,600.00 to a new beneficiary account, added today. "
+            "This pattern is common in invoice-redirection fraud. Please call our fraud desk "
+            "before 15:00 today and verify the new account details with your supplier using a "
+            "phone number you already hold, not one given in the e-mail that requested the "
+            "change.")
+    message = message_from_fields(sender="MedBank Fraud Prevention <fraud@medbank-mt.net>",
+                                  subject="Payment on hold - please contact us before 15:00 today",
+                                  body=body)
+    trace = classify(message)
+    assert not trace.evidence.get("phishing_flag")
+    assert trace.decision.lane is Lane.PUSH
+    # the same words with a link to follow are not a warning
+    linked = message_from_fields(sender="MedBank Fraud Prevention <fraud@medbank-mt.net>",
+                                 subject="Payment on hold", body=body + " Verify here: "
+                                 "https://medbank-verify.net/hold")
+    assert classify(linked).decision.lane is not Lane.PUSH

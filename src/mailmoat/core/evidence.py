@@ -28,7 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from mailmoat.core.message import Message, html_links
-from mailmoat.core.patterns import PatternSet
+from mailmoat.core.patterns import PatternSet, alternatives
 from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.text import fold
@@ -246,9 +246,14 @@ _CALLBACK = "a charge to cancel by phone"
 _UNCHECKED = "with no authentication results to check"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
 _REGISTRY_SHAPE = "a registry or listing nobody ordered"
+_REDIRECTED = "money redirected to a new account"
+_PAYMENT_ASK = "payment or fee request"
+# what a mail that tells the reader to check a change apart warns of (`_CHECK_APART`)
+_WARNED_OF = frozenset({_REDIRECTED, _PAYMENT_ASK})
 _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("credential request", 1,
-     r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep)\b.{0,40}"
+     r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep|re-?enter|"
+     r"re-?submit)\b.{0,40}"
      r"\b(?:account|identity|password|login|log-?in|sign-?in|credentials?|billing|payment "
      r"(?:method|details|information)|card|wallet|mailbox|recovery phrase|details)\b"
      r"|\b(?:log ?in|sign ?in)\b.{0,30}\b(?:to (?:view|release|restore|cancel|keep|confirm)|"
@@ -265,7 +270,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
      r"potwierdź (?:swoją )?tożsamość|dane logowania)\b"),
-    ("payment or fee request", 1,
+    (_PAYMENT_ASK, 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
@@ -283,7 +288,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
     # back. Genuine changes are checked by phone before money moves: never an interruption.
-    ("money redirected to a new account", 2,
+    (_REDIRECTED, 2,
      r"\b(?:change|changed) of bank details\b|\bnew (?:bank )?account (?:below|details)\b"
      r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
      r"below\b|\b(?:rather than|instead of) the usual account\b"
@@ -817,6 +822,19 @@ _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(
            r"bag|cards?|phone|purse|money)|(?:wallet|passport|bag|cards?|phone|purse)s? (?:(?:was|"
            r"were|got|has been|have been) )?(?:stolen|snatched|taken))\b")
 _LEND_ME = r"\b(?:lend|loan|send|wire|transfer) (?:me|us)\b"
+# The reader told to check a change through a channel they already have ("call us on the
+# number on your card", "verify with your supplier using a phone number you already hold,
+# not one given in the e-mail"): a bank's fraud desk or a wary customer, the opposite of a
+# lure's script, which sends the reader to its own link or number.
+_CHECK_APART = alternatives(
+    r"\b(?:(?:a |the )?(?:phone |telephone )?number you (?:already )?(?:have|hold|know)|"
+    r"number (?:you )?already (?:have|hold|know|on file)|(?:known|trusted|usual) (?:phone |"
+    r"telephone )?(?:number|contact)|not (?:one|the one|a number|the number) (?:given|provided|"
+    r"quoted|listed|sent) in the (?:e-?mail|message)|number (?:on the back of|printed on) your "
+    r"card|am besten telefonisch|telefonisch (?:bestätigen|prüfen|rückbestätigen)|bekannten? "
+    r"(?:telefon)?nummer|numéro (?:que vous connaissez|habituel|connu)|número (?:que ya tiene|"
+    r"habitual|conocido))\b",
+    r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인")
 # A fee for a register's entry nobody ordered, told without the words "publication in our
 # register" (the shape above): a register named, and a fee or a renewal due, found apart.
 _REGISTER = r"\b(?:directory|register|registry|catalogue)\b"
@@ -842,11 +860,14 @@ _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fe
 # not read before are most of a pass's cost. Two sets take a quarter fewer instructions over
 # the corpus than one (bench/judgement_instructions.py; docs/results.md).
 _ASKS_IN_OPENING = PatternSet({name: pattern for name, _, pattern in _SHAPES[:3]}, loose=True)
+# The credential or payment ask alone, for the scorer: a robot's trouble ("payment failed")
+# with such an ask is a lure's script, not an event (core/local_scorer.py).
+ACCOUNT_ASK = _matcher("|".join(f"(?:{pattern})" for _, _, pattern in _SHAPES[:2]))
 _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "register": _REGISTER, "register fee": _REGISTER_FEE,
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
-                          "stolen": _STOLEN, "lend me": _LEND_ME,
+                          "stolen": _STOLEN, "lend me": _LEND_ME, "check apart": _CHECK_APART,
                           "bank details": _BANK_DETAILS,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
@@ -1073,7 +1094,10 @@ def read_evidence(message: Message, opening: bytes | None = None,
     targets = [_target(href) for _, href in message.links] if message.links else []
     hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
-    if _SHAPES[0][0] in seen:
+    # Told to check a change apart, with no link to follow: the redirection and the account
+    # words are what the mail warns of.
+    warned = "check apart" in seen and not hosts
+    if _SHAPES[0][0] in seen and not warned:
         if foreign:
             shapes.append((2, f"credential request with a link to {registrable(foreign[0])}"))
         else:
@@ -1097,7 +1121,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes += [(1 if colleague else weight, name)
                    for name, weight, _ in _SHAPES[1:] if name in seen
                    and not (official and name == _LEGAL_THREAT)
-                   and not (own_brand and name == _CALLBACK)]
+                   and not (own_brand and name == _CALLBACK)
+                   and not (warned and name in _WARNED_OF)]
         if "donation" in seen and "bank details" in seen:
             shapes.append((1, _DONATION))
         if "stolen" in seen and "lend me" in seen:

@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mailmoat.core.evidence import ACCOUNT_ASK
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
@@ -69,7 +70,7 @@ _EXPLICIT_URGENT = alternatives(
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|suspicious (?:activity|"
-    r"sign-?in|log-?in|forwarding|inbox rule|mail forwarding|transaction)|flash floods?|"
+    r"sign-?in|log-?in|forwarding|inbox rule|(?:e-?)?mail forwarding|transaction)|flash floods?|"
     r"(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
@@ -556,6 +557,12 @@ _PENDING_FIX = re.compile(
     rb"|\b(?:not|never|isn'?t|hasn'?t|wasn'?t|haven'?t|aren'?t) (?:yet |been |fully |properly )?"
     rb"(?:repaired|fixed|restored|resolved)\b")
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
+# The reader addressed or told what to do: "your shipment is held", "residents must leave
+# now", "action required" (a news feed's "satellites could be hacked" addresses no one).
+_YOU = matcher(alternatives(
+    r"\b(?:you|your|yours|vous|votre|vos|ihr|ihre|ihren|sie müssen|usted|su envío|sus|"
+    r"residents|must (?:leave|evacuate)|leave (?:the area|now|immediately)|evacuate (?:now|"
+    r"immediately)|action (?:required|needed))\b", r"귀하|고객님|주민 ?여러분|대피하"))
 
 
 
@@ -572,7 +579,9 @@ def _never() -> bool:
 
 def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool],
              asked: Callable[[], bool], no_action: bool = False,
-             calm: bool = False, routine: Callable[[], bool] = _never) -> tuple[float, str]:
+             calm: bool = False, routine: Callable[[], bool] = _never,
+             account_ask: Callable[[], bool] = _never,
+             addressed: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
@@ -609,6 +618,12 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     deadline = "deadline" in found
     resolved = "resolved" in found
 
+    def _robots_trouble() -> bool:
+        """An authority's or a carrier's notice telling trouble ("EVACUATION ORDER ... leave
+        now", "held by customs"), not a lure's script (trouble with an account or payment
+        ask: "payment failed, update your card")."""
+        return trouble_told() and addressed() and not account_ask()
+
     def request() -> bool:
         """The mail asks something of the reader (not merely "Re:" in its subject)."""
         return s.action_requested or asked() or (
@@ -640,7 +655,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now
         return 0.5, "urgent wording for another day"
     if "fraud_warning" in found and not (explicit or near or trouble_told()):
-        return 0.3, "a warning about fraud attempts"
+        return 0.15, "a warning about fraud attempts"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
@@ -648,7 +663,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
         if s.automated_sender and not (s.security_alert or incident or s.same_org
-                                       or request()):
+                                       or request() or _robots_trouble()):
             return 0.5, "automated notice with urgent wording"
         if s.security_alert and not explicit and not request():
             return 0.45, "security notice"
@@ -845,7 +860,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                        for found_in in (p.found(subject) for p in _ROUTINE_SETS))
 
     urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
-                            ReadWhenAsked(_ASK_SET, read), no_action, calm, routine)
+                            ReadWhenAsked(_ASK_SET, read), no_action, calm, routine,
+                            lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

@@ -339,6 +339,11 @@ _OUT_OF_SCOPE = _Matcher(
     # a disclaimer's instruction, not the sender's urgency
     r"|\b(?:notify|inform|contact|tell) (?:the sender|us|me) immediately\b|\bdelete (?:it|this "
     r"(?:e-?mail|message|email)|the (?:e-?mail|message)|all copies) immediately\b"
+    # the same in German, French and Spanish: "informieren Sie bitte sofort den Absender"
+    r"|\b(?:sofort|umgehend|unverzüglich) (?:den |dem )?absender\b|\babsender (?:bitte )?"
+    r"(?:sofort|umgehend|unverzüglich)\b|\b(?:immédiatement|sans délai) l'expéditeur\b|"
+    r"\bl'expéditeur (?:immédiatement|sans délai)|\b(?:inmediatamente|de inmediato) al "
+    r"remitente\b|\bal remitente (?:inmediatamente|de inmediato)\b"
     # a fraud warning in a footer: "URGENT: we will never change our bank details by email"
     r"|\b(?:urgent|important):? we (?:will )?never\b"
     # urgency taken back: "ignore my URGENT one earlier"
