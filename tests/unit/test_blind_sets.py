@@ -57,7 +57,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-61.json": (157, 230), "blind-set-62.json": (145, 230),
          "blind-set-63.json": (145, 230), "blind-set-64.json": (144, 230),
          "blind-set-65.json": (143, 230), "blind-set-66.json": (141, 230),
-         "blind-set-67.json": (143, 230), "blind-set-68.json": (145, 230)}
+         "blind-set-67.json": (143, 230), "blind-set-68.json": (145, 230),
+         "blind-set-69.json": (145, 230), "blind-set-70.json": (145, 230),
+         "blind-set-71.json": (150, 230), "blind-set-72.json": (145, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

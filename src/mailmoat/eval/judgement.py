@@ -51,7 +51,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-61.json", "blind-set-62.json",
                                 "blind-set-63.json", "blind-set-64.json",
                                 "blind-set-65.json", "blind-set-66.json",
-                                "blind-set-67.json", "blind-set-68.json"))
+                                "blind-set-67.json", "blind-set-68.json",
+                                "blind-set-69.json", "blind-set-70.json",
+                                "blind-set-71.json", "blind-set-72.json"))
 
 
 def labelled_sets() -> list[Path]:
