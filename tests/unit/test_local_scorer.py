@@ -1043,6 +1043,16 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("정재훈 <jh@sewon-em.net>", "공항 2차 심사",
      "2차 심사실로 넘어왔고 지금 3시간 넘게 대기 중입니다. 귀국 조치 얘기를 합니다. 휴대폰 곧 못 "
      "쓰게 할 것 같습니다. 변호사님 번호도 알려주시면 감사하겠습니다."),
+    # the common emergencies, each with an ask, in the languages the judge reads
+    ("Somchai <somchai@bamboo-works.net>", "fire on hill behind culm yard",
+     "There is fire on the hill behind the culm yard, moving down with the wind. Can I call "
+     "the workers back to cut a firebreak?"),
+    ("Idrissa <idrissa@psma-projet.net>", "accident route - voiture renversée",
+     "La voiture s'est renversée sur la piste, Cheikh est blessé au bras. Est-ce que j'appelle "
+     "l'assurance maintenant ?"),
+    ("Jonas <jonas@loop-riders.net>", "Katrin nicht zurück",
+     "Katrin ist seit gestern Abend nicht zurückgekommen, kein Kontakt. Kannst du mir die "
+     "GPS-Daten vom Motorrad schicken?"),
     # a Spanish question without its "¿": "Lo llamo?"
     ("Efraín <efrain.m@freemail.net>", "Rogelio bloque 7",
      "Rogelio se cayó junto a la máquina, está vomitando y habla raro. Usted dijo que para "
@@ -1088,6 +1098,15 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "for emergencies, call the duty manager" in Korean
     ("윤대표 <yoon@tour-office.example>", "[공지] 오늘 오후 휴무",
      "오늘 오후는 건물 점검으로 사무실 휴무입니다. 긴급 상황은 비상 당번에게 연락 바랍니다."),
+    # a campfire, a fire in the news, a part "missing" are no emergency
+    ("Lucie <lucie@camp-erable.net>", "Congé samedi",
+     "Amira peut prendre mon groupe pour le dernier feu de camp. Est-ce que je pourrais partir "
+     "vendredi soir ?"),
+    ("Hans <hans@nut-import.net>", "Q2 offer",
+     "We heard about the fire at Ziguinchor, we hope nobody was hurt. Could you send your offer "
+     "for new crop by Friday?"),
+    ("Ana <ana@client.net>", "Invoice 2024-118",
+     "The PO number is missing on invoice 2024-118. Could you send a corrected invoice?"),
     # a warning about fraud in someone's name is advice, not the reader's incident
     ("Helen Gosling <helen@greenhollow.net>", "To all managers: fraud attempts using my name",
      "A few of you have received messages from a gmail address using my name asking for "
@@ -1413,3 +1432,13 @@ def test_a_bank_hold_telling_the_reader_to_check_apart_is_not_a_lure() -> None:
                                  subject="Payment on hold", body=body + " Verify here: "
                                  "https://medbank-verify.net/hold")
     assert classify(linked).decision.lane is not Lane.PUSH
+
+
+def test_a_providers_notice_of_an_account_incident_is_not_filed_away() -> None:
+    # "suspicious activity: mail forwarding rule added", from the provider's own robot: in
+    # sight (QUEUE), not a record (INFO)
+    lane = lane_of("Workspace Alerts <workspace-alerts-noreply@google.com>",
+                   "Alert: Suspicious mail forwarding rule added",
+                   "Suspicious activity: a filter was created that forwards messages containing "
+                   "'invoice' to an external address and marks them as read.")
+    assert lane not in HIDDEN_LANES

@@ -480,6 +480,28 @@ _TROUBLE = alternatives(
     r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
     r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)|연기가? ?(?:계속 )?(?:나|올라)|타는 ?냄새|"
     r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
+    # The common emergencies in each language the judge reads: a fire, a person hurt or
+    # missing, a vehicle overturned, a roof gone, water rising.
+    r"\b(?:(?:bush|grass|field|forest|hill|scrub|brush|house|kitchen|engine[- ]room|chimney|"
+    r"electrical|vehicle|truck) ?fires?|(?:is |are |caught |set )?on fire|fire (?:is |has )?"
+    r"(?:on|in|near|behind|moving|spreading|coming|heading|approaching|jumped|crossed)|smoke "
+    r"(?:is )?(?:coming|pouring|from|over|everywhere)|embers|flames|electrocuted|passed out|"
+    r"not breathing|(?:rolled|overturned|flipped) (?:over|on|in|off)|roof (?:\w+ )?(?:blown "
+    r"off|torn off|collapsed|caved in|gave way)|water (?:is )?rising|"
+    r"no (?:radio )?(?:contact|word) (?:from|with|since)|"
+    r"incendie|en feu|feu (?:dans|sur|près|derrière) (?:le|la|les|l')|de la fumée|flammes|"
+    r"blessée?s?|"
+    r"urgences|malaise|évanouie?|inconsciente?|électrisée?|électrocutée?|transportée? à|"
+    r"(?:voiture|camion|véhicule|bus|car) (?:\w+ )?(?:renversée?|accidentée?)|"
+    r"toit (?:\w+ )?(?:arraché|effondré|a cédé)|s'est effondrée?|l'eau monte|"
+    r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|disparue?s?|pas de (?:contact|nouvelles)|"
+    r"brennt|flammen|verletzt\w*|notaufnahme|bewusstlos|zusammengebrochen|unfall|"
+    r"umgekippt|überschlagen|eingestürzt|wasser steigt|vermisst|nicht zurück\w*|"
+    r"kein kontakt|incendio|se (?:está )?quemando|(?:hay|sale|mucho) humo|herid[oa]s?|urgencias|"
+    r"desmay\w+|"
+    r"electrocutad[oa]|accidente|volc(?:ó|ad[oa])|se derrumbó|el agua (?:sube|está "
+    r"subiendo)|desaparecid[oa]s?|no (?:ha )?(?:vuelto|regresado)|sin contacto)\b",
+    r"불길|실종|의식(?:이)? ?없|부상(?:자|을|당)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -666,7 +688,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
                                        or request() or _robots_trouble()):
             return 0.5, "automated notice with urgent wording"
         if s.security_alert and not explicit and not request():
-            return 0.45, "security notice"
+            # an account's incident told by its provider ("suspicious sign-in", "a
+            # forwarding rule was added"): kept in sight (QUEUE), not filed as a record
+            return 0.5, "security notice of an incident"
         return 0.85, "explicit urgency"
     # A formal deadline (due, expires, cutoff) days away is still a deadline; a request
     # answered by Friday is not an interruption.
