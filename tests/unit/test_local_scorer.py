@@ -1442,3 +1442,17 @@ def test_a_providers_notice_of_an_account_incident_is_not_filed_away() -> None:
                    "Suspicious activity: a filter was created that forwards messages containing "
                    "'invoice' to an external address and marks them as read.")
     assert lane not in HIDDEN_LANES
+
+
+@pytest.mark.parametrize("body", [
+    "We got an email in your name with a new bank account for invoice 4471. Is this really "
+    "from you?? Our AP team pays at 2pm EST today, please confirm before then.",
+    "법인장님, 계좌 변경 메일 받았는데 이 메일 보내신 거 맞으세요? 오늘 3시에 송금 "
+    "마감입니다. 확인 부탁드립니다.",
+])
+def test_a_wary_customer_asking_whether_a_bank_change_is_genuine_is_not_a_lure(body: str) -> None:
+    message = message_from_fields(sender="Buyer <ap@buyer-co.net>", subject="new bank account?",
+                                  body=body)
+    trace = classify(message)
+    assert not trace.evidence.get("phishing_flag")
+    assert trace.decision.lane is Lane.PUSH

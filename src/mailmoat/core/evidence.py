@@ -833,8 +833,13 @@ _CHECK_APART = alternatives(
     r"quoted|listed|sent) in the (?:e-?mail|message)|number (?:on the back of|printed on) your "
     r"card|am besten telefonisch|telefonisch (?:bestätigen|prüfen|rückbestätigen)|bekannten? "
     r"(?:telefon)?nummer|numéro (?:que vous connaissez|habituel|connu)|número (?:que ya tiene|"
-    r"habitual|conocido))\b",
-    r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인")
+    r"habitual|conocido)|"
+    # a wary customer asking whether the change is the reader's own
+    r"(?:is|was) (?:this|that|it) (?:really|actually|genuinely) (?:from )?you|(?:really|actually) "
+    r"from you|did you (?:really |actually )?(?:send|write) (?:this|that|it|us)|est-ce bien vous|"
+    r"c'est bien vous|wirklich von (?:ihnen|dir)|de verdad (?:es|fue) (?:de )?(?:ti|usted))\b",
+    r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인|"
+    r"보내신 (?:거|것|게) 맞")
 # A fee for a register's entry nobody ordered, told without the words "publication in our
 # register" (the shape above): a register named, and a fee or a renewal due, found apart.
 _REGISTER = r"\b(?:directory|register|registry|catalogue)\b"
