@@ -1456,3 +1456,17 @@ def test_a_wary_customer_asking_whether_a_bank_change_is_genuine_is_not_a_lure(b
     trace = classify(message)
     assert not trace.evidence.get("phishing_flag")
     assert trace.decision.lane is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # customs clearance, and a mine-clearance charity's name, are no clearance sale
+    ("Express Couriers <noreply@express-couriers.net>", "Import charges due for your shipment",
+     "Import charges are due: EUR 58.34 (VAT and customs clearance fee). Pay with your waybill "
+     "number or at delivery. You received this notification because you are the consignee."),
+    ("GrantHub Notifications <notifications@granthub.net>", "Approval needed: Q1 report",
+     "A report of Highland Ordnance Clearance waits for your approval by 12 April. You're "
+     "receiving this notification because you are an approver in the workspace."),
+])
+def test_a_clearance_that_is_no_sale_is_not_silenced(sender: str, subject: str,
+                                                      body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.SILENT

@@ -92,7 +92,9 @@ _TRANSACTIONAL = alternatives(
     r"예약 (?:완료|확정)|명세서",
 )
 _PROMO = alternatives(
-    r"\b(?:\d{1,2}\s?% off|on sale|big sale|clearance|sale (?:now on|ends|starts|price)|deals?|"
+    # ("clearance" alone is also customs' and a mine-clearance charity's name)
+    r"\bclearance[ _-]?(?:sale|event|deal|price|item|stock)",
+    r"\b(?:\d{1,2}\s?% off|on sale|big sale|on clearance|sale (?:now on|ends|starts|price)|deals?|"
     r"discount|promo(?:tion)?s?|coupons?|vouchers?|"
     r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
     r"newsletter|digest|roundup|webinar|black friday|flash sale|last chance|"
