@@ -53,7 +53,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-65.json", "blind-set-66.json",
                                 "blind-set-67.json", "blind-set-68.json",
                                 "blind-set-69.json", "blind-set-70.json",
-                                "blind-set-71.json", "blind-set-72.json"))
+                                "blind-set-71.json", "blind-set-72.json",
+                                "blind-set-73.json", "blind-set-74.json",
+                                "blind-set-75.json", "blind-set-76.json"))
 
 
 def labelled_sets() -> list[Path]:
