@@ -1053,6 +1053,16 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Jonas <jonas@loop-riders.net>", "Katrin nicht zurück",
      "Katrin ist seit gestern Abend nicht zurückgekommen, kein Kontakt. Kannst du mir die "
      "GPS-Daten vom Motorrad schicken?"),
+    # a person crushed, a vessel adrift or taking water, and the same in Portuguese
+    ("Night dispatch <dispatch@pantanal-barges.net>", "Jefferson - hand",
+     "Jefferson's hand was crushed between the barges 40 km downriver. Can you authorise the "
+     "speedboat from Ladário?"),
+    ("Captain <captain@delta-bend.net>", "Hollis Creel steering",
+     "Lost steering above the bridge, both anchors down and we are still dragging. Do you want "
+     "the assist boat sent?"),
+    ("Marcos <marcos@projeto-mamore.net>", "Gilvan",
+     "O Gilvan não voltou da ronda e o rádio está mudo desde as 15h. Por favor, me diga se "
+     "chamo a polícia."),
     # a Spanish question without its "¿": "Lo llamo?"
     ("Efraín <efrain.m@freemail.net>", "Rogelio bloque 7",
      "Rogelio se cayó junto a la máquina, está vomitando y habla raro. Usted dijo que para "

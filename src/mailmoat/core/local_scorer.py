@@ -500,8 +500,16 @@ _TROUBLE = alternatives(
     r"kein kontakt|incendio|se (?:está )?quemando|(?:hay|sale|mucho) humo|herid[oa]s?|urgencias|"
     r"desmay\w+|"
     r"electrocutad[oa]|accidente|volc(?:ó|ad[oa])|se derrumbó|el agua (?:sube|está "
-    r"subiendo)|desaparecid[oa]s?|no (?:ha )?(?:vuelto|regresado)|sin contacto)\b",
-    r"불길|실종|의식(?:이)? ?없|부상(?:자|을|당)",
+    r"subiendo)|desaparecid[oa]s?|no (?:ha )?(?:vuelto|regresado)|sin contacto|"
+    # a person crushed or buried, a vessel aground, adrift or taking water, oil on the water
+    r"crushed|trapped (?:in|under|by|inside)|dug out|aground|adrift|taking (?:on )?"
+    r"water|capsized|lost (?:steering|propulsion)|oil (?:sheen|on the water)|écrasée?|coincée?|"
+    r"à la dérive|prend l'eau|eingeklemmt|gequetscht|verschüttet|aplastad[oa]|"
+    r"atrapad[oa]|a la deriva|haciendo agua|encallad[oa]|"
+    # Portuguese, the commonest emergencies
+    r"ferid[oa]s?|acidente|incêndio|pegando fogo|não (?:voltou|retornou)|socorro|afundando|"
+    r"fazendo água|à deriva|vazamento|esmagad[oa])\b",
+    r"불길|실종|의식(?:이)? ?없|부상(?:자|을|당)|열이 ?(?:39|40|41)|고열|표류|좌초|침수|매몰",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
