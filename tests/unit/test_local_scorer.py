@@ -1108,6 +1108,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "for emergencies, call the duty manager" in Korean
     ("윤대표 <yoon@tour-office.example>", "[공지] 오늘 오후 휴무",
      "오늘 오후는 건물 점검으로 사무실 휴무입니다. 긴급 상황은 비상 당번에게 연락 바랍니다."),
+    # "by end of day Friday" is days away, as "by Friday EOD" is
+    ("Heather <heather@steel-mill.net>", "Quote request - 12 barges, week of May 3",
+     "Could you quote 12 barges of coil to Memphis? We need to firm up with the mill by Monday, "
+     "so a reply by end of day Friday would be great."),
     # a campfire, a fire in the news, a part "missing" are no emergency
     ("Lucie <lucie@camp-erable.net>", "Congé samedi",
      "Amira peut prendre mon groupe pour le dernier feu de camp. Est-ce que je pourrais partir "

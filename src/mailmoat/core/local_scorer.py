@@ -284,6 +284,9 @@ _ASK = alternatives(
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
                             r"(?:the )?day|cob|close of business)\b",
+                            # the weekday after: "a reply by end of day Friday"
+                            r"\b(?:eod|end of (?:the )?day|cob|close of business),? (?:on )?"
+                            r"(?:monday|tuesday|wednesday|thursday|friday)\b",
                             r"(?:월|화|수|목|금)요일 ?(?:오전|오후)? ?\d+시까지")
 # A deadline days away (tomorrow, a weekday, the end of the week): something to answer,
 # not an interruption. With a request it is some time pressure (0.5), never PUSH alone.
