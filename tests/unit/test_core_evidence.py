@@ -952,6 +952,15 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # the befriending scam's opener
     ("Grace <grace.invest88@freemail.example>", "Is this still your email? Oh sorry, it seems "
      "I have the wrong address... Maybe we can be friends?", "wrong-address opener"),
+    # the registry's fine print; the licence audit's court threat; the reader's name worn
+    # by another domain in the From address
+    ("Central Registry <registratie@central-register.net>", "Annual registration of your "
+     "company data. Payment of this offer implies acceptance of our conditions. This "
+     "registration is not mandatory.", "registry"),
+    ("Compliance <compliance@licence-audit.net>", "To avoid legal proceedings you may settle "
+     "the matter out of court by paying USD 14,900.", "threat"),
+    ("Mail Administrator <no-reply@studio-nz.mailquota.net>", "Your mailbox has reached its "
+     "quota.", "wears the reader's organisation's name"),
     # "selected as a beneficiary farm", in Korean
     ("지원센터 <support@farm-subsidy.net>", "고랭지 채소 긴급지원금 대상 농가로 선정되었습니다.",
      "windfall"),

@@ -321,6 +321,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     (_REGISTRY_SHAPE, 2,
      r"\binternet keywords?\b|\bdomain (?:name )?registration (?:cent(?:er|re)|service "
      r"company)\b|\bnot an official (?:\w+ )?(?:fee|invoice|bill)\b|\bthis is not an invoice\b"
+     # the fine print of an offer dressed as an invoice
+     r"|\bthis (?:registration|listing|entry|offer|publication) is not (?:mandatory|compulsory|"
+     r"obligatory|an invoice)\b|\bpayment (?:of this (?:offer|invoice|form) )?(?:implies|"
+     r"constitutes|means) (?:acceptance|agreement|an order)\b"
      r"|\b(?:publication|listing|entry|registration) (?:of your \w+ )?(?:in|into|on) (?:our|the) "
      r"(?:\w+ ){0,3}(?:register|registry|directory|database|catalogue)\b"),
     ("prize, inheritance or windfall", 1,
@@ -355,7 +359,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
      r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
      r"avoid (?:(?:further|any|additional|the|your|account|listing|service) ){0,2}(?:arrest|"
-     r"prosecution|legal action|penalties|suspension|strike-?off|deactivation))\b"
+     r"prosecution|legal (?:action|proceedings)|penalties|suspension|strike-?off|deactivation)|"
+     r"settle (?:the matter |this )?out of court)\b"
      r"|체포|압류|법적 조치"),
     # A renewal or a charge the reader never made, to be cancelled by phoning the sender
     # ("call our refund desk"): the call is the lure (callback phishing).
@@ -1096,6 +1101,12 @@ def read_evidence(message: Message, opening: bytes | None = None,
         shapes.append((1, f"the sender's name dressed with account words: {own}"))
     if sender.authority:
         shapes.append((1, f"a government body's name from a non-government domain: {own}"))
+    # the reader's organisation's name as a label on someone else's domain, in the From
+    # address itself ("leiedalvlas-be.mailquota.net" writing to leiedalvlas.be)
+    worn = dressed_link(domain, "", recipients) if domain and not same_org else None
+    if worn:
+        shapes.append((2, f"the sender's domain wears the reader's organisation's name {worn}: "
+                          f"{domain}"))
     targets = [_target(href) for _, href in message.links] if message.links else []
     hosts = _hosts(opening, targets)
     foreign = [h for h in hosts if registrable(h) != own]
