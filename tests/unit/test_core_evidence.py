@@ -1101,3 +1101,18 @@ def test_github_is_a_brand_read_in_display_names() -> None:
     found = ev(mail("GitHub <security@githubsecurity-alerts.net>", "Unusual sign-in",
                     "Verify your account."))
     assert any("claims github" in r for r in found.reasons()), found.reasons()
+
+
+def test_a_brands_own_notice_closing_with_why_you_received_it_is_not_a_cold_contact() -> None:
+    body = ("Suspicious login and a new forwarding rule on your account. You received this email "
+            "because you are an administrator of this account.")
+    own = mail("Google Workspace <workspace-noreply@google.com>", "Security alert", body,
+               Authentication_Results="mx.example.org; spf=pass smtp.mailfrom=google.com; "
+               "dkim=pass header.d=google.com; dmarc=pass header.from=google.com")
+    assert not ev(own).cold_unsolicited
+    # the same words from a stranger's domain keep the shape
+    other = mail("Account Team <alerts@account-notices.net>", "Security alert", body,
+                 Authentication_Results="mx.example.org; spf=pass smtp.mailfrom=account-notices"
+                 ".net; dkim=pass header.d=account-notices.net; dmarc=pass "
+                 "header.from=account-notices.net")
+    assert ev(other).cold_unsolicited

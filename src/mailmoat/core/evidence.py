@@ -247,6 +247,7 @@ _UNCHECKED = "with no authentication results to check"
 # Named shapes matched in one RE2 Set pass. (name, weight, pattern)
 _REGISTRY_SHAPE = "a registry or listing nobody ordered"
 _REDIRECTED = "money redirected to a new account"
+_DISCLAIMED = "an unsolicited-mail disclaimer"
 _PAYMENT_ASK = "payment or fee request"
 # what a mail that tells the reader to check a change apart warns of (`_CHECK_APART`)
 _WARNED_OF = frozenset({_REDIRECTED, _PAYMENT_ASK})
@@ -943,7 +944,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
             footer = fold(message.body_text[-1500:]).encode("utf-8", "surrogatepass")
         in_footer = _IN_FOOTER.found(footer)
     if "disclaimer" in seen or "disclaimer" in in_footer:
-        shapes.append((1, "an unsolicited-mail disclaimer"))
+        shapes.append((1, _DISCLAIMED))
     elif not (message.list_id or message.list_unsubscribe or message.bulk_headers
               or automated) and ("opt-out" in seen or "opt-out" in in_footer):
         # Mail sent to a list of addresses without the headers a list or a bulk sender
@@ -1204,6 +1205,9 @@ def read_evidence(message: Message, opening: bytes | None = None,
     automated = robot_address(local)
     spam = _spam_shapes(message, opening, footer, generated, seen, sender.public, automated,
                         sender.government)
+    if own_brand:
+        # "You received this email because ..." closes a brand's own authenticated notices
+        spam = [(w, r) for w, r in spam if r != _DISCLAIMED]
     if elsewhere and not free_replies and not message.list_id:
         # A list sets Reply-To to itself; a person's replies go to their own domain.
         spam.append((1, "replies go to another domain"))
