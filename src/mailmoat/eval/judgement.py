@@ -55,7 +55,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-69.json", "blind-set-70.json",
                                 "blind-set-71.json", "blind-set-72.json",
                                 "blind-set-73.json", "blind-set-74.json",
-                                "blind-set-75.json", "blind-set-76.json"))
+                                "blind-set-75.json", "blind-set-76.json",
+                                "blind-set-77.json", "blind-set-78.json",
+                                "blind-set-79.json", "blind-set-80.json"))
 
 
 def labelled_sets() -> list[Path]:
