@@ -961,6 +961,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "the matter out of court by paying USD 14,900.", "threat"),
     ("Mail Administrator <no-reply@studio-nz.mailquota.net>", "Your mailbox has reached its "
      "quota.", "wears the reader's organisation's name"),
+    # an advance fee in Spanish
+    ("Khalid <k.trading@trade-mail.net>", "Nuestro agente gestiona el registro por 850 € "
+     "(tasa única).", "payment or fee request"),
     # "selected as a beneficiary farm", in Korean
     ("지원센터 <support@farm-subsidy.net>", "고랭지 채소 긴급지원금 대상 농가로 선정되었습니다.",
      "windfall"),

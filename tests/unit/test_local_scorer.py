@@ -1063,6 +1063,15 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Marcos <marcos@projeto-mamore.net>", "Gilvan",
      "O Gilvan não voltou da ronda e o rádio está mudo desde as 15h. Por favor, me diga se "
      "chamo a polícia."),
+    # a person burned; a decision wanted by a time, in German and French
+    ("Yannis <yannis@karamitsos-distillery.net>", "still 2",
+     "Stelios was badly burned on his arm at still 2. Can you call his wife?"),
+    ("Jens <jens@hanse-import.net>", "Partie LK-27-06: Cadmium-Wert",
+     "Der Cadmium-Wert der Partie LK-27-06 liegt über dem Grenzwert. Der Spediteur braucht "
+     "Ihre Anweisung heute bis 16 Uhr."),
+    ("Claire <claire@parfums-grasse.net>", "Lot 26-112 bergaptène",
+     "Le lot 26-112 est hors spécification, 40 fois le certificat. La ligne démarre à 14h : "
+     "il nous faut votre décision avant 14h."),
     # a Spanish question without its "¿": "Lo llamo?"
     ("Efraín <efrain.m@freemail.net>", "Rogelio bloque 7",
      "Rogelio se cayó junto a la máquina, está vomitando y habla raro. Usted dijo que para "
@@ -1448,13 +1457,23 @@ def test_a_bank_hold_telling_the_reader_to_check_apart_is_not_a_lure() -> None:
     assert classify(linked).decision.lane is not Lane.PUSH
 
 
-def test_a_providers_notice_of_an_account_incident_is_not_filed_away() -> None:
+@pytest.mark.parametrize(("subject", "body"), [
     # "suspicious activity: mail forwarding rule added", from the provider's own robot: in
     # sight (QUEUE), not a record (INFO)
-    lane = lane_of("Workspace Alerts <workspace-alerts-noreply@google.com>",
-                   "Alert: Suspicious mail forwarding rule added",
-                   "Suspicious activity: a filter was created that forwards messages containing "
-                   "'invoice' to an external address and marks them as read.")
+    ("Alert: Suspicious mail forwarding rule added",
+     "Suspicious activity: a filter was created that forwards messages containing 'invoice' "
+     "to an external address and marks them as read."),
+    # a no-action line that holds only on its condition is no "no action needed"
+    ("Security alert: new sign-in and mail forwarding rule on claire@stone.org",
+     "A new sign-in to your Google Account was detected, and a new filter was created that "
+     "forwards messages containing invoice to an external address. Time: Thursday, 25 February "
+     "2027. If this was you, you don't need to do anything. If not, we'll help you secure your "
+     "account. You received this email to let you know about important changes to your "
+     "Google Account and services."),
+])
+def test_a_providers_notice_of_an_account_incident_is_not_filed_away(subject: str,
+                                                                    body: str) -> None:
+    lane = lane_of("Workspace Alerts <workspace-alerts-noreply@google.com>", subject, body)
     assert lane not in HIDDEN_LANES
 
 
@@ -1463,6 +1482,9 @@ def test_a_providers_notice_of_an_account_incident_is_not_filed_away() -> None:
     "from you?? Our AP team pays at 2pm EST today, please confirm before then.",
     "법인장님, 계좌 변경 메일 받았는데 이 메일 보내신 거 맞으세요? 오늘 3시에 송금 "
     "마감입니다. 확인 부탁드립니다.",
+    # the payee's own denial
+    "WE DID NOT CHANGE OUR BANK. If you received a letter with new account details, it is "
+    "fraud: please stop any payment to us today and call me.",
 ])
 def test_a_wary_customer_asking_whether_a_bank_change_is_genuine_is_not_a_lure(body: str) -> None:
     message = message_from_fields(sender="Buyer <ap@buyer-co.net>", subject="new bank account?",

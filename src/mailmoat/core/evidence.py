@@ -276,6 +276,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
+     # the same fees in Spanish, French and German
+     r"|\btasa (?:única|de registro|de inscripción|administrativa|de despacho)\b"
+     r"|\bfrais (?:de dossier|d'inscription|d'enregistrement|de dédouanement|de déblocage)\b"
+     r"|\b(?:bearbeitungs|registrierungs|freigabe|zoll)gebühr\b"
      # an advance fee: paid first to unlock money promised ("escrow setup fee ... refunded
      # at closing", "일정 금액 예치 후")
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
@@ -840,6 +844,9 @@ _CHECK_APART = alternatives(
     r"card|am besten telefonisch|telefonisch (?:bestätigen|prüfen|rückbestätigen)|bekannten? "
     r"(?:telefon)?nummer|numéro (?:que vous connaissez|habituel|connu)|número (?:que ya tiene|"
     r"habitual|conocido)|"
+    # the payee's own denial: "we did not change our bank"
+    r"(?:we|i) (?:did not|didn'?t|have not|haven'?t|never) change[ds]? (?:our|my) (?:bank|account|"
+    r"banking|bank details|account details)|"
     # a wary customer asking whether the change is the reader's own
     r"(?:is|was) (?:this|that|it) (?:really|actually|genuinely) (?:from )?you|(?:really|actually) "
     r"from you|did you (?:really |actually )?(?:send|write) (?:this|that|it|us)|est-ce bien vous|"

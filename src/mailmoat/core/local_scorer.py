@@ -70,7 +70,10 @@ _EXPLICIT_URGENT = alternatives(
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|suspicious (?:activity|"
-    r"sign-?in|log-?in|forwarding|inbox rule|(?:e-?)?mail forwarding|transaction)|flash floods?|"
+    r"sign-?in|log-?in|forwarding|inbox rule|(?:e-?)?mail forwarding|transaction)|"
+    # a mailbox made to forward mail out: "a new forwarding address was added"
+    r"(?:forwarding address|forwarding rule|inbox rule|mail filter) (?:was |has been )?(?:added|"
+    r"created|set up)|(?:filter|rule) (?:was )?created that forwards|flash floods?|"
     r"(?:can'?t|cannot|unable to) "
     r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
@@ -243,6 +246,11 @@ _ASK = alternatives(
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
     r"qué hago|dime qué|"
+    # a decision or an answer wanted by a time, in German, French and Spanish
+    r"(?:entscheidung|anweisung|anweisungen|freigabe|rückmeldung|stellungnahme|bestätigung) "
+    r"(?:bis|vor|noch heute|heute)|(?:décision|réponse|confirmation|validation|instructions?) "
+    r"(?:avant|d'ici|aujourd'hui|ce matin|ce soir)|(?:decisión|respuesta|confirmación|"
+    r"autorización|instrucciones) (?:antes de|hoy|para hoy|hasta)|"
     r"(?:bitte )?sag(?:en sie)? (?:mir|uns) (?:bitte )?(?:heute|bis|sofort|gleich|noch|ob|"
     r"bescheid|wie|was)|gib (?:mir|uns) (?:bitte )?bescheid|geben sie (?:mir|uns) (?:bitte )?"
     r"bescheid|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
@@ -505,7 +513,8 @@ _TROUBLE = alternatives(
     r"electrocutad[oa]|accidente|volc(?:ó|ad[oa])|se derrumbó|el agua (?:sube|está "
     r"subiendo)|desaparecid[oa]s?|no (?:ha )?(?:vuelto|regresado)|sin contacto|"
     # a person crushed or buried, a vessel aground, adrift or taking water, oil on the water
-    r"crushed|trapped (?:in|under|by|inside)|dug out|aground|adrift|taking (?:on )?"
+    r"crushed|(?:was|got|been|badly|severely) burn(?:ed|t)|trapped (?:in|under|by|inside)|"
+    r"dug out|aground|adrift|taking (?:on )?"
     r"water|capsized|lost (?:steering|propulsion)|oil (?:sheen|on the water)|écrasée?|coincée?|"
     r"à la dérive|prend l'eau|eingeklemmt|gequetscht|verschüttet|aplastad[oa]|"
     r"atrapad[oa]|a la deriva|haciendo agua|encallad[oa]|"
@@ -579,6 +588,10 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
+# "If this was you, you don't need to do anything": no action only on that condition
+_IF_YOU = re.compile(rb"\bif (?:this|it|that) (?:was|is) (?:really )?you\b[^.\n]*|\bif you "
+                     rb"(?:did|made|requested|recogni[sz]e|authori[sz]ed) (?:this|that|it|the "
+                     rb"change|this change|this sign-?in)\b[^.\n]*")
 _RESOLVED_ALONE = matcher(_RESOLVED)
 # Restoration still to come is not a resolution: "this alert repeats until resolved", "you
 # will receive a new alert when the monitor is back up", "power will be restored at 14:00".
@@ -821,6 +834,16 @@ _ROUTINE_SUBJECT = re.compile(
     r"presupuesto|cotización|solicitud)\b|보험|청구|서류|견적|점검|신청서|일정|협의")
 _ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
+_NO_ACTION_NAME = frozenset({"no_action"})
+
+
+def _no_action_in(text: bytes) -> bool:
+    """Whether `text` says no action is needed, other than on a condition: "If this was you,
+    you don't need to do anything" says nothing of the alert as a whole (the condition is
+    looked for only where a no-action phrase is)."""
+    if not _NO_ACTION_ALONE.search(text):
+        return False
+    return not _IF_YOU.search(text) or bool(_NO_ACTION_ALONE.search(_IF_YOU.sub(b" ", text)))
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
@@ -883,8 +906,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
             and _ALARM_SUBJECT.match(message.subject)):
         found |= _ALARMED
     # "no action needed" is itself negated urgency, gone from the text in scope.
-    no_action = "no_action" in found or (
-        scoped is not searched and _NO_ACTION_ALONE.search(searched))
+    if "no_action" in found and not _no_action_in(read):
+        found = found - _NO_ACTION_NAME
+    no_action = "no_action" in found or (scoped is not searched and _no_action_in(searched))
     calm = scoped is not searched and bool(_CALM.search(searched))
     def routine() -> bool:
         """The subject names a routine matter and tells no trouble or urgency itself."""
