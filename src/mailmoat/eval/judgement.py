@@ -57,7 +57,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-73.json", "blind-set-74.json",
                                 "blind-set-75.json", "blind-set-76.json",
                                 "blind-set-77.json", "blind-set-78.json",
-                                "blind-set-79.json", "blind-set-80.json"))
+                                "blind-set-79.json", "blind-set-80.json",
+                                "blind-set-81.json", "blind-set-82.json",
+                                "blind-set-83.json", "blind-set-84.json"))
 
 
 def labelled_sets() -> list[Path]:
