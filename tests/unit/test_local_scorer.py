@@ -903,7 +903,6 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
                    body) is not Lane.PUSH
 
 
-
 @pytest.mark.parametrize(("sender", "subject", "body"), [
     ("Rocío <rocio@talleres-vega.example>", "Persiana rota",
      "La persiana del local está rota y no cierra. Necesitamos que venga alguien con la llave "
@@ -1079,6 +1078,18 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Joseph <joseph@fruit-pack.net>", "CR3",
      "Cold room 3 is reading 11.4 C and the compressor trips again. The technician is not "
      "picking phone. Should I move the pallets to CR1?"),
+    # an authority's order, from a robot, addressed to those who must act
+    ("Town Alerts <noreply@alerts.hayriver-town.net>", "EVACUATION ORDER - Vale Island - "
+     "effective immediately", "An evacuation order is now in effect for Vale Island. An ice "
+     "jam has released and water is rising. Residents must leave now."),
+    # a carrier's hold on the reader's own shipment
+    ("Parcel Express <noreply@parcel-express.net>", "Action required today: shipment held by "
+     "customs", "Your shipment is held by customs. It will be returned to the sender unless an "
+     "itemised invoice is provided."),
+    # a high-severity alert naming suspicious email forwarding
+    ("Microsoft 365 <o365alerts@microsoft.com>", "High-severity alert: Suspicious email "
+     "forwarding activity", "A mailbox in your organisation is forwarding mail to an external "
+     "address."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1134,6 +1145,17 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Helen Gosling <helen@greenhollow.net>", "To all managers: fraud attempts using my name",
      "A few of you have received messages from a gmail address using my name asking for "
      "favours. These are not from me. If in doubt, ring me."),
+    # a news feed's critical story addresses no one
+    ("Feeds <rssfeeds@news-digest.net>", "Critical US satellites could be hacked",
+     "Military communications could be jammed and satellites destroyed, a new study warns."),
+    # a robot's trouble with a card to re-enter is a lure's script
+    ("Ferry Line <support@ferry-line-booking.net>", "Action required: payment failed",
+     "We were unable to process the payment for your reservation. Please re-enter your card "
+     "details within 12 hours or the reservation is cancelled."),
+    # a German disclaimer's "sofort" is not the sender's urgency
+    ("Hausverwaltung Sonnenhalde <info@hv-sonnenhalde.net>", "Termine für die Feuerstättenschau",
+     "Bitte senden Sie uns zwei bis drei Terminvorschläge. Wenn Sie nicht der richtige Adressat "
+     "sind, informieren Sie bitte sofort den Absender und löschen Sie diese E-Mail."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
@@ -1336,7 +1358,6 @@ def test_a_fix_still_to_come_is_not_the_trouble_over(subject: str, body: str) ->
     assert lane_of("Monitoring <alerts@monitoring.example>", subject, over) is not Lane.PUSH
 
 
-
 @pytest.mark.parametrize(("sender", "subject", "body"), [
     # a broken dryer already replaced is news, not trouble
     ("관리인 <manager@house.example>", "203호 드라이기 교체했어요",
@@ -1401,41 +1422,6 @@ def test_a_routine_subject_that_tells_trouble_itself_still_pushes() -> None:
 
 
 # -- twenty-ninth pass (docs/results.md) -------------------------------------------------------
-@pytest.mark.parametrize(("sender", "subject", "body"), [
-    # an authority's order, from a robot, addressed to those who must act
-    ("Town Alerts <noreply@alerts.hayriver-town.net>", "EVACUATION ORDER - Vale Island - "
-     "effective immediately", "An evacuation order is now in effect for Vale Island. An ice "
-     "jam has released and water is rising. Residents must leave now."),
-    # a carrier's hold on the reader's own shipment
-    ("Parcel Express <noreply@parcel-express.net>", "Action required today: shipment held by "
-     "customs", "Your shipment is held by customs. It will be returned to the sender unless an "
-     "itemised invoice is provided."),
-    # a high-severity alert naming suspicious email forwarding
-    ("Microsoft 365 <o365alerts@microsoft.com>", "High-severity alert: Suspicious email "
-     "forwarding activity", "A mailbox in your organisation is forwarding mail to an external "
-     "address."),
-])
-def test_a_robots_notice_telling_the_readers_trouble_pushes(sender: str, subject: str,
-                                                             body: str) -> None:
-    assert lane_of(sender, subject, body) is Lane.PUSH
-
-
-@pytest.mark.parametrize(("sender", "subject", "body"), [
-    # a news feed's critical story addresses no one
-    ("Feeds <rssfeeds@news-digest.net>", "Critical US satellites could be hacked",
-     "Military communications could be jammed and satellites destroyed, a new study warns."),
-    # a robot's trouble with a card to re-enter is a lure's script
-    ("Ferry Line <support@ferry-line-booking.net>", "Action required: payment failed",
-     "We were unable to process the payment for your reservation. Please re-enter your card "
-     "details within 12 hours or the reservation is cancelled."),
-    # a German disclaimer's "sofort" is not the sender's urgency
-    ("Hausverwaltung Sonnenhalde <info@hv-sonnenhalde.net>", "Termine für die Feuerstättenschau",
-     "Bitte senden Sie uns zwei bis drei Terminvorschläge. Wenn Sie nicht der richtige Adressat "
-     "sind, informieren Sie bitte sofort den Absender und löschen Sie diese E-Mail."),
-])
-def test_a_robots_story_or_script_or_a_disclaimer_does_not_push(sender: str, subject: str,
-                                                                  body: str) -> None:
-    assert lane_of(sender, subject, body) is not Lane.PUSH
 
 
 def test_a_bank_hold_telling_the_reader_to_check_apart_is_not_a_lure() -> None:
