@@ -1119,3 +1119,48 @@ def test_a_brands_own_notice_closing_with_why_you_received_it_is_not_a_cold_cont
                  ".net; dkim=pass header.d=account-notices.net; dmarc=pass "
                  "header.from=account-notices.net")
     assert ev(other).cold_unsolicited
+
+
+def _auth_pass(domain: str) -> str:
+    return (f"mx.acme-corp.com; spf=pass smtp.mailfrom={domain}; dkim=pass header.d={domain}; "
+            f"dmarc=pass header.from={domain}")
+
+
+_TAKEOVER = ("Google detected a suspicious login to dana@acme-corp.com from an unusual "
+             "location. Since then the account has sent 312 messages to external recipients "
+             "and a new mail forwarding rule was created. Review the user's activity in the "
+             "Admin console.")
+
+
+def test_ph4_an_incident_told_by_the_provider_itself_pushes_only_when_authenticated() -> None:
+    subject = "Alert: Suspicious login and new mail forwarding rule - dana@acme-corp.com"
+    own = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>", subject,
+               _TAKEOVER, Authentication_Results=_auth_pass("google.com"))
+    assert ev(own).brand_verified
+    trace = classify(parse_message(own))
+    assert trace.signals.brand_verified
+    assert trace.decision.lane is Lane.PUSH
+    # the same words: from a look-alike that passes for itself, as a spoof failing DMARC,
+    # and with no Authentication-Results at all (nothing vouches for the sender) ...
+    lookalike = mail("Google Workspace Alerts <alerts@workspace-admin-alerts.net>", subject,
+                     _TAKEOVER, Authentication_Results=_auth_pass("workspace-admin-alerts.net"))
+    spoof = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
+                 subject, _TAKEOVER, Authentication_Results=FAIL.replace("paypal", "google"))
+    bare = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
+                subject, _TAKEOVER)
+    for raw in (lookalike, spoof, bare):
+        assert not ev(raw).brand_verified
+        assert classify(parse_message(raw)).decision.lane is not Lane.PUSH
+    # ... and a brand's own domain under another brand's name vouches for neither
+    worn = mail("PayPal Security <alerts@google.com>", subject, _TAKEOVER,
+                Authentication_Results=_auth_pass("google.com"))
+    assert not ev(worn).brand_verified
+
+
+def test_ph4_an_attempt_the_provider_blocked_is_kept_in_sight_not_pushed() -> None:
+    body = ("We blocked a sign-in attempt to dana@acme-corp.com that looked suspicious. The "
+            "attempt used the correct password, but came from an unusual location.")
+    raw = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
+               "Alert: Suspicious login blocked for dana@acme-corp.com", body,
+               Authentication_Results=_auth_pass("google.com"))
+    assert classify(parse_message(raw)).decision.lane is Lane.QUEUE

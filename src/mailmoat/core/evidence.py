@@ -58,6 +58,10 @@ class Evidence:
     # writes too (no subject, a "Re:" with no thread) when the From domain is a recipient's
     # own, as claimed, with no authentication failure.
     cold_bulk: bool = False
+    # The brand the display name claims, sending from that brand's own domain with DMARC
+    # passing ("Google Workspace Alerts" from google.com): the brand itself, vouched for by
+    # the receiving server, not by the mail's words.
+    brand_verified: bool = False
 
     @property
     def auth_failed(self) -> bool:
@@ -91,6 +95,7 @@ class Evidence:
             "phishing_weight": self.weight, "phishing_reasons": list(self.reasons()),
             "spam_shaped": self.spam_shaped, "cold_unsolicited": self.cold_unsolicited,
             "spam_reasons": [r.partition(":")[2] for r in self.unsolicited],
+            "brand_verified": self.brand_verified,
         }
 
 
@@ -1237,6 +1242,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
             all(r in _HURRIED for _, r in spam) and not hosts and not message.reply_to
             and not shapes
             and _named(message.from_name)),
+        own_brand,  # brand_verified
     )
 
 

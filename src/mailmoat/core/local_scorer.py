@@ -22,7 +22,10 @@ Evidence tiers for urgency:
 A machine's alarm naming itself in capitals at the head of its subject ("FIRE ALARM: ...",
 "PUMP FAULT - ...") is an incident, unless account words come with it.
 A robot's urgent wording or deadline is a notice (0.5) unless it asks something, reports
-trouble, or comes from the reader's own organisation, authenticated (`same_org`). Urgent
+trouble, or comes from the reader's own organisation, authenticated (`same_org`). A
+provider's notice of an account incident is 0.5 (QUEUE), and 0.8 when the receiving server
+authenticates it as the named brand's own domain (`brand_verified`) and the provider does not
+say it blocked the attempt. Urgent
 words in the sender's own name ("Emergency Fleet Services Ltd") are not read.
 Only the subject and the opening of the body count as evidence (OPENING_CHARS).
 Promotional pressure ("today only", "last chance") is not urgency: marketing mail gets 0.1;
@@ -612,6 +615,17 @@ _YOU = matcher(alternatives(
 
 
 
+# An attempt the provider stopped: "we blocked a sign-in attempt", "the attempt was
+# prevented" (nothing got in; the incident branch keeps it in sight, QUEUE).
+_AVERTED = matcher(alternatives(
+    r"\b(?:blocked|stopped|prevented|denied) (?:a|an|the|this) (?:suspicious |unusual )?"
+    r"(?:sign-?in|log-?in|access)(?: attempt)?|\b(?:sign-?in|log-?in|access) attempt (?:was |"
+    r"has been )?(?:blocked|stopped|prevented|denied)\b|"
+    r"\b(?:anmeldeversuch|zugriffsversuch) (?:wurde )?(?:blockiert|verhindert)|"
+    r"\btentative de connexion (?:a été )?bloquée|\bintento de inicio de sesión (?:fue )?"
+    r"bloqueado", r"로그인 시도를 ?(?:차단|막았)"))
+
+
 @dataclass(frozen=True, slots=True)
 class Scored:
     features: Features
@@ -627,7 +641,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              asked: Callable[[], bool], no_action: bool = False,
              calm: bool = False, routine: Callable[[], bool] = _never,
              account_ask: Callable[[], bool] = _never,
-             addressed: Callable[[], bool] = _never) -> tuple[float, str]:
+             addressed: Callable[[], bool] = _never,
+             averted: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
@@ -695,6 +710,12 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if explicit and resolved and not (near or "clock" in found or request()):
         # "DRINGEND ... Einsatz abgeschlossen": the urgency was, and is over
         return 0.3, "urgent wording about something over"
+    if s.brand_verified and s.security_alert and (incident or explicit) and not (
+            resolved or averted()):
+        # an account's incident told by its provider, from the provider's own domain and
+        # authenticated (evidence the words cannot forge): a look-alike or a spoof is no
+        # `brand_verified`
+        return 0.8, "an authenticated provider's notice of an incident"
     if explicit and not incident and "other_day" in found and not (
             near or "clock" in found or "today" in found or "tomorrow" in found
             or s.security_alert or trouble_told()):
@@ -920,7 +941,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
 
     urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
                             ReadWhenAsked(_ASK_SET, read), no_action, calm, routine,
-                            lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read))
+                            lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
+                            lambda: _AVERTED.search(read))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

@@ -44,6 +44,7 @@ class Signals:
     unsolicited: bool = False  # shaped like unsolicited bulk mail (spam): never PUSH
     cold_unsolicited: bool = False  # one such shape, answering no thread: no PUSH from a stranger
     cold_pitch: bool = False  # a stranger selling (a demo, a call, an audit): a record, INFO
+    brand_verified: bool = False  # from the named brand's own domain, DMARC pass (evidence)
 
     def as_dict(self) -> dict[str, bool]:
         return flat_dict(self)
@@ -179,6 +180,7 @@ _URGENT = alternatives(
 _SECURITY = alternatives(
     r"\b(?:new sign-?in|unusual (?:sign-?in|activity)|suspicious (?:activity|login|sign-?in)|"
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
+    r"(?:e-?mail |automatic )?forwarding to (?:an )?external address|"
     r"(?:security|single-use|one-time) (?:pass)?code|código de "
     r"verificación|code de (?:vérification|sécurité)|(?:bestätigungs|verifizierungs|sicherheits)"
     r"code|"
@@ -604,6 +606,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         evidence.spam_shaped,  # unsolicited
         evidence.cold_unsolicited,
         cold_pitch,
+        evidence.brand_verified,
     )
     return signals, evidence
 
