@@ -408,6 +408,14 @@ def test_a_stranger_touting_a_penny_stock_does_not_push() -> None:
     tips = ev(mail("VIP 주식연구소 <vip@freemail.example>", "[무료초대] 리딩방",
                    "지난달 평균 수익률 312%, 원금 보장 프로그램."))
     assert "money or offer bait" in [r.partition(":")[2] for r in tips.unsolicited]
+    # what a seller guarantees is bait; a forwarder's "not guaranteed" is not
+    grant = ev(mail("Grants Desk <desk@eu-grant-desk.net>", "Grant up to 1.2M EUR",
+                    "Apply now: 100% approval guaranteed, guaranteed income for your farm."))
+    assert "money or offer bait" in [r.partition(":")[2] for r in grant.unsolicited]
+    late_doc = ev(mail("Dock office <ops@quayside-cargo.net>", "VGM missing",
+                       "A late-doc exception is not guaranteed; the last guaranteed delivery "
+                       "slot is tonight."))
+    assert not late_doc.unsolicited
 
 
 # -- issue 22, third pass: shapes found on mail written blind (src/mailmoat/eval/sets/

@@ -1090,6 +1090,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Microsoft 365 <o365alerts@microsoft.com>", "High-severity alert: Suspicious email "
      "forwarding activity", "A mailbox in your organisation is forwarding mail to an external "
      "address."),
+    # a forwarder's "not guaranteed" is no seller's promise (no bulk shape from a stranger)
+    ("Dock office <ops@quayside-cargo.net>", "Booking QC-2231 - VGM missing - cut-off 13:00 "
+     "TODAY", "The line still has no VGM for booking QC-2231. Document cut-off is 13:00 today. "
+     "I need the signed VGM before 12:30; a late-doc exception is not guaranteed."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH

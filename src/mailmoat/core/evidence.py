@@ -799,7 +799,11 @@ _MONEY_BAIT = (
     r"|\bmortgage rates?\b"
     r"|\b(?:lowest|best) (?:rates?|prices?)\b|\bbad credit\b|\bcredit cards? (?:debt|"
     r"offer)|\bfree (?:quote|trial|gift|money|access)\b|\b100% (?:free|guaranteed|risk)"
-    r"|\bact now\b|\bguaranteed\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
+    # "guaranteed" with what a seller guarantees; a forwarder's "not guaranteed" is none
+    r"|\b(?:approval|income|returns?|profits?|results?|loans?|satisfaction) (?:is |are )?"
+    r"guaranteed\b|\bguaranteed (?:income|returns?|profits?|approval|results?|loans?|cash|"
+    r"winnings?)\b"
+    r"|\bact now\b|\bviagra|\bweight loss\b|\bcasino\b|\bstock (?:alert|pick)s?"
     r"|\b(?:double|triple) your\b|\bcash bonus\b|\bpre-?approved\b|\bno credit check\b"
     # a stock pump: a penny stock touted to strangers
     r"|\b(?:otc ?bb|pink ?sheets|investor alert|hot (?:stock|pick)s?|stock tips?|penny "
