@@ -1475,6 +1475,11 @@ def test_a_providers_notice_of_an_account_incident_is_not_filed_away(subject: st
     # the payee's own denial
     "WE DID NOT CHANGE OUR BANK. If you received a letter with new account details, it is "
     "fraud: please stop any payment to us today and call me.",
+    # the fraud named as what is happening to someone: the money words are what it warns of
+    "Dad got a call saying his account was used in a crime and he must move his savings to a "
+    "safe account. It's a scam. He is at the bank now, please call him before 4pm today.",
+    "오빠, 엄마가 검찰청이라는 데서 전화 받고 안전계좌로 3천만원 보내러 은행 갔어. 보이스피싱"
+    "이야. 은행 4시에 닫으니까 지금 바로 엄마한테 전화해줘.",
 ])
 def test_a_wary_customer_asking_whether_a_bank_change_is_genuine_is_not_a_lure(body: str) -> None:
     message = message_from_fields(sender="Buyer <ap@buyer-co.net>", subject="new bank account?",

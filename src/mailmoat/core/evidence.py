@@ -859,9 +859,14 @@ _CHECK_APART = alternatives(
     # a wary customer asking whether the change is the reader's own
     r"(?:is|was) (?:this|that|it) (?:really|actually|genuinely) (?:from )?you|(?:really|actually) "
     r"from you|did you (?:really |actually )?(?:send|write) (?:this|that|it|us)|est-ce bien vous|"
-    r"c'est bien vous|wirklich von (?:ihnen|dir)|de verdad (?:es|fue) (?:de )?(?:ti|usted))\b",
+    r"c'est bien vous|wirklich von (?:ihnen|dir)|de verdad (?:es|fue) (?:de )?(?:ti|usted)|"
+    # the fraud named as what is happening to someone: "it's a scam", "he's being scammed"
+    r"(?:it'?s|this is|that'?s|it is|that is) (?:a |an )?(?:scam|fraud|con)|(?:being|been|got|"
+    r"was|were) scammed|scammers? (?:on the phone|called|told|said|has|have|are|is)|c'est une "
+    r"arnaque|(?:das ist|ist ein|sind) betrug|betrüger (?:am telefon|haben|hat|sind)|es una "
+    r"estafa|(?:son|es un) estafador)\b",
     r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인|"
-    r"보내신 (?:거|것|게) 맞")
+    r"보내신 (?:거|것|게) 맞|보이스 ?피싱|사기 ?(?:전화|꾼|야|예요|입니다|당하)")
 # A fee for a register's entry nobody ordered, told without the words "publication in our
 # register" (the shape above): a register named, and a fee or a renewal due, found apart.
 _REGISTER = r"\b(?:directory|register|registry|catalogue)\b"
