@@ -1094,6 +1094,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Dock office <ops@quayside-cargo.net>", "Booking QC-2231 - VGM missing - cut-off 13:00 "
      "TODAY", "The line still has no VGM for booking QC-2231. Document cut-off is 13:00 today. "
      "I need the signed VGM before 12:30; a late-doc exception is not guaranteed."),
+    # a Korean clock time with no other day named is today's
+    ("통관팀 <customs@hanul-parts.net>", "수출신고 반려",
+     "수출신고가 반려되었습니다. 수정된 인보이스를 3시까지 보내주셔야 선적 가능합니다. "
+     "부탁드립니다."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1160,6 +1164,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Hausverwaltung Sonnenhalde <info@hv-sonnenhalde.net>", "Termine für die Feuerstättenschau",
      "Bitte senden Sie uns zwei bis drei Terminvorschläge. Wenn Sie nicht der richtige Adressat "
      "sind, informieren Sie bitte sofort den Absender und löschen Sie diese E-Mail."),
+    # a Korean clock time is today's only when no other day is named, as in English
+    ("품질팀 <qa@hanul-parts.net>", "[요청] 8D 보고서 - 3/15(월)까지",
+     "팀장님, 기공 불량 8D 보고서를 3/15(월) 오전 9시까지 공유 부탁드립니다."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -155,7 +155,7 @@ _NEAR_TIME = alternatives(
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
-    r"오늘|금일|당일|\d+시까지|\d+시 ?전에|지금 (?:바로|당장|자리에|사무실)|"
+    r"오늘|금일|당일|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
@@ -188,7 +188,7 @@ _CLOCK = alternatives(
     r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
     # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
     r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
-    r"오전 중|오후 중",
+    r"오전 중|오후 중|\d+시까지|\d+시 ?전에",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
 )
