@@ -1094,6 +1094,12 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Dock office <ops@quayside-cargo.net>", "Booking QC-2231 - VGM missing - cut-off 13:00 "
      "TODAY", "The line still has no VGM for booking QC-2231. Document cut-off is 13:00 today. "
      "I need the signed VGM before 12:30; a late-doc exception is not guaranteed."),
+    # a fall and a ride to hospital, in French and Korean as in English
+    ("Josée <josee@camp-tracadie.net>", "ton père",
+     "Ton père est tombé du toit en pelletant, ta mère a appelé le 911. Appelle-moi dès que tu "
+     "vois ça."),
+    ("오현석 <hs.oh@dasom-seed.net>", "소장님",
+     "소장님, 아침에 시내에서 넘어졌습니다. 발목 골절 같다고 합니다. 와 주실 수 있나요?"),
     # a Korean clock time with no other day named is today's
     ("통관팀 <customs@hanul-parts.net>", "수출신고 반려",
      "수출신고가 반려되었습니다. 수정된 인보이스를 3시까지 보내주셔야 선적 가능합니다. "

@@ -490,7 +490,7 @@ _TROUBLE = alternatives(
     r"안 ?(?:돌아|돔)|물 ?새|두드러기|병원(?:을|에)? ?가야|"
     r"(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
-    r"쓰러|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
+    r"쓰러|넘어졌|골절|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
     r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
     r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)|연기가? ?(?:계속 )?(?:나|올라)|타는 ?냄새|"
     r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
@@ -506,6 +506,9 @@ _TROUBLE = alternatives(
     r"incendie|en feu|feu (?:dans|sur|près|derrière) (?:le|la|les|l')|de la fumée|flammes|"
     r"blessée?s?|"
     r"urgences|malaise|évanouie?|inconsciente?|électrisée?|électrocutée?|transportée? à|"
+    # a fall and a ride to hospital, as "fell" and "taken to hospital" in English
+    r"(?:est|s'est) tombée?|(?:amène|amènent|emmène|emmènent|transporte|transportent) à "
+    r"l'hôpital|(?:appelé|appelle) le 911|"
     r"(?:voiture|camion|véhicule|bus|car) (?:\w+ )?(?:renversée?|accidentée?)|"
     r"toit (?:\w+ )?(?:arraché|effondré|a cédé)|s'est effondrée?|l'eau monte|"
     r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|disparue?s?|pas de (?:contact|nouvelles)|"
