@@ -1170,6 +1170,12 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Hausverwaltung Sonnenhalde <info@hv-sonnenhalde.net>", "Termine für die Feuerstättenschau",
      "Bitte senden Sie uns zwei bis drei Terminvorschläge. Wenn Sie nicht der richtige Adressat "
      "sind, informieren Sie bitte sofort den Absender und löschen Sie diese E-Mail."),
+    # a matter closed, in Korean: "조치 완료", "이 건 종결합니다"
+    ("박상우 <sw.park@haeon-wind.net>", "RE: [긴급] 나셀 빌지 수위 상승",
+     "소장님, 오늘 올라가서 확인했는데 누수 아니었습니다. 센서 커넥터에 결로가 들어간 것이고 "
+     "이 건 종결합니다."),
+    ("김다은 <de.kim@segang-cast.net>", "2월 안전보건 월간 보고",
+     "법인장님, 월간 보고 공유드립니다. 긴급 소화기 교체 건은 지적사항 조치 완료입니다."),
     # a Korean clock time is today's only when no other day is named, as in English
     ("품질팀 <qa@hanul-parts.net>", "[요청] 8D 보고서 - 3/15(월)까지",
      "팀장님, 기공 불량 8D 보고서를 3/15(월) 오전 9시까지 공유 부탁드립니다."),

@@ -545,7 +545,9 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"report filed)|discharged|write-?up|(?:he|she|they)(?:'s| is| are) "
                          r"(?:now )?(?:back )?home|abgeschlossen|erledigt|behoben|résolu|"
                          r"rétabli|solucionado|resuelto|restablecido)\b|복구 완료|해결(?:됨|되었)|"
-                         r"완료(?:했|되|됐)|(?:교체|수리)(?:했|됐|되었|완료)")
+                         r"완료(?:했|되|됐)|(?:교체|수리)(?:했|됐|되었|완료)|"
+                         # "조치 완료", "이 건 종결합니다": done, and the matter closed
+                         r"(?:조치|처리|복구|수리|교체) 완료|종결(?:합니다|했|됐|되었|처리)")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
