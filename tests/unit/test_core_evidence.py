@@ -809,6 +809,11 @@ def test_a_brand_that_is_a_place_name_is_not_read_inside_domains() -> None:
     ("Etsy <transaction@etsy.example.com>", "You made a sale", "Order 3319 is ready to ship."),
     # a brand's own two-letter domain is not a rented ending (ae.com, uk.com)
     ("British Airways <ba.bookings@email.ba.com>", "Your booking", "Booking reference XK7P2L."),
+    # the other domains brands send from: a card arm, a product, a notification domain
+    ("신한카드 <alert@shinhancard.com>", "[신한카드] 해외 승인 알림", "해외 승인 1건이 있습니다."),
+    ("Microsoft OneDrive <no-reply@onedrive.com>", "Files restored", "Your files are restored."),
+    ("국세청 홈택스 <noreply@hometax.go.kr>", "전자세금계산서 발급", "발급 내역을 알려드립니다."),
+    ("Dropbox <no-reply@dropboxmail.com>", "Shared with you", "A folder was shared with you."),
 ])
 def test_a_brands_own_or_a_documentation_domain_is_not_a_shape(sender: str, subject: str,
                                                                   body: str) -> None:
