@@ -980,6 +980,13 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # "selected as a beneficiary farm", in Korean
     ("지원센터 <support@farm-subsidy.net>", "고랭지 채소 긴급지원금 대상 농가로 선정되었습니다.",
      "windfall"),
+    # can't phone, in a meeting, don't tell anyone: in Italian, Romanian and Portuguese
+    ("Papà <papa.ufficio@freemail.net>", "Sono in riunione con il notaio e non posso "
+     "telefonare. Non dirlo ancora a tuo fratello.", "secrecy"),
+    ("Director <director.firma@freemail.net>", "Sunt într-o ședință și nu pot să vorbesc. "
+     "Am nevoie de un transfer azi.", "secrecy"),
+    ("Diretor <diretor@freemail.net>", "Estou numa reunião e não posso atender. Preciso de "
+     "uma transferência hoje.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))
@@ -1177,3 +1184,16 @@ def test_ph4_an_attempt_the_provider_blocked_is_kept_in_sight_not_pushed() -> No
                "Alert: Suspicious login blocked for dana@acme-corp.com", body,
                Authentication_Results=_auth_pass("google.com"))
     assert classify(parse_message(raw)).decision.lane is Lane.QUEUE
+    prevented = mail("Google Workspace <workspace-noreply@google.com>",
+                     "Security alert: suspicious sign-in prevented",
+                     "Someone tried to sign in to dana@acme-corp.com with your password from a "
+                     "device you don't usually use. We blocked the attempt.",
+                     Authentication_Results=_auth_pass("google.com"))
+    assert classify(parse_message(prevented)).decision.lane is Lane.QUEUE
+    # a mailbox made to forward outside the organisation, said in other words, still pushes
+    outside = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
+                   "Alert: Gmail forwarding rule to external address - dana@acme-corp.com",
+                   "A user setting change was detected that forwards mail outside your "
+                   "organization. Forwarding address: dana.finance@mailbox.net",
+                   Authentication_Results=_auth_pass("google.com"))
+    assert classify(parse_message(outside)).decision.lane is Lane.PUSH

@@ -1100,6 +1100,15 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "vois ça."),
     ("오현석 <hs.oh@dasom-seed.net>", "소장님",
      "소장님, 아침에 시내에서 넘어졌습니다. 발목 골절 같다고 합니다. 와 주실 수 있나요?"),
+    # the commonest words in Italian, Romanian, Portuguese and Ukrainian
+    ("Luca <luca@caseificio-valle.net>", "cella frigo",
+     "La cella frigo 2 non funziona, siamo a 11 gradi. Puoi chiamare il tecnico oggi?"),
+    ("Ionuț <ionut@ferma-deltei.net>", "tractor",
+     "Vasile a căzut de pe remorcă, l-a luat ambulanța la spital. Te rog sună-mă acum."),
+    ("Rita <rita@quinta-serra.net>", "armazém",
+     "O armazém está alagado e a bomba não funciona. Pode ligar ao eletricista hoje?"),
+    ("Олена <olena@agro-volyn.net>", "склад",
+     "На складі пожежа, пожежники вже їдуть. Будь ласка, зателефонуй мені терміново."),
     # a Korean clock time with no other day named is today's
     ("통관팀 <customs@hanul-parts.net>", "수출신고 반려",
      "수출신고가 반려되었습니다. 수정된 인보이스를 3시까지 보내주셔야 선적 가능합니다. "
@@ -1176,6 +1185,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "이 건 종결합니다."),
     ("김다은 <de.kim@segang-cast.net>", "2월 안전보건 월간 보고",
      "법인장님, 월간 보고 공유드립니다. 긴급 소화기 교체 건은 지적사항 조치 완료입니다."),
+    # said not to be urgent, or over, in Italian and Romanian
+    ("Giulia <giulia@studio-alpino.net>", "preventivo",
+     "Ciao, quando puoi mandami il preventivo per la baita. Non è urgente, con calma."),
+    ("Mihai <mihai@service-agro.net>", "pompa",
+     "Pompa de la ferma 2 a avut o problemă aseară, dar este rezolvată. Totul e în regulă."),
     # a Korean clock time is today's only when no other day is named, as in English
     ("품질팀 <qa@hanul-parts.net>", "[요청] 8D 보고서 - 3/15(월)까지",
      "팀장님, 기공 불량 8D 보고서를 3/15(월) 오전 9시까지 공유 부탁드립니다."),

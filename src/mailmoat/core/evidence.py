@@ -429,7 +429,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:don'?t|do not) (?:call|phone|ring)(?: me| my (?:\w+ )?(?:number|phone|mobile|cell))?"
      r"(?:[,.!;]| (?:i'?m|i am|it'?s|as i|because|since|just))"
      r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
-     r"전화는? (?:지금 )?못 ?받"),
+     r"전화는? (?:지금 )?못 ?받"
+     # Italian, Romanian, Portuguese: can't phone, in a meeting, don't tell anyone
+     r"|\b(?:non posso (?:telefonare|chiamare|parlare|rispondere)|sono in riunione|non dirlo|"
+     r"non parlarne|massima riservatezza|nu pot (?:s[ăa] )?(?:vorbesc|vorbi|r[ăa]spund|sun)|"
+     r"sunt (?:[îi]n|intr-o|într-o) [șs]edin[țţt][ăa]|nu spune (?:nim[ăa]nui|nimic)|n[ãa]o posso "
+     r"(?:ligar|falar|atender)|estou (?:numa|em) reuni[ãa]o|n[ãa]o conte a ningu[ée]m)"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

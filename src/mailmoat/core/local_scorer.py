@@ -69,12 +69,20 @@ _EXPLICIT_URGENT = alternatives(
     # "빨리" with what is asked: answer, come, call, decide ... quickly
     r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내|말해)",
     r"至急|緊急|大至急",
+    # Italian, Romanian, Portuguese and Ukrainian/Russian: the commonest words ("\\b" is
+    # ASCII-only in RE2: words ending in a letter with a diacritic sit outside it)
+    r"\b(?:urgentemente|subito|immediatamente|il prima possibile|quanto prima|con urgenza|"
+    r"emergenza|imediat|de urgen[țţ]ă|c[âa]t mai (?:repede|curând|curand)|urgen[țţ]ă|"
+    r"o mais (?:rápido|rapido|breve) possível|imediatamente|emergência)",
+    r"терміново|негайно|невідкладно|якнайшвидше|срочно|немедленно|как можно скорее",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
     r"data loss|breach|unusual transaction|unauthori[sz]ed|fraud|suspicious (?:activity|"
     r"sign-?in|log-?in|forwarding|inbox rule|(?:e-?)?mail forwarding|transaction)|"
     # a mailbox made to forward mail out: "a new forwarding address was added"
+    r"forward\w* (?:\w+ ){0,3}(?:to (?:an? )?external|outside (?:your|the) (?:organi[sz]ation|"
+    r"domain|company))|"
     r"(?:forwarding address|forwarding rule|inbox rule|mail filter) (?:was |has been )?(?:added|"
     r"created|set up)|(?:filter|rule) (?:was )?created that forwards|flash floods?|"
     r"(?:can'?t|cannot|unable to) "
@@ -125,7 +133,8 @@ _INCIDENT = alternatives(
     r"detected|"
     r"(?:on|sur|auf|en) (?:battery|batterie|batería)"
     r"(?: power)?|relay:? no response)\b",
-    r"장애|먹통|접속 불가|오류 발생|이상 거래|부정 사용|랜섬웨어|가스 ?(?:냄새|누출|샘)|"
+    r"장애|먹통|접속 불가|오류 발생|이상 ?거래|부정 ?사용|의심 ?거래|랜섬웨어|"
+    r"가스 ?(?:냄새|누출|샘)|"
     r"119(?:를|에)? ?(?:불렀|신고했)|산불|불이 ?났|불났|\[[^\]]{0,12}경보\]|"
     r"경보 ?(?:발생|울림|울려|울리|지속)|"
     r"\d+ ?분 ?지속|(?:임계치|기준치|설정치) ?초과|상태: ?미확인|"
@@ -159,6 +168,10 @@ _NEAR_TIME = alternatives(
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금|현재 ",
+    r"\b(?:oggi|stasera|stamattina|stanotte|entro oggi|entro (?:un'ora|mezz'ora)|tra \d+ "
+    r"minuti|azi|ast[ăa]zi|in seara asta|chiar acum|in \d+ minute|hoje|hoje à noite|esta "
+    r"noite|agora mesmo)\b|\bdisear[ăa]|(?:^|[^a-z])în seara asta|(?:^|[^a-z])într-o oră",
+    r"сьогодні|сегодня|прямо зараз|прямо сейчас|через \d+ (?:хвилин|минут)",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -189,9 +202,21 @@ _CLOCK = alternatives(
     # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
     r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
     r"오전 중|오후 중|\d+시까지|\d+시 ?전에",
+    r"\b(?:entro le (?:ore )?\d{1,2}|prima delle (?:ore )?\d{1,2}|alle (?:ore )?\d{1,2}[:.]"
+    r"\d\d|până la (?:ora )?\d{1,2}|pana la (?:ora )?\d{1,2}|inainte de ora \d{1,2}|"
+    r"até às \d{1,2}|ate as \d{1,2})\b|(?:^|[^a-z])înainte de ora \d",
+    r"до \d{1,2}[:.]\d\d|до \d{1,2} (?:години|годин|часов|часа)",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
 )
+# Days named in Italian, Romanian, Portuguese and Ukrainian/Russian (as in _OTHER_DAY).
+_OTHER_DAY_MORE = (
+    r"(?:\b(?:lune|marte|mercole|giove|vener)dì|\b(?:sabato|domenica|domani|dopodomani|la "
+    r"prossima settimana|m[âa]ine|mar[țţt]i|miercuri|joi|vineri|s[ăa]pt[ăa]m[âa]na viitoare|"
+    r"segunda-feira|ter[çc]a-feira|quarta-feira|quinta-feira|sexta-feira|semana que vem)\b"
+    r"|\b(?:s[âa]mb[ăa]t[ăa]|duminic[ăa]|amanhã)"
+    r"|завтра|понеділ|вівтор|четвер|п'ятниц|субот|неділ|понедельник|вторник|пятниц|суббот|"
+    r"воскресен|наступного тижня|следующей неделе)")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
@@ -210,6 +235,7 @@ _OTHER_DAY = alternatives(
     r"septembre|octobre|novembre|décembre)|\d{1,2}\. (?:januar|februar|märz|april|mai|juni|"
     r"juli|august|september|oktober|november|dezember))\b",
     r"내일|모레|다음 ?주|(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일|\d+월 ?(?:초|중순|말|\w+ ?주)",
+    _OTHER_DAY_MORE,
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
@@ -282,6 +308,14 @@ _ASK = alternatives(
     r"(?:\b(?:you|(?:what|where|how|when|should|shall|is|are|do|does|did|can|could|will|"
     r"would) (?:i|we|you|u)|(?:what|where|how|when|who) (?:can|should|do|shall|will|could) "
     r"(?:i|we)|who (?:has|can|is|knows|else)|(?:is|are) there|can|could)\b|¿)[^.?!\n]*\?",
+    # Italian, Romanian, Portuguese and Ukrainian/Russian: please, can you, I need, call me
+    r"\b(?:per favore|per piacere|puoi|potresti|potete|potreste|mi serve|ci serve|ho bisogno|"
+    r"abbiamo bisogno|chiamami|richiamami|fammi sapere|mi faccia sapere|dimmi|cosa facciamo|"
+    r"che facciamo|che faccio|v[ăa] rog|te rog|po[țţt]i|pute[țţt]i|ne trebuie|am nevoie|avem "
+    r"nevoie|sun[ăa]-m[ăa]|suna[țţt]i-m[ăa]|spune-mi|anun[țţt][ăa]-m[ăa]|ce facem|ce fac|"
+    r"confirma[țţt]i|pode|podes|poderia|preciso|precisamos|me liga|liga-me|ligue)\b",
+    r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
+    r"треба|що робити|что делать|підтвердіть|подтвердите",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
@@ -316,6 +350,7 @@ _DEADLINE = alternatives(
     r"moved up|overdue|final notice|late fee|cut ?off|(?:entries|applications|registration|"
     r"submissions|bids|window|portal|bookings?) close[sd]?|frist\w*|bis spätestens)\b",
     r"마감|기한|만료|까지",
+    r"\b(?:scadenza|scade|termenul|expiră|expira|prazo)\b|термін|срок|дедлайн",
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
@@ -327,6 +362,9 @@ _NO_ACTION = alternatives(
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
     r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
+    r"\b(?:per conoscenza|solo per informazione|nessuna azione richiesta|spre [șş]tiin[țţ][ăa]|"
+    r"nu este necesar[ăa] nicio ac[țţ]iune|para (?:seu )?conhecimento|nenhuma a[çc][ãa]o "
+    r"necess[áa]ria)|для інформації|для сведения",
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
@@ -346,7 +384,9 @@ _RELAXED = alternatives(
 _CALM = matcher(alternatives(
     r"\b(?:no rush|no hurry|not (?:actually |really |that |so )?urgent|nothing urgent|not "
     r"time[- ]sensitive)\b",
-    r"급하지 않|급하진 않|천천히"))
+    r"급하지 않|급하진 않|천천히",
+    r"\b(?:nessuna fretta|con calma|non (?:è|e) urgente|nu (?:e|este) urgent|f[ăa]r[ăa] "
+    r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -528,6 +568,20 @@ _TROUBLE = alternatives(
     r"ferid[oa]s?|acidente|incêndio|pegando fogo|não (?:voltou|retornou)|socorro|afundando|"
     r"fazendo água|à deriva|vazamento|esmagad[oa])\b",
     r"불길|실종|의식(?:이)? ?없|부상(?:자|을|당)|열이 ?(?:39|40|41)|고열|표류|좌초|침수|매몰",
+    # Italian, Romanian and Portuguese: fire, smoke, hurt, fallen, an ambulance, the hospital,
+    # unconscious, not answering, missing, trapped, flooded, a gas leak, not working
+    r"\b(?:fuoco|fumo|ferit[oaie]|infortun\w+|incidente|(?:è|e) caduto|(?:è|e) caduta|"
+    r"caduto|ambulanza|pronto soccorso|ospedale|svenut[oa]|privo di sensi|priva di sensi|"
+    r"non risponde|dispers[oa]|intrappolat[oa]|schiacciat[oa]|allagat[oa]|allagamento|"
+    r"fuga di gas|non funziona|guasto|bloccat[oaie]|crollat[oa]|evacuazione|evacuare|"
+    r"incendiu|r[ăa]ni[țţt]\w*|a c[ăa]zut|ambulan[țţt]\w*|spital\w*|incon[șş]tient\w*|"
+    r"le[șş]inat\w*|nu r[ăa]spunde|disp[ăa]rut\w*|inundat\w*|inunda[țţ]ie|explozie|"
+    r"miros de gaz|scurgere de gaz|nu func[țţ]ioneaz[ăa]|s-a pr[ăa]bu[șş]it|a luat foc|"
+    r"accident (?:grav|rutier|de munc[ăa])|a avut un accident|caiu|desmaiou|ambulância|"
+    r"inconsciente|vazamento de gás|não funciona)",
+    r"пожежа|пожар|поранен|ранен|травм|аварія|авария|дтп|впав|впала|упал|швидк[аоу] "
+    r"допомог|скорую|лікарн|больниц|без свідомості|без сознания|не відповідає|не отвечает|"
+    r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -547,7 +601,11 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"rétabli|solucionado|resuelto|restablecido)\b|복구 완료|해결(?:됨|되었)|"
                          r"완료(?:했|되|됐)|(?:교체|수리)(?:했|됐|되었|완료)|"
                          # "조치 완료", "이 건 종결합니다": done, and the matter closed
-                         r"(?:조치|처리|복구|수리|교체) 완료|종결(?:합니다|했|됐|되었|처리)")
+                         r"(?:조치|처리|복구|수리|교체) 완료|종결(?:합니다|했|됐|되었|처리)|"
+                         r"\b(?:risolt[oa]|ripristinat[oa]|tutto a posto|falso allarme|"
+                         r"rezolvat[ăa]?|remediat[ăa]?|alarm[ăa] fals[ăa]|resolvido|"
+                         r"resolvida)\b|вирішено|решено|усунено|устранено|відновлено|"
+                         r"восстановлено")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -559,7 +617,7 @@ _FRAUD_WARNING = alternatives(
     r"\b(?:(?:fraud|phishing|scam|fake|spoofed?|fraudulent) (?:attempts?|e-?mails?|messages?|"
     r"calls?|texts?|invoices?|websites?)|(?:are|is|were) not from (?:me|us))\b",
     r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
-_TODAY = alternatives(r"\btoday\b|오늘")
+_TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje)\b|오늘|сьогодні|сегодня")
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
 _DRILL = alternatives(
@@ -568,7 +626,7 @@ _DRILL = alternatives(
     r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
     r"simulacro)\b",
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
-_TOMORROW = alternatives(r"\btomorrow\b|내일")
+_TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine)\b|\bamanhã|내일|завтра")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b")
@@ -624,7 +682,8 @@ _YOU = matcher(alternatives(
 # prevented" (nothing got in; the incident branch keeps it in sight, QUEUE).
 _AVERTED = matcher(alternatives(
     r"\b(?:blocked|stopped|prevented|denied) (?:a|an|the|this) (?:suspicious |unusual )?"
-    r"(?:sign-?in|log-?in|access)(?: attempt)?|\b(?:sign-?in|log-?in|access) attempt (?:was |"
+    r"(?:sign-?in|log-?in|access|attempt)(?: attempt)?|\b(?:sign-?in|log-?in) (?:was )?"
+    r"(?:prevented|blocked)\b|\b(?:sign-?in|log-?in|access) attempt (?:was |"
     r"has been )?(?:blocked|stopped|prevented|denied)\b|"
     r"\b(?:anmeldeversuch|zugriffsversuch) (?:wurde )?(?:blockiert|verhindert)|"
     r"\btentative de connexion (?:a été )?bloquée|\bintento de inicio de sesión (?:fue )?"
@@ -737,7 +796,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         if s.automated_sender and not (s.security_alert or incident or s.same_org
                                        or request() or _robots_trouble()):
             return 0.5, "automated notice with urgent wording"
-        if s.security_alert and not explicit and not request():
+        if s.security_alert and s.automated_sender and not explicit and not request():
             # an account's incident told by its provider ("suspicious sign-in", "a
             # forwarding rule was added"): kept in sight (QUEUE), not filed as a record
             return 0.5, "security notice of an incident"
