@@ -65,7 +65,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-77.json": (145, 230), "blind-set-78.json": (143, 230),
          "blind-set-79.json": (142, 230), "blind-set-80.json": (145, 230),
          "blind-set-81.json": (145, 230), "blind-set-82.json": (146, 230),
-         "blind-set-83.json": (145, 230), "blind-set-84.json": (145, 230)}
+         "blind-set-83.json": (145, 230), "blind-set-84.json": (145, 230),
+         "blind-set-85.json": (145, 230), "blind-set-86.json": (150, 230),
+         "blind-set-87.json": (140, 230), "blind-set-88.json": (145, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

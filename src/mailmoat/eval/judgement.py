@@ -59,7 +59,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-77.json", "blind-set-78.json",
                                 "blind-set-79.json", "blind-set-80.json",
                                 "blind-set-81.json", "blind-set-82.json",
-                                "blind-set-83.json", "blind-set-84.json"))
+                                "blind-set-83.json", "blind-set-84.json",
+                                "blind-set-85.json", "blind-set-86.json",
+                                "blind-set-87.json", "blind-set-88.json"))
 
 
 def labelled_sets() -> list[Path]:
