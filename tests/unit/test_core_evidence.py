@@ -939,6 +939,8 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # a government body's name from a commercial domain
     ("U.S. Department of Agriculture <payments@farm-disbursement.net>", "Your payment is "
      "approved.", "a government body's name"),
+    ("FDA Registration Renewal Services <renewals@food-facility-registrar.net>", "Renew your "
+     "food facility registration.", "a government body's name"),
     # a card approval "to report if it was not you", in Korean: the callback lure
     ("해외결제 승인알림 <card.approval@freemail.example>", "해외승인 USD 980.00. 본인 사용이 "
      "아닌 경우 즉시 고객센터로 연락 바랍니다. 02-0000-0000", "a charge to cancel by phone"),
@@ -987,6 +989,17 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "Am nevoie de un transfer azi.", "secrecy"),
     ("Diretor <diretor@freemail.net>", "Estou numa reunião e não posso atender. Preciso de "
      "uma transferência hoje.", "secrecy"),
+    # out of reach and keeping the others out of it
+    ("Megan <megan@studio-north.net>", "I'm boarding for Toronto. Can you approve the first "
+     "milestone today? Don't loop in finance yet.", "secrecy"),
+    # a sign-in with the company address asked for; a deposit to release a gift
+    ("Park <jhpark@timber-trade.net>", "Please confirm by signing in with your company email "
+     "below.", "credentials"),
+    ("Trust <donations@boat-trust.net>", "The recipient must pay a once-off clearance deposit "
+     "of USD 1,250.", "payment or fee request"),
+    # an order to be delivered to a new warehouse
+    ("Claire <c.dumont@maison-meuble.net>", "Nous avons besoin de 240 canapés, livraison à "
+     "notre nouvel entrepôt partenaire à Rouen.", "goods sent to a new address"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -268,8 +268,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"re-?submit)\b.{0,40}"
      r"\b(?:account|identity|password|login|log-?in|sign-?in|credentials?|billing|payment "
      r"(?:method|details|information)|card|wallet|mailbox|recovery phrase|details)\b"
-     r"|\b(?:log ?in|sign ?in)\b.{0,30}\b(?:to (?:view|release|restore|cancel|keep|confirm)|"
-     r"with your (?:company )?(?:credentials|account|password))"
+     r"|\b(?:log ?in|sign ?in|logging in|signing in)\b.{0,30}\b(?:to (?:view|release|restore|"
+     r"cancel|keep|confirm)|with your (?:company |work |business )?(?:credentials|account|"
+     r"password|e-?mail))"
      r"|(?:recovery|seed) phrase|password (?:expir\w+|will expire)|mailbox (?:is )?full"
      r"|(?:mailbox|storage|quota) (?:has )?(?:exceeded|limit reached|almost full)|exceeded (?:the|"
      r"your) (?:storage|quota|mailbox)|increase your (?:quota|storage|mailbox)"
@@ -282,8 +283,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
      r"potwierdź (?:swoją )?tożsamość|dane logowania)\b"),
+    ("goods sent to a new address", 1,
+     # an order to deliver to a new warehouse or address: goods diverted in a customer's name
+     r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
+     r"lager|almac|delivery address|shipping address|adresse de livraison|lieferadresse|"
+     r"direcci[oó]n de entrega)"),
     (_PAYMENT_ASK, 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
+     r"|\b(?:clearance|release|registration|insurance|processing) deposit\b"
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
@@ -411,7 +418,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"favou?r|errand) for me|an? task for me|discreetly|(?:i'?m|i am) (?:\w+ )?in a meeting|"
      r"(?:this is|it'?s|here'?s) my (?:private|personal|new) "
      r"(?:address|e-?mail|account|number|one)|locked out of (?:my )?work|"
-     r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online|only e-?mail)\b"
+     r"can (?:only|just) (?:e-?mail|text|message)|can'?t get online|only e-?mail|"
+     # out of reach and keeping the others out: "boarding, no wifi", "don't loop in finance"
+     r"(?:don'?t|do not) (?:loop in|cc|copy in|involve|mention (?:this|it) to)|keep (?:this|it) "
+     r"(?:quiet|to yourself)|(?:i'?m|i am) (?:now |just )?(?:boarding|about to board)|"
+     r"boarding (?:now|my flight|a flight)|about to board|"
+     r"no (?:wifi|wi-fi|signal|reception) for)\b"
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|mit niemandem|"
      r"ohne (?:das thema |es |dies )?intern zu besprechen|telefonisch nicht erreichbar|"
@@ -613,6 +625,7 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 _AUTHORITY_NAME = re.compile(
     r"\b(?:tax|revenue|irs|hmrc|customs|police|court|ministry|government|federal|"
     r"immigration|social security|department of|coast ?guard|treasury|u\.s\.|usda|uscis|fema|"
+    r"fda|sam\.gov|noaa|osha|epa|cra|ato|"
     r"finanzamt|bundesamt|ministère|ministerio|agencia tributaria)\b"
     r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$")
