@@ -997,6 +997,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "below.", "credentials"),
     ("Trust <donations@boat-trust.net>", "The recipient must pay a once-off clearance deposit "
      "of USD 1,250.", "payment or fee request"),
+    # a bank's verification asked for, in Polish
+    ("Bank <powiadomienia@bank-biznes-konto.net>", "Prosimy o weryfikację danych w ciągu 24 "
+     "godzin. Zweryfikuj konto.", "credentials"),
     # an order to be delivered to a new warehouse
     ("Claire <c.dumont@maison-meuble.net>", "Nous avons besoin de 240 canapés, livraison à "
      "notre nouvel entrepôt partenaire à Rouen.", "goods sent to a new address"),

@@ -1109,6 +1109,11 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "O armazém está alagado e a bomba não funciona. Pode ligar ao eletricista hoje?"),
     ("Олена <olena@agro-volyn.net>", "склад",
      "На складі пожежа, пожежники вже їдуть. Будь ласка, зателефонуй мені терміново."),
+    # Polish gas and a call asked for; a son not come home, in Ukrainian
+    ("Agnieszka <a.hrycaj@szkola-hrub.net>", "sala gimnastyczna",
+     "Zapach gazu w sali gimnastycznej, dzieci wyprowadzone na boisko. Zadzwoń do mnie."),
+    ("Оксана <oksana@volyn-zerno.net>", "син",
+     "Мій син Богдан не прийшов додому з училища. Будь ласка, зателефонуй мені."),
     # a Korean clock time with no other day named is today's
     ("통관팀 <customs@hanul-parts.net>", "수출신고 반려",
      "수출신고가 반려되었습니다. 수정된 인보이스를 3시까지 보내주셔야 선적 가능합니다. "

@@ -282,7 +282,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:online-banking-)?zugangsdaten|confirmez votre identité|vos identifiants|"
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
-     r"potwierdź (?:swoją )?tożsamość|dane logowania)\b"),
+     r"potwierdź (?:swoją )?tożsamość|dane logowania|zweryfikuj|weryfikacj\w+ (?:danych|konta)|"
+     r"zaloguj się|potwierdź (?:dane|konto)|"
+     # Italian, Romanian and Portuguese
+     r"verifica (?:i tuoi|i suoi) dati|conferma (?:i tuoi|i suoi) dati|accedi al tuo conto|"
+     r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
+     r"verifique (?:sua|a sua) conta|fa[çc]a login)\b"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"

@@ -206,6 +206,8 @@ _CLOCK = alternatives(
     r"\d\d|până la (?:ora )?\d{1,2}|pana la (?:ora )?\d{1,2}|inainte de ora \d{1,2}|"
     r"até às \d{1,2}|ate as \d{1,2})\b|(?:^|[^a-z])înainte de ora \d",
     r"до \d{1,2}[:.]\d\d|до \d{1,2} (?:години|годин|часов|часа)",
+    r"\b(?:do (?:godz(?:iny|\.)? ?)?\d{1,2}(?:[:.]\d\d)?|przed (?:godz(?:iną|\.)? ?)?\d{1,2}|"
+    r"od (?:godz(?:iny|\.)? ?)?\d{1,2}(?:[:.]\d\d)?)(?: |$|[,.!?)])",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
 )
@@ -213,6 +215,7 @@ _CLOCK = alternatives(
 _OTHER_DAY_MORE = (
     r"(?:\b(?:lune|marte|mercole|giove|vener)dì|\b(?:sabato|domenica|domani|dopodomani|la "
     r"prossima settimana|m[âa]ine|mar[țţt]i|miercuri|joi|vineri|s[ăa]pt[ăa]m[âa]na viitoare|"
+    r"jutro|poniedzia\w+|wtorek|wtorku|czwart\w+|sobot\w+|niedziel\w+|w przyszłym tygodniu|"
     r"segunda-feira|ter[çc]a-feira|quarta-feira|quinta-feira|sexta-feira|semana que vem)\b"
     r"|\b(?:s[âa]mb[ăa]t[ăa]|duminic[ăa]|amanhã)"
     r"|завтра|понеділ|вівтор|четвер|п'ятниц|субот|неділ|понедельник|вторник|пятниц|суббот|"
@@ -314,6 +317,8 @@ _ASK = alternatives(
     r"che facciamo|che faccio|v[ăa] rog|te rog|po[țţt]i|pute[țţt]i|ne trebuie|am nevoie|avem "
     r"nevoie|sun[ăa]-m[ăa]|suna[țţt]i-m[ăa]|spune-mi|anun[țţt][ăa]-m[ăa]|ce facem|ce fac|"
     r"confirma[țţt]i|pode|podes|poderia|preciso|precisamos|me liga|liga-me|ligue)\b",
+    r"\b(?:potrzebuj[eę]\w*|zadzwoń|zadzwon|daj(?:cie)? znać|prosimy o|proszę (?:pilnie|o "
+    r"pilny|natychmiast)|co robimy|co mam zrobić|czy mo[żz]emy)",
     r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
     r"треба|що робити|что делать|підтвердіть|подтвердите",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
@@ -428,6 +433,9 @@ _TROUBLE = alternatives(
     r"fuga de agua|evacu[ae]\w*|averiad[oa]s?|avería|cifrad[oa]s|chiffrés|verschlüsselt|"
     r"szpital\w*|karetk\w+|złamani\w+|wypadek|wypadku|awari\w+|pożar\w*|zalani\w+|"
     r"przewróci\w+|nie działa|uderzy\w+|"
+    # Polish: gas, smoke, hurt, fallen, unconscious, not answering, missing, stopped, held
+    r"zapach gazu|czuć gaz|\bdym\b|rann[ya]|upadł[a]?|nieprzytomn\w+|nie odpowiada|"
+    r"zagin[ąę]ł\w*|wstrzyma\w+|stoją|blokad\w+|brak salda|nie dojechał\w*|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
@@ -581,7 +589,9 @@ _TROUBLE = alternatives(
     r"inconsciente|vazamento de gás|não funciona)",
     r"пожежа|пожар|поранен|ранен|травм|аварія|авария|дтп|впав|впала|упал|швидк[аоу] "
     r"допомог|скорую|лікарн|больниц|без свідомості|без сознания|не відповідає|не отвечает|"
-    r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает",
+    r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"
+    r"не прийш(?:ов|ла)|не поверну(?:вся|лася)|не вернул(?:ся|ась)|не приш(?:ёл|ел|ла)|"
+    r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
