@@ -1539,3 +1539,13 @@ def test_a_wary_customer_asking_whether_a_bank_change_is_genuine_is_not_a_lure(b
 def test_a_clearance_that_is_no_sale_is_not_silenced(sender: str, subject: str,
                                                       body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.SILENT
+
+
+def test_a_polish_clock_time_needs_its_hour_written_as_one() -> None:
+    # "do 14:00", "do godz. 14" are Polish deadlines; English "won't do 24 bit depth" is none
+    def urgency(body: str) -> float:
+        message = message_from_fields(sender="Greg <greg@linux-users.net>", subject="sis630",
+                                      body=body)
+        return score_local(message, detect_signals(message)).features.urgency
+    assert urgency("The card won't do 24 bit depth. How do I start it in 16 bit?") < 0.5
+    assert urgency("Ciężarówki stoją na granicy. Potrzebuję decyzji do 14:00.") >= 0.7

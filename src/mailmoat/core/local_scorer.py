@@ -206,8 +206,9 @@ _CLOCK = alternatives(
     r"\d\d|până la (?:ora )?\d{1,2}|pana la (?:ora )?\d{1,2}|inainte de ora \d{1,2}|"
     r"até às \d{1,2}|ate as \d{1,2})\b|(?:^|[^a-z])înainte de ora \d",
     r"до \d{1,2}[:.]\d\d|до \d{1,2} (?:години|годин|часов|часа)",
-    r"\b(?:do (?:godz(?:iny|\.)? ?)?\d{1,2}(?:[:.]\d\d)?|przed (?:godz(?:iną|\.)? ?)?\d{1,2}|"
-    r"od (?:godz(?:iny|\.)? ?)?\d{1,2}(?:[:.]\d\d)?)(?: |$|[,.!?)])",
+    # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
+    # which is English too)
+    r"\b(?:(?:do|przed|od) godz(?:iny|iną|\.)? ?\d{1,2}|(?:do|przed|od) \d{1,2}[:.]\d\d)\b",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
 )
