@@ -1213,3 +1213,17 @@ def test_ph4_an_attempt_the_provider_blocked_is_kept_in_sight_not_pushed() -> No
                    "organization. Forwarding address: dana.finance@mailbox.net",
                    Authentication_Results=_auth_pass("google.com"))
     assert classify(parse_message(outside)).decision.lane is Lane.PUSH
+    # the lure's subject quoted by the brand's own alert is the attack it reports
+    quoting = ("Alert: Suspicious inbox forwarding rule. User: dana@acme-corp.com. 214 messages "
+               "sent to external recipients with the subject 'Updated payment instructions - "
+               "new bank account'.")
+    own = mail("Microsoft Defender <defender-noreply@microsoft.com>",
+               "High-severity alert: Suspicious inbox forwarding rule", quoting,
+               Authentication_Results=_auth_pass("microsoft.com"))
+    assert not ev(own).flagged
+    assert classify(parse_message(own)).decision.lane is Lane.PUSH
+    # the same words from a look-alike keep the redirection's shape
+    other = mail("Microsoft Defender <defender@defender-alerts-center.net>",
+                 "High-severity alert: Suspicious inbox forwarding rule", quoting,
+                 Authentication_Results=_auth_pass("defender-alerts-center.net"))
+    assert classify(parse_message(other)).decision.lane is not Lane.PUSH

@@ -1182,14 +1182,15 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # warn of enforcement: that is its job, not a lure)
     official = bool(own and not failed and sender.government)
     # A brand's own domain, authenticated, writing as the brand: "if this was not you, call
-    # us" is its fraud desk, not a callback lure.
+    # us" is its fraud desk, not a callback lure, and the "updated payment instructions" its
+    # alert quotes are the attack it reports, not a redirection asked for.
     own_brand = bool(brand and dmarc == "pass" and own.partition(".")[0] in BRANDS[brand])
     if seen:
         shapes += [(1 if colleague else weight, name)
                    for name, weight, _ in _SHAPES[1:] if name in seen
                    and not (official and name == _LEGAL_THREAT)
                    and not (own_brand and name == _CALLBACK)
-                   and not (warned and name in _WARNED_OF)]
+                   and not ((warned or own_brand) and name in _WARNED_OF)]
         if "donation" in seen and "bank details" in seen:
             shapes.append((1, _DONATION))
         if "stolen" in seen and "lend me" in seen:

@@ -82,7 +82,7 @@ _INCIDENT = alternatives(
     r"sign-?in|log-?in|forwarding|inbox rule|(?:e-?)?mail forwarding|transaction)|"
     # a mailbox made to forward mail out: "a new forwarding address was added"
     r"forward\w* (?:\w+ ){0,3}(?:to (?:an? )?external|outside (?:your|the) (?:organi[sz]ation|"
-    r"domain|company))|"
+    r"domain|company))|suspicious (?:\w+ ){0,2}(?:forwarding|inbox rules?|e-?mail sending)|"
     r"(?:forwarding address|forwarding rule|inbox rule|mail filter) (?:was |has been )?(?:added|"
     r"created|set up)|(?:filter|rule) (?:was )?created that forwards|flash floods?|"
     r"(?:can'?t|cannot|unable to) "

@@ -182,6 +182,7 @@ _SECURITY = alternatives(
     r"password (?:reset|changed)|verification code|security alert|fraud alert|"
     r"forward\w* (?:\w+ ){0,3}(?:to (?:an? )?external|outside (?:your|the) (?:organi[sz]ation|"
     r"domain|company))|(?:restricted|blocked) from sending|suspicious outbound|"
+    r"suspicious (?:\w+ ){0,2}(?:forwarding|inbox rules?|e-?mail sending)|"
     r"(?:security|single-use|one-time) (?:pass)?code|código de "
     r"verificación|code de (?:vérification|sécurité)|(?:bestätigungs|verifizierungs|sicherheits)"
     r"code|"
