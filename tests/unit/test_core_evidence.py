@@ -1000,6 +1000,14 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # a bank's verification asked for, in Polish
     ("Bank <powiadomienia@bank-biznes-konto.net>", "Prosimy o weryfikację danych w ciągu 24 "
      "godzin. Zweryfikuj konto.", "credentials"),
+    # Portuguese: a Pix to a stranger's key, the "new e-mail" relative, court costs by Pix
+    ("Davi <davi.novo@freemail.net>", "mãe esse é meu email novo, perdi meu celular. manda um "
+     "pix pra chave do pai do meu amigo.", "secrecy"),
+    ("Escritório <escritorio.adv@freemail.net>", "Para liberação é necessário o recolhimento "
+     "das custas de desarquivamento via PIX.", "payment or fee request"),
+    # French: pay the invoice on the following account
+    ("Forages <forages@freemail.net>", "Merci d'effectuer le paiement de la facture sur le "
+     "compte suivant, suite au changement de compte.", "money redirected"),
     # an order to be delivered to a new warehouse
     ("Claire <c.dumont@maison-meuble.net>", "Nous avons besoin de 240 canapés, livraison à "
      "notre nouvel entrepôt partenaire à Rouen.", "goods sent to a new address"),

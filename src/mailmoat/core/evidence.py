@@ -287,7 +287,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Italian, Romanian and Portuguese
      r"verifica (?:i tuoi|i suoi) dati|conferma (?:i tuoi|i suoi) dati|accedi al tuo conto|"
      r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
-     r"verifique (?:sua|a sua) conta|fa[çc]a login)\b"),
+     r"verifique (?:sua|a sua) conta|fa[çc]a login|informe (?:seu|o seu) cpf|chave pix e o "
+     r"c[óo]digo)\b"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
@@ -296,6 +297,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     (_PAYMENT_ASK, 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
      r"|\b(?:clearance|release|registration|insurance|processing) deposit\b"
+     # Portuguese: a Pix or court costs asked for, a release fee
+     r"|\b(?:manda|mande|envie|envia|fa[çc]a|faz) (?:um |o )?pix\b|\b(?:via|no|por) pix\b"
+     r"|\bcustas (?:de|do|processuais)\b|\btaxa de (?:libera[çc][ãa]o|desbloqueio|cadastro|"
+     r"registro|inscri[çc][ãa]o)\b"
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
@@ -337,7 +342,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:neue|geänderte) (?:bankverbindung|iban|kontoverbindung)\b|\b(?:bankverbindung|"
      r"kontoverbindung) (?:hat sich )?geändert\b"
      r"|\b(?:nouveaux?|nouvelles?) (?:coordonnées bancaires|rib|iban)\b"
-     r"|\bchangement de (?:rib|coordonnées bancaires|banque)\b|\bcambio de (?:entidad|banco)\b"
+     r"|\bchangement de (?:rib|coordonnées bancaires|banque|compte)\b|\bsur le compte suivant\b"
+     r"|\bcambio de (?:entidad|banco)\b"
+     # Portuguese, Italian, Romanian: a new account, the account changed
+     r"|\b(?:nova conta|conta nova|novos dados banc[áa]rios|nuovo iban|nuove coordinate "
+     r"bancarie|nou cont|noul cont|iban nou)\b"
      r"|\bla cuenta anterior\b"
      # a relative's account: "refund it to my cousin's account below, mine is blocked"
      r"|\b(?:to|into) (?:my|his|her|their|our) (?:\w+'s )?(?:cousin|brother|sister|wife|husband|"
@@ -451,7 +460,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:non posso (?:telefonare|chiamare|parlare|rispondere)|sono in riunione|non dirlo|"
      r"non parlarne|massima riservatezza|nu pot (?:s[ăa] )?(?:vorbesc|vorbi|r[ăa]spund|sun)|"
      r"sunt (?:[îi]n|intr-o|într-o) [șs]edin[țţt][ăa]|nu spune (?:nim[ăa]nui|nimic)|n[ãa]o posso "
-     r"(?:ligar|falar|atender)|estou (?:numa|em) reuni[ãa]o|n[ãa]o conte a ningu[ée]m)"),
+     r"(?:ligar|falar|atender)|estou (?:numa|em) reuni[ãa]o|n[ãa]o conte a ningu[ée]m|"
+     # the "new number" relative: "esse é meu email novo", "perdi meu celular", "não liga"
+     r"(?:meu|esse [ée] (?:o )?meu) (?:e-?mail|n[úu]mero) novo|perdi (?:o )?meu celular|"
+     r"n[ãa]o (?:me )?liga)"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
