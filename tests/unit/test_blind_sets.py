@@ -67,7 +67,11 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-81.json": (145, 230), "blind-set-82.json": (146, 230),
          "blind-set-83.json": (145, 230), "blind-set-84.json": (145, 230),
          "blind-set-85.json": (145, 230), "blind-set-86.json": (150, 230),
-         "blind-set-87.json": (140, 230), "blind-set-88.json": (145, 230)}
+         "blind-set-87.json": (140, 230), "blind-set-88.json": (145, 230),
+         "blind-set-89.json": (145, 230), "blind-set-90.json": (144, 230),
+         "blind-set-91.json": (140, 230), "blind-set-92.json": (145, 230),
+         "blind-set-93.json": (142, 230), "blind-set-94.json": (145, 230),
+         "blind-set-95.json": (144, 230), "blind-set-96.json": (153, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

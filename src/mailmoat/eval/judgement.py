@@ -61,7 +61,11 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-81.json", "blind-set-82.json",
                                 "blind-set-83.json", "blind-set-84.json",
                                 "blind-set-85.json", "blind-set-86.json",
-                                "blind-set-87.json", "blind-set-88.json"))
+                                "blind-set-87.json", "blind-set-88.json",
+                                "blind-set-89.json", "blind-set-90.json",
+                                "blind-set-91.json", "blind-set-92.json",
+                                "blind-set-93.json", "blind-set-94.json",
+                                "blind-set-95.json", "blind-set-96.json"))
 
 
 def labelled_sets() -> list[Path]:

@@ -177,7 +177,7 @@ _TUNED = ("written blind (its writer never read the judge); measured once, then 
 _NEVER_TUNED = "written blind, measured, never tuned on: the honest figure"
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 89)))},
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 97)))},
 }
 
 
