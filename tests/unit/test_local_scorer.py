@@ -1109,6 +1109,13 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "O armazém está alagado e a bomba não funciona. Pode ligar ao eletricista hoje?"),
     ("Олена <olena@agro-volyn.net>", "склад",
      "На складі пожежа, пожежники вже їдуть. Будь ласка, зателефонуй мені терміново."),
+    # Portuguese: a gas smell and what to do; an alarm told NOT resolved; Italian alarm
+    ("Marina <marina@pousada-leste.net>", "cheiro de gás na cozinha",
+     "Marina to sentindo cheiro forte de gás desde que troquei o botijão. O que eu faço?"),
+    ("Farmácia <alarmes@hospital-mar.net>", "ALARME: Refrigerador FARM-REF-03 11,4 °C",
+     "ALARME DE TEMPERATURA - NÃO RESOLVIDO. Leitura atual: 11,4 °C há 47 minutos."),
+    ("Monitor <monitor@agrumi-coop.net>", "[ALLARME] CELLA 3 - Temperatura alta",
+     "ALLARME ATTIVO - livello 2, nessuna presa in carico dopo 30 min."),
     # Polish gas and a call asked for; a son not come home, in Ukrainian
     ("Agnieszka <a.hrycaj@szkola-hrub.net>", "sala gimnastyczna",
      "Zapach gazu w sali gimnastycznej, dzieci wyprowadzone na boisko. Zadzwoń do mnie."),

@@ -170,7 +170,8 @@ _NEAR_TIME = alternatives(
     r"방금|현재 ",
     r"\b(?:oggi|stasera|stamattina|stanotte|entro oggi|entro (?:un'ora|mezz'ora)|tra \d+ "
     r"minuti|azi|ast[ăa]zi|in seara asta|chiar acum|in \d+ minute|hoje|hoje à noite|esta "
-    r"noite|agora mesmo)\b|\bdisear[ăa]|(?:^|[^a-z])în seara asta|(?:^|[^a-z])într-o oră",
+    r"noite|agora mesmo|agora|neste momento|adesso|in questo momento)\b|\bdisear[ăa]|"
+    r"(?:^|[^a-z])în seara asta|(?:^|[^a-z])într-o oră",
     r"сьогодні|сегодня|прямо зараз|прямо сейчас|через \d+ (?:хвилин|минут)",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
@@ -317,7 +318,10 @@ _ASK = alternatives(
     r"abbiamo bisogno|chiamami|richiamami|fammi sapere|mi faccia sapere|dimmi|cosa facciamo|"
     r"che facciamo|che faccio|v[ăa] rog|te rog|po[țţt]i|pute[țţt]i|ne trebuie|am nevoie|avem "
     r"nevoie|sun[ăa]-m[ăa]|suna[țţt]i-m[ăa]|spune-mi|anun[țţt][ăa]-m[ăa]|ce facem|ce fac|"
-    r"confirma[țţt]i|pode|podes|poderia|preciso|precisamos|me liga|liga-me|ligue)\b",
+    r"confirma[țţt]i|pode|podes|poderia|preciso|precisamos|me liga|liga-me|ligue|me avis[ae]|"
+    r"me (?:diga|fala)|liga pra mim|consegue|tem como|o que (?:eu )?fa[çc]o|o que fazemos|"
+    r"autoriza|chiamate|mi richiami|bisogna|dobbiamo|decida|decidi|confermi|ci dica|"
+    r"mi dica|serve (?:la|il|una|un) (?:sua|tua|vostra)?)\b",
     r"\b(?:potrzebuj[eę]\w*|zadzwoń|zadzwon|daj(?:cie)? znać|prosimy o|proszę (?:pilnie|o "
     r"pilny|natychmiast)|co robimy|co mam zrobić|czy mo[żz]emy)",
     r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
@@ -587,7 +591,10 @@ _TROUBLE = alternatives(
     r"le[șş]inat\w*|nu r[ăa]spunde|disp[ăa]rut\w*|inundat\w*|inunda[țţ]ie|explozie|"
     r"miros de gaz|scurgere de gaz|nu func[țţ]ioneaz[ăa]|s-a pr[ăa]bu[șş]it|a luat foc|"
     r"accident (?:grav|rutier|de munc[ăa])|a avut un accident|caiu|desmaiou|ambulância|"
-    r"inconsciente|vazamento de gás|não funciona)",
+    r"inconsciente|vazamento de gás|não funciona|tombou|capotou|machucad[oa]|sangr\w+|"
+    r"cheiro (?:forte )?de gás|fogo|sendo levad[oa]|afogand\w+|alagad[oa]|inundad[oa]|"
+    r"entrando (?:na|no|em)|sem energia|queda de energia|parou|ferma|fermo a|non parte|"
+    r"in avaria|avaria|scalda|perde (?:acqua|olio|gas))",
     r"пожежа|пожар|поранен|ранен|травм|аварія|авария|дтп|впав|впала|упал|швидк[аоу] "
     r"допомог|скорую|лікарн|больниц|без свідомості|без сознания|не відповідає|не отвечает|"
     r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"
@@ -678,7 +685,10 @@ _PENDING_FIX = re.compile(
     rb"to) be (?:restored|resolved|fixed|repaired|back)\b"
     # a repair not done: "the dyke is still not repaired"
     rb"|\b(?:not|never|isn'?t|hasn'?t|wasn'?t|haven'?t|aren'?t) (?:yet |been |fully |properly )?"
-    rb"(?:repaired|fixed|restored|resolved)\b")
+    rb"(?:repaired|fixed|restored|resolved)\b"
+    # the same denied in Portuguese, Italian and Romanian: "NÃO RESOLVIDO", "non risolto"
+    + "|\\bn\u00e3o (?:foi )?(?:resolvid|reparad|consertad)|\\bnon (?:ancora |è stato )?"
+      "(?:risolt|riparat)|\\bnu (?:a fost )?(?:rezolvat|reparat)".encode())
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
 # The reader addressed or told what to do: "your shipment is held", "residents must leave
 # now", "action required" (a news feed's "satellites could be hacked" addresses no one).
@@ -914,11 +924,13 @@ _ALARM_SUBJECT = re.compile(
     r"\s*(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
     r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
     r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERT[AE]?|FAULT|"
-    r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL)\b"
+    r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL|ALLARME|"
+    r"GUASTO|FALHA|ALARMĂ)\b"
     # a warning names its hazard ("HIGH WIND WARNING", "FROST WARNING"); "WARNING." alone
     # heads a mail server's delay notice, and "FINAL WARNING" a dunning letter's threat
     r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
-    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT)\]|\s*(?:DOWN|CRITICAL|OFFLINE)\s?:")
+    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|CRITICO|CRÍTICO)\]"
+    r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
 _ALARMED = frozenset({"incident"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
 # schedule (in English, French, German, Spanish and Korean). Not a bare "request" or
