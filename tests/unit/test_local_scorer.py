@@ -1202,6 +1202,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Ciao, quando puoi mandami il preventivo per la baita. Non è urgente, con calma."),
     ("Mihai <mihai@service-agro.net>", "pompa",
      "Pompa de la ferma 2 a avut o problemă aseară, dar este rezolvată. Totul e în regulă."),
+    # a date in figures is a date; "(현재 61%)" is a figure's date, not now
+    ("기획팀 <plan@hanul-parts.net>", "[요청] 2028 예산 초안 제출 (10/8까지)",
+     "법인장님, 현지 인력 비율(현재 61%)을 반영해 예산 초안을 10/8까지 제출 부탁드립니다."),
+    ("인사팀 <hr@hanul-parts.net>", "휴가 신청 (10/11~10/29) 승인 부탁드립니다",
+     "이번 주까지 휴가 신청 승인 부탁드립니다."),
     # a Korean clock time is today's only when no other day is named, as in English
     ("품질팀 <qa@hanul-parts.net>", "[요청] 8D 보고서 - 3/15(월)까지",
      "팀장님, 기공 불량 8D 보고서를 3/15(월) 오전 9시까지 공유 부탁드립니다."),

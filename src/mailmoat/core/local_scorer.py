@@ -167,7 +167,8 @@ _NEAR_TIME = alternatives(
     r"오늘|금일|당일|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
-    r"방금|현재 ",
+    # "현재 표류 중" is now; "(현재 61%)" is a figure's date
+    r"방금|(?:^|[^(])현재 [^\d\s(]",
     r"\b(?:oggi|stasera|stamattina|stanotte|entro oggi|entro (?:un'ora|mezz'ora)|tra \d+ "
     r"minuti|azi|ast[ăa]zi|in seara asta|chiar acum|in \d+ minute|hoje|hoje à noite|esta "
     r"noite|agora mesmo|agora|neste momento|adesso|in questo momento)\b|\bdisear[ăa]|"
@@ -647,7 +648,9 @@ _DRILL = alternatives(
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine)\b|\bamanhã|내일|завтра")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
-                     r"\d{1,2}(?:st|nd|rd|th))\b")
+                     r"\d{1,2}(?:st|nd|rd|th))\b",
+                     # a date in figures ("10/8까지", "by 3/15") and in Korean ("10월 8일")
+                     r"\b\d{1,2}/\d{1,2}\b|\d+월 ?\d+일")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
