@@ -71,7 +71,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-89.json": (145, 230), "blind-set-90.json": (144, 230),
          "blind-set-91.json": (140, 230), "blind-set-92.json": (145, 230),
          "blind-set-93.json": (142, 230), "blind-set-94.json": (145, 230),
-         "blind-set-95.json": (144, 230), "blind-set-96.json": (153, 230)}
+         "blind-set-95.json": (144, 230), "blind-set-96.json": (153, 230),
+         "blind-set-97.json": (145, 230), "blind-set-98.json": (144, 230),
+         "blind-set-99.json": (143, 230), "blind-set-100.json": (147, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

@@ -1221,6 +1221,12 @@ def test_ph4_an_attempt_the_provider_blocked_is_kept_in_sight_not_pushed() -> No
                    "organization. Forwarding address: dana.finance@mailbox.net",
                    Authentication_Results=_auth_pass("google.com"))
     assert classify(parse_message(outside)).decision.lane is Lane.PUSH
+    redirect = mail("Microsoft 365 <no-reply@microsoft.com>",
+                    "Alert: Creation of forwarding/redirect rule - dana@acme-corp.com",
+                    "Details: New inbox rule forwards messages containing \"payment\", "
+                    "\"invoice\" to an external address and marks them as read.",
+                    Authentication_Results=_auth_pass("microsoft.com"))
+    assert classify(parse_message(redirect)).decision.lane is Lane.PUSH
     # the lure's subject quoted by the brand's own alert is the attack it reports
     quoting = ("Alert: Suspicious inbox forwarding rule. User: dana@acme-corp.com. 214 messages "
                "sent to external recipients with the subject 'Updated payment instructions - "

@@ -1116,6 +1116,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "ALARME DE TEMPERATURA - NÃO RESOLVIDO. Leitura atual: 11,4 °C há 47 minutos."),
     ("Monitor <monitor@agrumi-coop.net>", "[ALLARME] CELLA 3 - Temperatura alta",
      "ALLARME ATTIVO - livello 2, nessuna presa in carico dopo 30 min."),
+    # a red warning, in Portuguese and Italian, as "severe weather warning" in English
+    ("Avisos <avisos@meteo-instituto.net>", "AVISO VERMELHO - Chuva forte - Benguela",
+     "Aviso vermelho: chuva forte e persistente, risco elevado de cheias rápidas nas zonas "
+     "baixas."),
     # Polish gas and a call asked for; a son not come home, in Ukrainian
     ("Agnieszka <a.hrycaj@szkola-hrub.net>", "sala gimnastyczna",
      "Zapach gazu w sali gimnastycznej, dzieci wyprowadzone na boisko. Zadzwoń do mnie."),

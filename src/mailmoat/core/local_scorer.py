@@ -83,6 +83,11 @@ _INCIDENT = alternatives(
     # a mailbox made to forward mail out: "a new forwarding address was added"
     r"forward\w* (?:\w+ ){0,3}(?:to (?:an? )?external|outside (?:your|the) (?:organi[sz]ation|"
     r"domain|company))|suspicious (?:\w+ ){0,2}(?:forwarding|inbox rules?|e-?mail sending)|"
+    r"forwards? messages [^.\n]{0,80}?to an external (?:address|mailbox|recipient)|"
+    r"creation of (?:a )?(?:forwarding|redirect)(?:/redirect)? rule|"
+    # a red warning, as "severe weather warning" in English
+    r"aviso vermelho|alerta vermelho|allerta rossa|avviso di burrasca|alert[ăa] ro[șş]ie|"
+    r"cod ro[șş]u|alerte rouge|vigilance rouge|alerta roja|rote warnung|"
     r"(?:forwarding address|forwarding rule|inbox rule|mail filter) (?:was |has been )?(?:added|"
     r"created|set up)|(?:filter|rule) (?:was )?created that forwards|flash floods?|"
     r"(?:can'?t|cannot|unable to) "

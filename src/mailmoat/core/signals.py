@@ -183,6 +183,7 @@ _SECURITY = alternatives(
     r"forward\w* (?:\w+ ){0,3}(?:to (?:an? )?external|outside (?:your|the) (?:organi[sz]ation|"
     r"domain|company))|(?:restricted|blocked) from sending|suspicious outbound|"
     r"suspicious (?:\w+ ){0,2}(?:forwarding|inbox rules?|e-?mail sending)|"
+    r"creation of (?:a )?forwarding|forwarding/redirect rule|"
     r"(?:security|single-use|one-time) (?:pass)?code|código de "
     r"verificación|code de (?:vérification|sécurité)|(?:bestätigungs|verifizierungs|sicherheits)"
     r"code|"

@@ -65,7 +65,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-89.json", "blind-set-90.json",
                                 "blind-set-91.json", "blind-set-92.json",
                                 "blind-set-93.json", "blind-set-94.json",
-                                "blind-set-95.json", "blind-set-96.json"))
+                                "blind-set-95.json", "blind-set-96.json",
+                                "blind-set-97.json", "blind-set-98.json",
+                                "blind-set-99.json", "blind-set-100.json"))
 
 
 def labelled_sets() -> list[Path]:
