@@ -174,11 +174,9 @@ def to_markdown(data: dict[str, Any]) -> str:
 _TUNED = ("written blind (its writer never read the judge); measured once, then the judge "
           "was changed looking at its misses, so it flatters now: the first measure is in "
           "docs/results.md")
-_NEVER_TUNED = "written blind, measured, never tuned on: the honest figure"
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 97)))},
-    **{f"blind-set-{n}.json": _NEVER_TUNED for n in range(97, 101)},
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 101)))},
 }
 
 
