@@ -1008,6 +1008,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # French: pay the invoice on the following account
     ("Forages <forages@freemail.net>", "Merci d'effectuer le paiement de la facture sur le "
      "compte suivant, suite au changement de compte.", "money redirected"),
+    # Italian: the bank details varied
+    ("Mirco <m.corradi@scatole-ime.net>", "Oggetto: variazione coordinate bancarie. Vi "
+     "preghiamo di eseguire il pagamento sul nuovo conto.", "money redirected"),
     # an order to be delivered to a new warehouse
     ("Claire <c.dumont@maison-meuble.net>", "Nous avons besoin de 240 canapés, livraison à "
      "notre nouvel entrepôt partenaire à Rouen.", "goods sent to a new address"),

@@ -286,6 +286,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"zaloguj się|potwierdź (?:dane|konto)|"
      # Italian, Romanian and Portuguese
      r"verifica (?:i tuoi|i suoi) dati|conferma (?:i tuoi|i suoi) dati|accedi al tuo conto|"
+     r"inserendo (?:le )?credenziali|verifichi la (?:sua|tua) identit|codice di conferma|"
      r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
      r"verifique (?:sua|a sua) conta|fa[çc]a login|informe (?:seu|o seu) cpf|chave pix e o "
      r"c[óo]digo)\b"),
@@ -346,7 +347,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bcambio de (?:entidad|banco)\b"
      # Portuguese, Italian, Romanian: a new account, the account changed
      r"|\b(?:nova conta|conta nova|novos dados banc[áa]rios|nuovo iban|nuove coordinate "
-     r"bancarie|nou cont|noul cont|iban nou)\b"
+     r"bancarie|variazione (?:delle )?coordinate bancarie|nou cont|noul cont|iban nou)\b"
      r"|\bla cuenta anterior\b"
      # a relative's account: "refund it to my cousin's account below, mine is blocked"
      r"|\b(?:to|into) (?:my|his|her|their|our) (?:\w+'s )?(?:cousin|brother|sister|wife|husband|"
