@@ -1565,3 +1565,13 @@ def test_a_polish_clock_time_needs_its_hour_written_as_one() -> None:
         return score_local(message, detect_signals(message)).features.urgency
     assert urgency("The card won't do 24 bit depth. How do I start it in 16 bit?") < 0.5
     assert urgency("Ciężarówki stoją na granicy. Potrzebuję decyzji do 14:00.") >= 0.7
+
+
+def test_a_call_to_action_in_portuguese_or_italian_is_no_time_pressure() -> None:
+    # "ative agora", "acquista subito" are a seller's, as "order now" is (out of scope)
+    for body in ("Propriedades do Programa Genius recebem mais reservas. Ative agora descontos "
+                 "de 10% para hóspedes Genius.",
+                 "Nuova collezione autunno: acquista subito e ricevi la spedizione gratuita."):
+        message = message_from_fields(sender="Partner <news@partner-hub.net>",
+                                      subject="Programa Genius", body=body)
+        assert score_local(message, detect_signals(message)).features.urgency < 0.5

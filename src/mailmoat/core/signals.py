@@ -372,7 +372,10 @@ _OUT_OF_SCOPE = _Matcher(
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
-    r"|지금 바로 (?:주문|구매|쇼핑|확인하기|신청)",
+    r"|지금 바로 (?:주문|구매|쇼핑|확인하기|신청)"
+    # the same call to action in Portuguese and Italian: "ative agora", "acquista subito"
+    r"|\b(?:ative|ativar|aproveite|compre|reserve|garanta|assine|inscreva-se|attiva|acquista|"
+    r"prenota|scopri|approfitta|iscriviti) (?:já|agora|hoje|subito|ora|adesso|oggi)",
 )
 
 
