@@ -1204,43 +1204,43 @@ def test_ph4_an_incident_told_by_the_provider_itself_pushes_only_when_authentica
     assert not ev(worn).brand_verified
 
 
-def test_ph4_an_attempt_the_provider_blocked_is_kept_in_sight_not_pushed() -> None:
-    body = ("We blocked a sign-in attempt to dana@acme-corp.com that looked suspicious. The "
-            "attempt used the correct password, but came from an unusual location.")
-    raw = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
-               "Alert: Suspicious login blocked for dana@acme-corp.com", body,
-               Authentication_Results=_auth_pass("google.com"))
-    assert classify(parse_message(raw)).decision.lane is Lane.QUEUE
-    prevented = mail("Google Workspace <workspace-noreply@google.com>",
-                     "Security alert: suspicious sign-in prevented",
-                     "Someone tried to sign in to dana@acme-corp.com with your password from a "
-                     "device you don't usually use. We blocked the attempt.",
-                     Authentication_Results=_auth_pass("google.com"))
-    assert classify(parse_message(prevented)).decision.lane is Lane.QUEUE
-    # a mailbox made to forward outside the organisation, said in other words, still pushes
-    outside = mail("Google Workspace Alerts <google-workspace-alerts-noreply@google.com>",
-                   "Alert: Gmail forwarding rule to external address - dana@acme-corp.com",
-                   "A user setting change was detected that forwards mail outside your "
-                   "organization. Forwarding address: dana.finance@mailbox.net",
-                   Authentication_Results=_auth_pass("google.com"))
-    assert classify(parse_message(outside)).decision.lane is Lane.PUSH
-    redirect = mail("Microsoft 365 <no-reply@microsoft.com>",
-                    "Alert: Creation of forwarding/redirect rule - dana@acme-corp.com",
-                    "Details: New inbox rule forwards messages containing \"payment\", "
-                    "\"invoice\" to an external address and marks them as read.",
-                    Authentication_Results=_auth_pass("microsoft.com"))
-    assert classify(parse_message(redirect)).decision.lane is Lane.PUSH
+_GOOGLE = "Google Workspace Alerts <google-workspace-alerts-noreply@google.com>"
+_DEFENDER = "Microsoft Defender <defender-noreply@microsoft.com>"
+_QUOTING = ("Alert: Suspicious inbox forwarding rule. User: dana@acme-corp.com. 214 messages "
+            "sent to external recipients with the subject 'Updated payment instructions - "
+            "new bank account'.")
+
+
+@pytest.mark.parametrize(("sender", "subject", "body", "lane"), [
+    # an attempt the provider blocked: kept in sight, not pushed
+    (_GOOGLE, "Alert: Suspicious login blocked for dana@acme-corp.com",
+     "We blocked a sign-in attempt to dana@acme-corp.com that looked suspicious. The attempt "
+     "used the correct password, but came from an unusual location.", Lane.QUEUE),
+    ("Google Workspace <workspace-noreply@google.com>",
+     "Security alert: suspicious sign-in prevented", "Someone tried to sign in to "
+     "dana@acme-corp.com with your password from a device you don't usually use. We blocked "
+     "the attempt.", Lane.QUEUE),
+    # a mailbox made to forward outside the organisation, in other words, still pushes
+    (_GOOGLE, "Alert: Gmail forwarding rule to external address - dana@acme-corp.com",
+     "A user setting change was detected that forwards mail outside your organization. "
+     "Forwarding address: dana.finance@mailbox.net", Lane.PUSH),
+    ("Microsoft 365 <no-reply@microsoft.com>",
+     "Alert: Creation of forwarding/redirect rule - dana@acme-corp.com",
+     "Details: New inbox rule forwards messages containing \"payment\", \"invoice\" to an "
+     "external address and marks them as read.", Lane.PUSH),
     # the lure's subject quoted by the brand's own alert is the attack it reports
-    quoting = ("Alert: Suspicious inbox forwarding rule. User: dana@acme-corp.com. 214 messages "
-               "sent to external recipients with the subject 'Updated payment instructions - "
-               "new bank account'.")
-    own = mail("Microsoft Defender <defender-noreply@microsoft.com>",
-               "High-severity alert: Suspicious inbox forwarding rule", quoting,
-               Authentication_Results=_auth_pass("microsoft.com"))
-    assert not ev(own).flagged
-    assert classify(parse_message(own)).decision.lane is Lane.PUSH
-    # the same words from a look-alike keep the redirection's shape
+    (_DEFENDER, "High-severity alert: Suspicious inbox forwarding rule", _QUOTING, Lane.PUSH),
+])
+def test_ph4_a_providers_own_notice_pushes_an_incident_not_a_blocked_attempt(
+        sender: str, subject: str, body: str, lane: Lane) -> None:
+    domain = sender.rpartition("@")[2].rstrip(">")
+    raw = mail(sender, subject, body, Authentication_Results=_auth_pass(domain))
+    assert not ev(raw).flagged
+    assert classify(parse_message(raw)).decision.lane is lane
+
+
+def test_ph4_a_look_alike_quoting_a_redirection_keeps_its_shape() -> None:
     other = mail("Microsoft Defender <defender@defender-alerts-center.net>",
-                 "High-severity alert: Suspicious inbox forwarding rule", quoting,
+                 "High-severity alert: Suspicious inbox forwarding rule", _QUOTING,
                  Authentication_Results=_auth_pass("defender-alerts-center.net"))
     assert classify(parse_message(other)).decision.lane is not Lane.PUSH
