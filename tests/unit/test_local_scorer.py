@@ -1129,6 +1129,12 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("통관팀 <customs@hanul-parts.net>", "수출신고 반려",
      "수출신고가 반려되었습니다. 수정된 인보이스를 3시까지 보내주셔야 선적 가능합니다. "
      "부탁드립니다."),
+    # an alarm centre's notice stamped with a date, asking for a keyholder: happening now
+    ("Northgate Monitoring <centre@northgate-monitoring.net>",
+     "ALARM: SPRINKLER FLOW - Zone 2 - Lakeside Joinery",
+     "EVENT: SPRINKLER WATERFLOW\nTIME: 03/11 04:52:10\nFire service dispatched.\n"
+     "A keyholder is requested on site. Please call the centre on 0161 555 0199 and quote event "
+     "55120."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1214,6 +1220,13 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # a Korean clock time is today's only when no other day is named, as in English
     ("품질팀 <qa@hanul-parts.net>", "[요청] 8D 보고서 - 3/15(월)까지",
      "팀장님, 기공 불량 8D 보고서를 3/15(월) 오전 9시까지 공유 부탁드립니다."),
+    # an incident past, named in a request due on another day: the request is the matter
+    ("Priya <priya@harbour-brokers.net>", "Pallet truck incident 14/05 - claim papers",
+     "Dear Tom,\nFor the insurer, please send the witness statements and the repair invoice "
+     "by Thursday 22 May. The adjuster visits once the file is complete.\nPriya"),
+    ("Jonas <jonas@ridge-hydro.net>", "board pack",
+     "Board meets on the 9th. I need your page by Monday: the open permits, the turbine "
+     "outage report and headcount. Two pages max.\nJ."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -737,7 +737,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              addressed: Callable[[], bool] = _never,
              averted: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
-    that match the sender's words in scope; `trouble_told` and `asked`: whether `_TROUBLE`
+    that match the sender's words in scope (and "alarm_subject": a machine's alarm names
+    itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
     "급하지 않으니").
@@ -754,6 +755,13 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     incident = "incident" in found and not (not explicit and "resolved" in found)
     if incident and not explicit and "days_away" in found and "near" not in found:
         # "documents about the incident, within 30 days": a record to answer, not an event now
+        incident = False
+    if incident and not explicit and "other_day" in found and not (
+            # "send the claim papers for the forklift incident by Friday": a person's request
+            # due another day, the incident its background (an alarm's or a robot's notice
+            # stamped with a date, or any near time, still tells it now)
+            found & {"near", "clock", "today", "tomorrow", "alarm_subject"}
+            or s.automated_sender or s.security_alert) and (s.action_requested or asked()):
         incident = False
     if s.marketing:
         if not (explicit or incident):
@@ -939,7 +947,7 @@ _ALARM_SUBJECT = re.compile(
     r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
     r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|CRITICO|CRÍTICO)\]"
     r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
-_ALARMED = frozenset({"incident"})
+_ALARMED = frozenset({"incident", "alarm_subject"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
 # schedule (in English, French, German, Spanish and Korean). Not a bare "request" or
 # "enquiry" (요청, 문의): "hotfix approval request" names no matter, only an ask.
@@ -1018,8 +1026,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     if "resolved" in found and _PENDING_FIX.search(read) and not _RESOLVED_ALONE.search(
             _PENDING_FIX.sub(b" ", read)):
         found = found - _RESOLVED_NAME
-    if ("incident" not in found and not signals.security_alert
-            and _ALARM_SUBJECT.match(message.subject)):
+    if not signals.security_alert and _ALARM_SUBJECT.match(message.subject):
         found |= _ALARMED
     # "no action needed" is itself negated urgency, gone from the text in scope.
     if "no_action" in found and not _no_action_in(read):
