@@ -1227,6 +1227,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Jonas <jonas@ridge-hydro.net>", "board pack",
      "Board meets on the 9th. I need your page by Monday: the open permits, the turbine "
      "outage report and headcount. Two pages max.\nJ."),
+    ("Tom <tom@ondina-yachts.net>", "Snag list from the handover",
+     "Luca,\nTwelve snags from the handover, mostly paint and trim. None critical.\nCould we "
+     "book three days in March to clear them?\nTom"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

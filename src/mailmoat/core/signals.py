@@ -318,7 +318,7 @@ def _quote_start(data: bytes) -> int:
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
-    r"\b(?:nothing|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|due|"
+    r"\b(?:nothing|none|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|due|"
     r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
     r"|\bnon-urgent\b"
     r"|\b(?:for|with|in case of|if (?:it'?s|anything is|something is|this is|you have)|"
