@@ -1014,6 +1014,15 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # an order to be delivered to a new warehouse
     ("Claire <c.dumont@maison-meuble.net>", "Nous avons besoin de 240 canapés, livraison à "
      "notre nouvel entrepôt partenaire à Rouen.", "goods sent to a new address"),
+    # Greek: in a meeting, can't talk, a new account; Swahili: a processing fee, the PIN
+    ("Διευθυντής <gd.nafsolp@freemail.net>", "Είμαι σε σύσκεψη και δεν μπορώ να μιλήσω. Θέλω "
+     "να γίνει μια πληρωμή σήμερα.", "secrecy"),
+    ("Λογιστήριο <logistirio@kalymnos-supply.net>", "Σας παρακαλούμε η πληρωμή να γίνει στον "
+     "νέο λογαριασμό της εταιρείας μας.", "money redirected"),
+    ("Mikopo <mikopo.haraka@freemail.net>", "Mkopo wako umeidhinishwa. Lipa ada ya usindikaji "
+     "ya KSh 1,500 kwanza.", "payment or fee request"),
+    ("Huduma <huduma@pesa-huduma-ke.net>", "Akaunti yako imesimamishwa. Thibitisha taarifa "
+     "zako na PIN yako hapa.", "credentials"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -1135,6 +1135,14 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "EVENT: SPRINKLER WATERFLOW\nTIME: 03/11 04:52:10\nFire service dispatched.\n"
      "A keyholder is requested on site. Please call the centre on 0161 555 0199 and quote event "
      "55120."),
+    # Greek and Swahili: a fire and an ambulance, a fall, asked for now
+    ("Νίκος <nikos@agia-marina-villas.net>", "Φωτιά στο οικόπεδο δίπλα",
+     "Κατερίνα, έχει πιάσει φωτιά στο οικόπεδο δίπλα στις βίλες. Πάρε με τώρα."),
+    ("ΓΙΑΝΝΗΣ <giannis@lefka-ori-tours.net>", "ΠΕΣΕ Ο ΟΔΗΓΟΣ",
+     "ΕΠΕΣΕ Ο ΟΔΗΓΟΣ ΣΤΟ ΜΟΝΟΠΑΤΙ, ΧΡΕΙΑΖΟΜΑΣΤΕ ΑΣΘΕΝΟΦΟΡΟ. ΠΑΡΑΚΑΛΩ ΠΑΡΕ ΤΗΛΕΦΩΝΟ."),
+    ("Baraka <baraka@kilifi-boats.net>", "mvuvi ameumia",
+     "Mzee, mvuvi mmoja ameumia vibaya kwenye boti. Tunahitaji gari la wagonjwa sasa hivi. "
+     "Tafadhali nipigie."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1230,6 +1238,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Tom <tom@ondina-yachts.net>", "Snag list from the handover",
      "Luca,\nTwelve snags from the handover, mostly paint and trim. None critical.\nCould we "
      "book three days in March to clear them?\nTom"),
+    # Greek and Swahili urgency denied: "not urgent", "no rush"
+    ("Ελένη <eleni@chania-linen.net>", "τιμολόγιο Απριλίου",
+     "Γιάννη, δεν είναι επείγον. Όποτε μπορείς στείλε μου το τιμολόγιο του Απριλίου."),
+    ("Amina <amina@watamu-crafts.net>", "ankara",
+     "Habari, hakuna haraka. Tafadhali nitumie ankara ya mwezi uliopita ukipata nafasi."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -28,7 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from mailmoat.core.message import Message, html_links
-from mailmoat.core.patterns import PatternSet, alternatives
+from mailmoat.core.patterns import PatternSet, alternatives, greek
 from mailmoat.core.patterns import matcher as _matcher
 from mailmoat.core.public_domains import is_public_domain
 from mailmoat.core.text import fold
@@ -289,7 +289,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"inserendo (?:le )?credenziali|verifichi la (?:sua|tua) identit|codice di conferma|"
      r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
      r"verifique (?:sua|a sua) conta|fa[çc]a login|informe (?:seu|o seu) cpf|chave pix e o "
-     r"c[óo]digo)\b"),
+     r"c[óo]digo)\b"
+     # Greek and Swahili: confirm your details, the password, log in, your PIN
+     r"|" + greek("επιβεβαιώστε τα στοιχεία|επαληθεύστε τα στοιχεία|κωδικό πρόσβασης|"
+                  "κωδικός πρόσβασης|συνδεθείτε στον λογαριασμό|στοιχεία της κάρτας")
+     + r"|\b(?:thibitisha (?:taarifa|akaunti|maelezo)|namba ya siri|pin (?:yako|ya m-?pesa)|"
+     r"ingia kwenye akaunti)\b"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
@@ -309,6 +314,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\btasa (?:única|de registro|de inscripción|administrativa|de despacho)\b"
      r"|\bfrais (?:de dossier|d'inscription|d'enregistrement|de dédouanement|de déblocage)\b"
      r"|\b(?:bearbeitungs|registrierungs|freigabe|zoll)gebühr\b"
+     # Greek and Swahili: a release or customs fee, "pay the processing fee"
+     r"|" + greek("τέλη εκτελωνισμού|τέλος εκτελωνισμού|τέλος αποδέσμευσης|πληρώστε το τέλος")
+     + r"|\b(?:lipa ada|ada ya (?:usindikaji|usajili|maombi|kutolewa|forodha|uhamisho))\b"
      # an advance fee: paid first to unlock money promised ("escrow setup fee ... refunded
      # at closing", "일정 금액 예치 후")
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
@@ -349,6 +357,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:nova conta|conta nova|novos dados banc[áa]rios|nuovo iban|nuove coordinate "
      r"bancarie|variazione (?:delle )?coordinate bancarie|nou cont|noul cont|iban nou)\b"
      r"|\bla cuenta anterior\b"
+     # Greek and Swahili: a new account, the bank details changed
+     r"|" + greek("νέο λογαριασμό|νέος λογαριασμός|νέο iban|νέα τραπεζικά στοιχεία|"
+                  "αλλαγή τραπεζικών στοιχείων|άλλαξαν τα τραπεζικά")
+     + r"|\b(?:akaunti mpya|namba mpya ya akaunti|tumebadilisha (?:benki|akaunti))\b"
      # a relative's account: "refund it to my cousin's account below, mine is blocked"
      r"|\b(?:to|into) (?:my|his|her|their|our) (?:\w+'s )?(?:cousin|brother|sister|wife|husband|"
      r"friend|uncle|aunt|son|daughter|mother|father|partner)'?s? (?:bank )?account\b"
@@ -385,7 +397,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:\b(?:usd|us\$|eur|dollars?|euros?|pounds?) ?|[$€£] ?)\d[\d,.]* million\b"
      r"|\b\d[\d,.]* million (?:dollars|usd|euros?|pounds)\b"
      r"|당첨|상속|환급 ?대상|대상(?:자|\s?\S{1,4}(?:로|으로))? ?선정"
-     r"|(?:저금리|정부 ?지원|대환) ?대출"),
+     r"|(?:저금리|정부 ?지원|대환) ?대출"
+     # Greek and Swahili: an inheritance, you have won, a lottery
+     r"|" + greek("κληρονομιά|κερδίσατε|λαχείο")
+     + r"|\b(?:umeshinda|urithi|bahati nasibu)\b"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
@@ -464,7 +479,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:ligar|falar|atender)|estou (?:numa|em) reuni[ãa]o|n[ãa]o conte a ningu[ée]m|"
      # the "new number" relative: "esse é meu email novo", "perdi meu celular", "não liga"
      r"(?:meu|esse [ée] (?:o )?meu) (?:e-?mail|n[úu]mero) novo|perdi (?:o )?meu celular|"
-     r"n[ãa]o (?:me )?liga)"),
+     r"n[ãa]o (?:me )?liga)"
+     # Greek and Swahili: in a meeting, can't talk, don't tell anyone
+     r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
+                  "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
+     + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"
+     r"usipige simu)\b"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

@@ -49,6 +49,7 @@ from mailmoat.core.patterns import (
     ReadWhenAsked,
     alternatives,
     as_searched,
+    greek,
     matcher,
 )
 from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
@@ -75,6 +76,10 @@ _EXPLICIT_URGENT = alternatives(
     r"emergenza|imediat|de urgen[țţ]ă|c[âa]t mai (?:repede|curând|curand)|urgen[țţ]ă|"
     r"o mais (?:rápido|rapido|breve) possível|imediatamente|emergência)",
     r"терміново|негайно|невідкладно|якнайшвидше|срочно|немедленно|как можно скорее",
+    # Greek and Swahili: urgent, at once, as soon as possible, an emergency
+    greek("επείγον|επειγόντως|επείγουσα|επείγοντα|κατεπείγον|αμέσως|το συντομότερο|"
+          "το γρηγορότερο|έκτακτη ανάγκη"),
+    r"\b(?:haraka|dharura|upesi)\b",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -179,6 +184,10 @@ _NEAR_TIME = alternatives(
     r"noite|agora mesmo|agora|neste momento|adesso|in questo momento)\b|\bdisear[ăa]|"
     r"(?:^|[^a-z])în seara asta|(?:^|[^a-z])într-o oră",
     r"сьогодні|сегодня|прямо зараз|прямо сейчас|через \d+ (?:хвилин|минут)",
+    greek("σήμερα|απόψε|τώρα|αυτή τη στιγμή|σε λίγα λεπτά|σε μία ώρα|μέσα στη μέρα|"
+          "μέσα στην ημέρα") + r"|" + greek("σε ") + r"\d+ " + greek("λεπτά"),
+    r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana|saa|kabla)|usiku huu|jioni hii|sasa hivi|"
+    r"hivi sasa|ndani ya (?:saa|dakika)|(?:ya|kwa|hadi|mpaka) leo)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -213,6 +222,9 @@ _CLOCK = alternatives(
     r"\d\d|până la (?:ora )?\d{1,2}|pana la (?:ora )?\d{1,2}|inainte de ora \d{1,2}|"
     r"até às \d{1,2}|ate as \d{1,2})\b|(?:^|[^a-z])înainte de ora \d",
     r"до \d{1,2}[:.]\d\d|до \d{1,2} (?:години|годин|часов|часа)",
+    # Greek "μέχρι τις 3", "στις 14:00"; Swahili "kabla ya saa tano" (the hour of the day)
+    greek("(?:μέχρι|έως|πριν) τις ") + r"\d{1,2}|" + greek("στις ") + r"\d{1,2}[:.]\d\d",
+    r"\b(?:kabla ya|hadi|mpaka|ifikapo) saa \w+",
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
     r"\b(?:(?:do|przed|od) godz(?:iny|iną|\.)? ?\d{1,2}|(?:do|przed|od) \d{1,2}[:.]\d\d)\b",
@@ -227,7 +239,11 @@ _OTHER_DAY_MORE = (
     r"segunda-feira|ter[çc]a-feira|quarta-feira|quinta-feira|sexta-feira|semana que vem)\b"
     r"|\b(?:s[âa]mb[ăa]t[ăa]|duminic[ăa]|amanhã)"
     r"|завтра|понеділ|вівтор|четвер|п'ятниц|субот|неділ|понедельник|вторник|пятниц|суббот|"
-    r"воскресен|наступного тижня|следующей неделе)")
+    r"воскресен|наступного тижня|следующей неделе|"
+    + greek("αύριο|μεθαύριο|δευτέρα|τρίτη|τετάρτη|πέμπτη|παρασκευή|σάββατο|κυριακή|"
+            "επόμενη εβδομάδα") +
+    r"|\b(?:kesho|keshokutwa|jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili|"
+    r"wiki ijayo)\b)")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
@@ -332,6 +348,12 @@ _ASK = alternatives(
     r"pilny|natychmiast)|co robimy|co mam zrobić|czy mo[żz]emy)",
     r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
     r"треба|що робити|что делать|підтвердіть|подтвердите",
+    # Greek and Swahili: please, can you, I need, call me, let me know, what do we do
+    greek("παρακαλώ|μπορείς|μπορείτε|θα μπορούσατε|θα μπορούσες|χρειάζομαι|χρειαζόμαστε|"
+          "πάρε με|πάρτε με|τηλεφώνησέ μου|τηλεφωνήστε μου|ενημερώστε με|ενημέρωσέ με|"
+          "πείτε μου|πες μου|τι κάνουμε|τι να κάνω|επιβεβαιώστε|επιβεβαίωσε"),
+    r"\b(?:tafadhali|naomba|tunaomba|nipigie|tupigie|nijulishe|tujulishe|unaweza|mnaweza|"
+    r"nahitaji|tunahitaji|tufanye nini|nifanye nini|nisaidie|tusaidie|thibitisha)\b",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
@@ -381,6 +403,8 @@ _NO_ACTION = alternatives(
     r"\b(?:per conoscenza|solo per informazione|nessuna azione richiesta|spre [șş]tiin[țţ][ăa]|"
     r"nu este necesar[ăa] nicio ac[țţ]iune|para (?:seu )?conhecimento|nenhuma a[çc][ãa]o "
     r"necess[áa]ria)|для інформації|для сведения",
+    greek("για ενημέρωση|για την ενημέρωσή σας|δεν χρειάζεται καμία ενέργεια"),
+    r"\bkwa taarifa (?:yako|yenu)\b",
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
@@ -402,7 +426,10 @@ _CALM = matcher(alternatives(
     r"time[- ]sensitive)\b",
     r"급하지 않|급하진 않|천천히",
     r"\b(?:nessuna fretta|con calma|non (?:è|e) urgente|nu (?:e|este) urgent|f[ăa]r[ăa] "
-    r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить"))
+    r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить",
+    greek("δεν είναι επείγον|δεν βιάζομαι|δεν βιάζεται|χωρίς βιασύνη|όποτε μπορείς|"
+          "όποτε μπορείτε"),
+    r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka)\b"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -606,6 +633,18 @@ _TROUBLE = alternatives(
     r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"
     r"не прийш(?:ов|ла)|не поверну(?:вся|лася)|не вернул(?:ся|ась)|не приш(?:ёл|ел|ла)|"
     r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)",
+    # Greek and Swahili: fire, smoke, hurt, fallen, an ambulance, the hospital, fainted,
+    # unconscious, not answering, missing, trapped, flooded, a leak, not working, an accident
+    greek("φωτιά|πυρκαγιά|καπνός|καπνούς|τραυματ|έπεσε|ασθενοφόρο|εκαβ|νοσοκομείο|λιποθύμ|"
+          "αναίσθητ|δεν απαντά|αγνοείται|αγνοούνται|εγκλωβισμ|παγιδευμ|πλημμύρ|διαρροή|"
+          "δεν λειτουργεί|δεν δουλεύει|χάλασε|κατέρρευσε|εκκένωση|ατύχημα|τροχαίο|αιμορραγ|"
+          "πόνο στο στήθος|πόνος στο στήθος|αναποδογύρισε|μπάζει νερά|προσάραξε|ακυβέρνητ|"
+          "βυθίζεται|μυρίζει γκάζι"),
+    r"\b(?:moto (?:umewaka|mkubwa|unawaka|umezuka)|kuna moto|imeshika moto|inaungua|"
+    r"imeungua|moshi|ameumia|wameumia|amejeruhiwa|wamejeruhiwa|majeruhi|ameanguka|hospitali|"
+    r"gari la wagonjwa|ambulensi|amezimia|hajitambui|hapokei simu|amepotea|wamepotea|hajarudi|"
+    r"hawajarudi|mafuriko|imevuja|inavuja|uvujaji|haifanyi kazi|imeharibika|ajali|damu nyingi|"
+    r"anavuja damu|imepinduka|inazama|gesi inavuja)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -629,7 +668,11 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"\b(?:risolt[oa]|ripristinat[oa]|tutto a posto|falso allarme|"
                          r"rezolvat[ăa]?|remediat[ăa]?|alarm[ăa] fals[ăa]|resolvido|"
                          r"resolvida)\b|вирішено|решено|усунено|устранено|відновлено|"
-                         r"восстановлено")
+                         r"восстановлено|"
+                         + greek("λύθηκε|επιλύθηκε|αποκαταστάθηκε|διορθώθηκε|"
+                                 "επισκευάστηκε|ψευδής συναγερμός")
+                         + r"|\b(?:imetatuliwa|imerekebishwa|tatizo limeisha|"
+                         r"imeshughulikiwa)\b")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -641,7 +684,9 @@ _FRAUD_WARNING = alternatives(
     r"\b(?:(?:fraud|phishing|scam|fake|spoofed?|fraudulent) (?:attempts?|e-?mails?|messages?|"
     r"calls?|texts?|invoices?|websites?)|(?:are|is|were) not from (?:me|us))\b",
     r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
-_TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje)\b|오늘|сьогодні|сегодня")
+_TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje)\b|오늘|сьогодні|сегодня",
+                      greek("σήμερα|απόψε"),
+                      r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo)\b")
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
 _DRILL = alternatives(
@@ -650,7 +695,8 @@ _DRILL = alternatives(
     r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
     r"simulacro)\b",
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
-_TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine)\b|\bamanhã|내일|завтра")
+_TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho)\b|\bamanhã|내일|завтра",
+                         greek("αύριο"))
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b",

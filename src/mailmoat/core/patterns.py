@@ -63,6 +63,22 @@ def alternatives(*patterns: str) -> str:
     return "|".join(f"(?:{p})" for p in patterns)
 
 
+# Greek is written with accents in lower case and without them in capitals ("ΕΠΕΙΓΟΝ",
+# "επείγον"); folding lower-cases both and turns a final sigma into a plain one.
+_GREEK_VOWELS = {"α": "αά", "ε": "εέ", "η": "ηή", "ι": "ιίϊΐ", "ο": "οό", "υ": "υύϋΰ",
+                 "ω": "ωώ"}
+_GREEK_ANY_ACCENT = str.maketrans(
+    {**{v: f"[{c}]" for v, c in _GREEK_VOWELS.items()},
+     **{a: f"[{c}]" for c in _GREEK_VOWELS.values() for a in c[1:]}, "ς": "σ"})
+
+
+def greek(pattern: str) -> str:
+    """`pattern`, written in lower-case Greek, matching its words with or without their
+    accents (`fold`ed text: a final sigma is a plain one). Only for patterns with no
+    character classes of their own."""
+    return pattern.translate(_GREEK_ANY_ACCENT)
+
+
 def as_searched(folded: str) -> bytes:
     """Folded text as the patterns search it. RE2 matches UTF-8 bytes in any case; handed
     a `str`, the binding encodes it and maps match offsets back to characters on every

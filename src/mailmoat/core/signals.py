@@ -19,6 +19,7 @@ from mailmoat.core.patterns import (
     _Matcher,
     alternatives,
     as_searched,
+    greek,
 )
 from mailmoat.core.records import field_names, field_values, flat_dict
 from mailmoat.core.text import fold
@@ -369,6 +370,9 @@ _OUT_OF_SCOPE = _Matcher(
     # "non è urgente", "nu este urgent", "não é urgente", "не терміново"
     r"|\bnon (?:è|e) (?:\w+ )?urgente|\bnu (?:e|este) (?:\w+ )?urgen\w*|\bnão é (?:\w+ )?urgente"
     r"|не (?:дуже )?(?:терміново|срочно)"
+    # Greek and Swahili: "δεν είναι επείγον", "si haraka", "hakuna haraka"
+    + "|" + greek("δεν είναι (?:[^ \n]+ )?επείγ") + "|" + greek("δεν επείγει") +
+    r"|\b(?:si|hakuna|bila) (?:jambo la )?haraka\b"
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
