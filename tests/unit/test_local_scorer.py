@@ -1143,6 +1143,18 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Baraka <baraka@kilifi-boats.net>", "mvuvi ameumia",
      "Mzee, mvuvi mmoja ameumia vibaya kwenye boti. Tunahitaji gari la wagonjwa sasa hivi. "
      "Tafadhali nipigie."),
+    # what happened told first, the ask at the end, past the first 600 characters
+    ("Hélène <helene@conserverie-lozere.net>", "Lot d'hier et créneau d'aujourd'hui",
+     "Bonjour Paul,\nComme je l'ai dit au téléphone à votre chef d'équipe, sur le lot d'hier "
+     "(le camion de 18h40, 14 tonnes) nous avons refusé trois tonnes pour des fruits abîmés "
+     "par la chaleur. Le bon de réception avec les photos suivra dès que la qualité l'aura "
+     "signé, avec les numéros de palettes et les températures relevées au quai. Notre ligne a "
+     "de la place pour vos fruits aujourd'hui jusqu'à 16h00. Les fruits qui arrivent après "
+     "ne pourront pas entrer dans l'équipe de l'après-midi et, avec la chaleur annoncée pour "
+     "le week-end, je ne les garderai pas en chambre froide. La direction m'a dit clairement "
+     "que si nous n'atteignons pas le tonnage prévu cette semaine, la dernière semaine de la "
+     "saison ira à un autre producteur.\nMerci de me confirmer avant 12h00 combien de tonnes "
+     "vous apportez et à quelle heure part le camion.\nHélène"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH

@@ -958,6 +958,7 @@ def _reversibility(s: Signals) -> float:
 
 _ANSWERS = re.compile(r"^\s*(?:re|fw|fwd|aw|wg|sv|tr|답장|회신|전달)\s*:", re.IGNORECASE)
 OPENING_CHARS = URGENCY_CHARS  # the sender's first words (core/signals.py `Texts`)
+ASK_CHARS = 900  # where the asks are read (`score_local`; docs/results.md)
 
 
 @functools.lru_cache(maxsize=512, typed=True)  # a few dozen combinations of the weights above
@@ -1058,9 +1059,14 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         searched = as_searched(folded)
         scoped = in_scope(searched)
         has_text = bool(folded.strip())
+        asks_in = scoped
     else:  # the subject and the first words: the texts' own
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
+        # A person who first tells what happened asks at the end ("... I need you to confirm
+        # by 12:00 how many kilos"): the asks are read further than the urgency
+        asks_in = scoped if len(texts.own) <= URGENCY_CHARS else in_scope(as_searched(
+            fold(f"{message.subject}\n{texts.own[:ASK_CHARS]}")))
     read = scoped  # where urgency is read: the text in scope, less the sender's own name
     found = _URGENCY_SET.found(read) | _INCIDENT_SET.found(read) | _NEAR_SET.found(read)
     if "explicit" in found and message.from_addr:
@@ -1088,7 +1094,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                        for found_in in (p.found(subject) for p in _ROUTINE_SETS))
 
     urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
-                            ReadWhenAsked(_ASK_SET, read), no_action, calm, routine,
+                            ReadWhenAsked(_ASK_SET, read if read is not scoped else asks_in),
+                            no_action, calm, routine,
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
                             lambda: _AVERTED.search(read))
     features = _features(_confidence(signals, urgency, has_text),
