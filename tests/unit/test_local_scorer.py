@@ -1155,6 +1155,13 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "que si nous n'atteignons pas le tonnage prévu cette semaine, la dernière semaine de la "
      "saison ira à un autre producteur.\nMerci de me confirmer avant 12h00 combien de tonnes "
      "vous apportez et à quelle heure part le camion.\nHélène"),
+    # what others wait for from the reader, by a time today
+    ("Dev <dev@harbourside-foods.net>", "Swollen jars in the Leeds stores",
+     "Anna,\nNine complaints since this morning about swollen jars, all from lot 0412. The "
+     "store buyers want to know by 4pm today whether you are pulling the lot.\nDev"),
+    ("Kofi <kofi@ridgeview-dairy.net>", "silo 3 result",
+     "Result for silo 3 is over the limit. The line has been fed from it since 06:30 and is "
+     "still running. Production is waiting for your decision.\nKofi"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH

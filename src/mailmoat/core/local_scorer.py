@@ -284,8 +284,14 @@ _ASK = alternatives(
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht|übernimmt)|"
     # what the sender needs from the reader, said outright
-    r"(?:i|we) need (?:from you|to know|the following)|need from you|(?:i|we) (?:want|would "
-    r"like|'d like) to know|someone (?:should|must)|request(?:ing)? (?:your )?(?:permission|"
+    r"(?:i|we) need (?:from you|to know|the following)|"
+    # ... or what others wait for: "the buyers want to know by 4pm whether", "they need
+    # within the next two hours", "has asked whether to stop the line", "she wants to meet you"
+    r"(?:need|needs|want|wants) to know|(?:i|we|they|he|she) (?:also |still )?(?:need|needs|"
+    r"want|wants) to (?:meet you|hear from you|see you)|needs? within|(?:wait(?:ing|s)?|"
+    r"hold(?:ing)?) (?:on |for )your (?:decision|answer|call|reply|ok|okay|go-?ahead|"
+    r"instructions?|approval)|asked whether to|need from you|(?:i|we) (?:would like|'d like) "
+    r"to know|someone (?:should|must)|request(?:ing)? (?:your )?(?:permission|"
     r"approval|authori[sz]ation)|(?:ich|wir) (?:benötige|benötigen|brauche|brauchen) (?:von "
     r"ihnen|von dir|bis|sofort|dringend|heute)|wir müssen (?:heute|sofort|jetzt|bis)|"
     r"necesit(?:o|amos) (?:de (?:ti|usted|vos)|vuestr[oa]s?|su|tu|autorizaci[oó]n)|"
