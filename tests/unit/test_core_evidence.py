@@ -814,6 +814,8 @@ def test_a_brand_that_is_a_place_name_is_not_read_inside_domains() -> None:
     ("Microsoft OneDrive <no-reply@onedrive.com>", "Files restored", "Your files are restored."),
     ("국세청 홈택스 <noreply@hometax.go.kr>", "전자세금계산서 발급", "발급 내역을 알려드립니다."),
     ("Dropbox <no-reply@dropboxmail.com>", "Shared with you", "A folder was shared with you."),
+    # a company's initials that read as a short brand with a letter swapped ("vlsa", "visa")
+    ("Markus <markus@vlsa-navarra.net>", "Sequence gap", "The line stops at 15:40 today."),
 ])
 def test_a_brands_own_or_a_documentation_domain_is_not_a_shape(sender: str, subject: str,
                                                                   body: str) -> None:

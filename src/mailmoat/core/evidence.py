@@ -805,10 +805,13 @@ def _quoted_anchors(message: Message) -> tuple[tuple[str, str], ...]:
 @functools.lru_cache(maxsize=8192)  # pure; a mailbox repeats its senders
 def _lookalike(domain: str, own: str) -> str | None:
     """The brand a domain imitates, if any: a brand's skeleton as a whole label or hyphen
-    part of a domain that is not the brand's own."""
+    part of a domain that is not the brand's own. A brand of four letters or fewer counts
+    spelt as it is: swapped letters make it a company's initials ("vlsa-navarra" is not
+    "visa")."""
     for part in _SPLIT_LABELS.split(domain):
         brand = _BRAND_SKELETONS.get(_skeleton(part))
-        if brand and own.partition(".")[0] not in BRANDS[brand]:
+        if brand and (len(brand) > 4 or part == brand) and (
+                own.partition(".")[0] not in BRANDS[brand]):
             return brand
     return None
 
