@@ -51,6 +51,17 @@ def test_bad_set_is_a_clear_error(tmp_path: Path) -> None:
     assert "error" in result.output
 
 
+def test_a_display_name_the_standard_parser_trips_on_still_loads(tmp_path: Path) -> None:
+    # the standard library raises an AttributeError on a display name opening with "."
+    path = write_set(tmp_path, [
+        {"id": "a", "from": ".NZ Renewals <renew@nz-renewals.net>",
+         "to": "Ana <ana@harbour.net>", "subject": "Renewal", "body": "Due next month.",
+         "label": "QUEUE", "headers": {"Authentication-Results": "mx.harbour.net; spf=pass"}},
+    ])
+    message = load_items(path)[0].message
+    assert (message.from_name, message.from_addr) == (".NZ Renewals", "renew@nz-renewals.net")
+
+
 def test_metrics_and_violations_are_computed(tmp_path: Path) -> None:
     path = write_set(
         tmp_path,

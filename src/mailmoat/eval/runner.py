@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.utils import formataddr, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -200,9 +201,9 @@ def _parsed(raw: dict[str, Any], where: str) -> Message:
     if not isinstance(headers, dict):
         raise EvalSetError(f"{where}: 'headers' must be an object")
     try:
-        mail["From"] = str(raw.get("from", ""))
+        _set_address(mail, "From", str(raw.get("from", "")))
         if raw.get("to"):
-            mail["To"] = str(raw["to"])
+            _set_address(mail, "To", str(raw["to"]))
         mail["Subject"] = str(raw.get("subject", ""))
         for name, value in headers.items():
             mail[str(name)] = str(value)
@@ -211,6 +212,20 @@ def _parsed(raw: dict[str, Any], where: str) -> Message:
         raise EvalSetError(f"{where}: cannot build the message: {exc}") from exc
     labels = tuple(str(x) for x in raw.get("labels", []) or [])
     return parse_message(bytes(mail), labels=labels)
+
+
+def _set_address(mail: EmailMessage, name: str, value: str) -> None:
+    """Set an address header. The standard library's header parser fails on some display
+    names a mail server passes as they are (".MU Domain Renewal Services <...>" raises an
+    AttributeError inside `email._header_value_parser`): the display name is then quoted,
+    which reads back as the same name and address."""
+    try:
+        mail[name] = value
+    except (AttributeError, IndexError):
+        display, address = parseaddr(value)
+        if not address:
+            raise ValueError(f"{name} {value!r} is not an address") from None
+        mail[name] = formataddr((display, address))
 
 
 def _ratio(num: int, den: int) -> float | None:
