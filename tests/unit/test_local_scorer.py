@@ -1162,6 +1162,13 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Kofi <kofi@ridgeview-dairy.net>", "silo 3 result",
      "Result for silo 3 is over the limit. The line has been fed from it since 06:30 and is "
      "still running. Production is waiting for your decision.\nKofi"),
+    # Basque, Arabic and Moroccan Arabic in Latin letters: hurt, fallen, fire, asked for now
+    ("Jon <jon@arrantzale-elkartea.net>", "Mikel erori da",
+     "Mikel erori da kaian eta zauritu egin da. Anbulantzia behar dugu, deitu iezadazu orain."),
+    ("سعيد <said@souss-serres.net>", "حريق في المخزن",
+     "اندلع حريق في مخزن الأسمدة الآن. من فضلك اتصل بي فورا."),
+    ("Youssef <youssef@tamri-surf.net>", "Karim tah",
+     "Karim tah f lmouja w mjrouh f rasso, ddinah l sbitar. 3afak 3ayet lia daba."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1262,6 +1269,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Γιάννη, δεν είναι επείγον. Όποτε μπορείς στείλε μου το τιμολόγιο του Απριλίου."),
     ("Amina <amina@watamu-crafts.net>", "ankara",
      "Habari, hakuna haraka. Tafadhali nitumie ankara ya mwezi uliopita ukipata nafasi."),
+    # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
+    ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
+     "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -80,6 +80,10 @@ _EXPLICIT_URGENT = alternatives(
     greek("επείγον|επειγόντως|επείγουσα|επείγοντα|κατεπείγον|αμέσως|το συντομότερο|"
           "το γρηγορότερο|έκτακτη ανάγκη"),
     r"\b(?:haraka|dharura|upesi)\b",
+    # Basque, Arabic and Moroccan Arabic written in Latin letters
+    r"\b(?:premiazkoa|presazkoa|berehala|lehenbailehen|ahalik eta lasterren|dghya|degya|"
+    r"bzerba|bzreba|daba daba)\b",
+    r"عاجل|طارئ|فورا|فوراً|حالا|حالاً|في أقرب وقت|بأسرع وقت",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -188,6 +192,8 @@ _NEAR_TIME = alternatives(
           "μέσα στην ημέρα") + r"|" + greek("σε ") + r"\d+ " + greek("λεπτά"),
     r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana|saa|kabla)|usiku huu|jioni hii|sasa hivi|"
     r"hivi sasa|ndani ya (?:saa|dakika)|(?:ya|kwa|hadi|mpaka) leo)\b",
+    r"\b(?:gaur|gaurko|gaur gauean|orain|oraintxe|daba|lyoum|lyouma|had l3chiya|had lil)\b",
+    r"اليوم|الليلة|هذا المساء|الآن|خلال ساعة|خلال \d+ دقيقة|بعد قليل",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -225,6 +231,7 @@ _CLOCK = alternatives(
     # Greek "μέχρι τις 3", "στις 14:00"; Swahili "kabla ya saa tano" (the hour of the day)
     greek("(?:μέχρι|έως|πριν) τις ") + r"\d{1,2}|" + greek("στις ") + r"\d{1,2}[:.]\d\d",
     r"\b(?:kabla ya|hadi|mpaka|ifikapo) saa \w+",
+    r"(?:قبل|حتى|على) الساعة \d{1,2}|\b\d{1,2}(?:[:.]\d\d)?(?:ak|etan) (?:baino lehen|arte)\b",
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
     r"\b(?:(?:do|przed|od) godz(?:iny|iną|\.)? ?\d{1,2}|(?:do|przed|od) \d{1,2}[:.]\d\d)\b",
@@ -243,7 +250,10 @@ _OTHER_DAY_MORE = (
     + greek("αύριο|μεθαύριο|δευτέρα|τρίτη|τετάρτη|πέμπτη|παρασκευή|σάββατο|κυριακή|"
             "επόμενη εβδομάδα") +
     r"|\b(?:kesho|keshokutwa|jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili|"
-    r"wiki ijayo)\b)")
+    r"wiki ijayo|bihar|etzi|astelehen\w*|astearte\w*|asteazken\w*|ostegun\w*|ostiral\w*|"
+    r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda)\b"
+    r"|غدا|غداً|بعد غد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|الأسبوع المقبل|"
+    r"الأسبوع القادم)")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
@@ -360,6 +370,15 @@ _ASK = alternatives(
           "πείτε μου|πες μου|τι κάνουμε|τι να κάνω|επιβεβαιώστε|επιβεβαίωσε"),
     r"\b(?:tafadhali|naomba|tunaomba|nipigie|tupigie|nijulishe|tujulishe|unaweza|mnaweza|"
     r"nahitaji|tunahitaji|tufanye nini|nifanye nini|nisaidie|tusaidie|thibitisha)\b",
+    # a Greek question ends in ";" (the Greek question mark, made ";" by folding); someone needed
+    r"\p{Greek};|" + greek("χρειάζεται|χρειάζονται|ζητά|ζητάει|έγκριση από σένα"),
+    # Basque, Arabic and Moroccan Arabic: please, call me, tell me, I need, can you, what do
+    # we do, a question to the reader
+    r"\b(?:mesedez|deitu iezadazu|deitu (?:iezaguzu|lehenbailehen)|esan iezadazu|behar dut|"
+    r"behar dugu|ahal duzu|zer egin|3afak|afak|3ayet li|3iyet lia|3ayto lia|3ayeti lia|wach "
+    r"(?:t9der|momkin|nta|nti|n3ayet)|goul lia|qoul lia|khbarni|khbrini)\b",
+    r"من فضلك|المرجو|يرجى|أرجو|نرجو|اتصل بي|اتصلي بي|أحتاج|نحتاج|هل يمكنك|هل يمكن|ماذا نفعل|"
+    r"أخبرني|أخبريني|هل [^.؟\n]*؟",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
@@ -435,7 +454,8 @@ _CALM = matcher(alternatives(
     r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить",
     greek("δεν είναι επείγον|δεν βιάζομαι|δεν βιάζεται|χωρίς βιασύνη|όποτε μπορείς|"
           "όποτε μπορείτε"),
-    r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka)\b"))
+    r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka|ez da premiazkoa|ez dago "
+    r"presarik|presarik gabe|machi mosta3jal)\b|ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -651,6 +671,17 @@ _TROUBLE = alternatives(
     r"gari la wagonjwa|ambulensi|amezimia|hajitambui|hapokei simu|amepotea|wamepotea|hajarudi|"
     r"hawajarudi|mafuriko|imevuja|inavuja|uvujaji|haifanyi kazi|imeharibika|ajali|damu nyingi|"
     r"anavuja damu|imepinduka|inazama|gesi inavuja)\b",
+    # Basque, Arabic and Moroccan Arabic: fire, smoke, hurt, fallen, an ambulance, the
+    # hospital, unconscious, not answering, missing, flooded, a leak, not working, an accident
+    r"\b(?:sutea|su hartu|zauritu\w*|erori da|erori egin|anbulantzia|ospitale\w*|konorterik "
+    r"gabe|konortea galdu|ez du erantzuten|desagertu\w*|uholde\w*|ez dabil|ez dabiltza|hautsi "
+    r"da|istripu\w*|larrialdi\w*|l3afya|tahet|tah|mjrou7|mjrouh|sbitar|spitar|ma khdamach|"
+    r"mkhasra|ghre9|ghr9)\b",
+    # (no bare "عطل", a fault, which begins "عطلة", a holiday; nor "إسعاف", which begins
+    # "الإسعافات الأولية", first aid)
+    r"حريق|اندلع|دخان|مصاب|إصابة|جرح|سقط|سقطت|سيارة (?:ال)?إسعاف|المستشفى|مستعجلات|فقد الوعي|"
+    r"مغمى عليه|لا يجيب|لا يرد|لا ترد|مفقود|فيضان|تسرب|لا يعمل|معطل|تعطل|حادث|انهار|انهيار|"
+    r"نزيف|تسمم|اختناق",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -678,7 +709,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          + greek("λύθηκε|επιλύθηκε|αποκαταστάθηκε|διορθώθηκε|"
                                  "επισκευάστηκε|ψευδής συναγερμός")
                          + r"|\b(?:imetatuliwa|imerekebishwa|tatizo limeisha|"
-                         r"imeshughulikiwa)\b")
+                         r"imeshughulikiwa|konpondu (?:da|dugu)|konponduta)\b"
+                         r"|تم حل|تم إصلاح|تم الإصلاح|عاد للعمل")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -692,7 +724,8 @@ _FRAUD_WARNING = alternatives(
     r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje)\b|오늘|сьогодні|сегодня",
                       greek("σήμερα|απόψε"),
-                      r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo)\b")
+                      r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
+                      r"lyoum|lyouma)\b|اليوم|الليلة")
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
 _DRILL = alternatives(
@@ -701,8 +734,8 @@ _DRILL = alternatives(
     r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
     r"simulacro)\b",
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
-_TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho)\b|\bamanhã|내일|завтра",
-                         greek("αύριο"))
+_TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
+                         r"завтра|غدا|غداً", greek("αύριο"))
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
                      r"\d{1,2}(?:st|nd|rd|th))\b",

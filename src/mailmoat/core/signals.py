@@ -373,6 +373,8 @@ _OUT_OF_SCOPE = _Matcher(
     # Greek and Swahili: "δεν είναι επείγον", "si haraka", "hakuna haraka"
     + "|" + greek("δεν είναι (?:[^ \n]+ )?επείγ") + "|" + greek("δεν επείγει") +
     r"|\b(?:si|hakuna|bila) (?:jambo la )?haraka\b"
+    # Basque and Arabic: "ez da premiazkoa", "ليس عاجلا"
+    r"|\bez da premiazkoa\b|ليس عاجل|غير عاجل"
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
