@@ -816,6 +816,10 @@ def test_a_brand_that_is_a_place_name_is_not_read_inside_domains() -> None:
     ("Dropbox <no-reply@dropboxmail.com>", "Shared with you", "A folder was shared with you."),
     # a company's initials that read as a short brand with a letter swapped ("vlsa", "visa")
     ("Markus <markus@vlsa-navarra.net>", "Sequence gap", "The line stops at 15:40 today."),
+    # a list discussing authentication names a user name and a password, asks for neither
+    ("Dave <dave@lug-members.net>", "Re: SMTP auth and mutt",
+     "It would be crap if the auth details (username, password) had to be hardcoded into "
+     "sendmail.cf. See http://www.postfix.org/ for how it does it."),
 ])
 def test_a_brands_own_or_a_documentation_domain_is_not_a_shape(sender: str, subject: str,
                                                                   body: str) -> None:
@@ -1025,6 +1029,30 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "ya KSh 1,500 kwanza.", "payment or fee request"),
     ("Huduma <huduma@pesa-huduma-ke.net>", "Akaunti yako imesimamishwa. Thibitisha taarifa "
      "zako na PIN yako hapa.", "credentials"),
+    # a fee before the money, in Spanish, Korean and Japanese
+    ("Peritos <tramites@peritos-agrarios.net>", "Para cobrar el adelanto debe abonar la tasa de "
+     "tramitación de 90 € por transferencia.", "payment or fee request"),
+    ("지원센터 <help@fund-center.net>", "신속 심사를 위해 보증료를 선납하셔야 합니다.",
+     "payment or fee request"),
+    ("事務局 <jimu@ringyo-shien.net>", "登録手数料（72,000円）を下記口座にお振込ください。",
+     "payment or fee request"),
+    # a third party paid out of a card charge: the booking overpayment fraud
+    ("Ahmed <ahmed.trips@freemail.net>", "Our driver will collect USD 2,000 from you after the "
+     "card payment, he only accepts bank transfer.", "payment or fee request"),
+    # a flatmate's account, the old number gone; kept confidential; far below the market
+    ("Lena <lena.k@freemail.net>", "Bitte überweise 650 € auf das Konto von meiner "
+     "Mitbewohnerin.", "money redirected"),
+    ("Lena <lena.k@freemail.net>", "Die alte Nummer geht nicht, schreib mir bitte nur hier.",
+     "secrecy"),
+    ("Rachel <r.donnelly@northgate-sports.net>", "Please treat this as confidential until the "
+     "review is closed and wire the settlement by Friday.", "secrecy"),
+    ("김대성 <ds.kim@freemail.net>", "외부에는 알리지 말아 주세요. 구좌는 금요일 마감입니다.",
+     "secrecy"),
+    ("Seller <sales@urea-stock.net>", "Urea 46% at 30% below market price, 24 tonnes left.",
+     "windfall"),
+    # what the sign-in page will take
+    ("Portal <noreply@export-portal.net>", "You will need your exporter username, password and "
+     "the one-time code sent to your phone.", "credentials"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -264,8 +264,8 @@ _PAYMENT_ASK = "payment or fee request"
 _WARNED_OF = frozenset({_REDIRECTED, _PAYMENT_ASK})
 _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("credential request", 1,
-     r"\b(?:verify|confirm|validate|update|restore|unlock|secure|re-?activate|keep|re-?enter|"
-     r"re-?submit)\b.{0,40}"
+     r"\b(?:verify|confirm|validate|re-?validate|update|restore|unlock|secure|re-?activate|keep|"
+     r"re-?enter|re-?submit)\b.{0,40}"
      r"\b(?:account|identity|password|login|log-?in|sign-?in|credentials?|billing|payment "
      r"(?:method|details|information)|card|wallet|mailbox|recovery phrase|details)\b"
      r"|\b(?:log ?in|sign ?in|logging in|signing in)\b.{0,30}\b(?:to (?:view|release|restore|"
@@ -276,6 +276,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"your) (?:storage|quota|mailbox)|increase your (?:quota|storage|mailbox)"
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
+     # what a sign-in page will ask for: "your username, password and the one-time code"
+     r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\byour password,? and (?:the |your )?"
+     r"(?:one-time|otp|verification|sms) (?:code|password)\b"
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
      # the same asks in German, French, Spanish and Polish
      r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
@@ -314,6 +317,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\btasa (?:única|de registro|de inscripción|administrativa|de despacho)\b"
      r"|\bfrais (?:de dossier|d'inscription|d'enregistrement|de dédouanement|de déblocage)\b"
      r"|\b(?:bearbeitungs|registrierungs|freigabe|zoll)gebühr\b"
+     r"|\b(?:tasa|cuota|comisión|gastos) de (?:tramitación|apertura|liberación|gestión urgente)"
+     # a fee paid first in Korean and Japanese: "가입비를 선납", "手数料 ... お振込ください"
+     r"|선납|(?:手数料|保証料|登録料)[^。\n]{0,40}振(?:り)?込"
+     # a third party paid out of the reader's card charge: the overpayment fraud of bookings
+     r"|\b(?:he|she|they|who) only accepts? (?:cash|transfers?|bank transfers?|wire)\b"
+     r"|\bno acepta tarjetas\b|\b(?:collect|receive) [^.\n]{0,40} from you after\b"
+     r"|\bpay [^.\n]{0,40} with the (?:surplus|excess|remaining|extra) (?:amount|money|funds)?\b"
+     r"|\bcon el importe sobrante\b"
      # Greek and Swahili: a release or customs fee, "pay the processing fee"
      r"|" + greek("τέλη εκτελωνισμού|τέλος εκτελωνισμού|τέλος αποδέσμευσης|πληρώστε το τέλος")
      + r"|\b(?:lipa ada|ada ya (?:usindikaji|usajili|maombi|kutolewa|forodha|uhamisho))\b"
@@ -357,6 +368,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:nova conta|conta nova|novos dados banc[áa]rios|nuovo iban|nuove coordinate "
      r"bancarie|variazione (?:delle )?coordinate bancarie|nou cont|noul cont|iban nou)\b"
      r"|\bla cuenta anterior\b"
+     # a relative's or a stranger's account, a refund to a new card, in other words
+     r"|\ba la cuenta de (?:mi|su) (?:hermano|hermana|primo|prima|madre|padre|hijo|hija|amigo|"
+     r"amiga|socio|esposa|esposo|marido|mujer|novio|novia)\b|\bauf das konto (?:von|meiner|"
+     r"meines)\b|\brefund (?:\w+ ){0,3}to (?:my|a|the) new (?:card|account)\b"
      # Greek and Swahili: a new account, the bank details changed
      r"|" + greek("νέο λογαριασμό|νέος λογαριασμός|νέο iban|νέα τραπεζικά στοιχεία|"
                   "αλλαγή τραπεζικών στοιχείων|άλλαξαν τα τραπεζικά")
@@ -398,6 +413,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b\d[\d,.]* million (?:dollars|usd|euros?|pounds)\b"
      r"|당첨|상속|환급 ?대상|대상(?:자|\s?\S{1,4}(?:로|으로))? ?선정"
      r"|(?:저금리|정부 ?지원|대환) ?대출"
+     # goods far below their price: "30% below market price", "시세보다 30% 낮은"
+     r"|\b\d+ ?% below (?:the )?market (?:price|value|rate)\b|시세보다 (?:약 )?\d+ ?% 낮은"
      # Greek and Swahili: an inheritance, you have won, a lottery
      r"|" + greek("κληρονομιά|κερδίσατε|λαχείο")
      + r"|\b(?:umeshinda|urithi|bahati nasibu)\b"),
@@ -481,6 +498,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:meu|esse [ée] (?:o )?meu) (?:e-?mail|n[úu]mero) novo|perdi (?:o )?meu celular|"
      r"n[ãa]o (?:me )?liga)"
      # Greek and Swahili: in a meeting, can't talk, don't tell anyone
+     r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\bdie alte nummer (?:geht|"
+     r"funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? (?:bitte )?nur hier\b"
+     r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
      + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"
