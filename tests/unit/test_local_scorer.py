@@ -1169,6 +1169,13 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "اندلع حريق في مخزن الأسمدة الآن. من فضلك اتصل بي فورا."),
     ("Youssef <youssef@tamri-surf.net>", "Karim tah",
      "Karim tah f lmouja w mjrouh f rasso, ddinah l sbitar. 3afak 3ayet lia daba."),
+    # an address, a road junction and a blood pressure are no dates
+    ("Hannah <hannah@lettings-desk.net>", "water through the ceiling",
+     "Water is pouring through the kitchen ceiling at flat 2, 14 Marlowe Road. Can you send a "
+     "plumber?"),
+    ("Ion <ion@delta-clinic.net>", "pacient cu dureri in piept",
+     "Pacientul are dureri in piept, TA 90/60, transpirat. Can you call the ambulance "
+     "dispatcher for him?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1269,6 +1276,12 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Γιάννη, δεν είναι επείγον. Όποτε μπορείς στείλε μου το τιμολόγιο του Απριλίου."),
     ("Amina <amina@watamu-crafts.net>", "ankara",
      "Habari, hakuna haraka. Tafadhali nitumie ankara ya mwezi uliopita ukipata nafasi."),
+    # trouble that is a request's background, answered by a calendar date days away
+    ("Owen <owen@harbour-lets.net>", "Unit 4 boiler",
+     "The boiler in unit 4 failed last week and the tenant is using heaters. Can you send the "
+     "repair quote by 24 October?"),
+    ("Sun <sun@ridge-clinic.net>", "autoclave",
+     "Our autoclave broke down on Monday. Could you quote a replacement before the 15th, please?"),
     # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
     ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
      "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),

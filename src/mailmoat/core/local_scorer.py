@@ -254,12 +254,19 @@ _OTHER_DAY_MORE = (
     r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda)\b"
     r"|غدا|غداً|بعد غد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|الأسبوع المقبل|"
     r"الأسبوع القادم)")
+# A month by its name or its short form, a whole word ("14 Marlowe Road", "junction 12" and
+# "deck 3" name none)
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+# A day and a month in figures, either way round ("24/9", "9/24"; not "90/60", a blood
+# pressure, nor "19/21", two ages)
+_DAY_MONTH = (r"(?:(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])/"
+              r"(?:0?[1-9]|[12]\d|3[01]))")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
-    r"\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
-    r"\d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
-    r"\d{1,2}/\d{1,2}|"
+    r"\d{1,2}(?:st|nd|rd|th)|" + _MONTH + r" \d{1,2}|\d{1,2} " + _MONTH + "|"
+    + _DAY_MONTH + "|"
     # a month as when something happens ("in September"; not "may" or "march", which are
     # verbs too; "from January" is a consequence's date), and days and dates in French,
     # German and Spanish
@@ -736,11 +743,13 @@ _DRILL = alternatives(
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً", greek("αύριο"))
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-_DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}}|the "
-                     r"\d{1,2}(?:st|nd|rd|th))\b",
+_DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}})\b",
+                     # "by the 15th", "the 3rd at 10:00"; not "the 2nd floor"
+                     r"\bthe \d{1,2}(?:st|nd|rd|th)(?:$|[,.;:!?)\n]| (?:of|at|by|in|and|or|to|"
+                     r"please|latest|deadline|is|was|will|would|works|morning|afternoon|evening|"
+                     r"night)\b)",
                      # a date in figures ("10/8까지", "by 3/15") and in Korean ("10월 8일")
-                     r"\b\d{1,2}/\d{1,2}\b|\d+월 ?\d+일")
+                     r"\b" + _DAY_MONTH + r"\b|\d+월 ?\d+일")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
@@ -934,7 +943,10 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     trouble = (not resolved
                and (near or (
                    # "held at customs ... returned after 10 days": days away
-                   "days_away" not in found and request()))
+                   "days_away" not in found and not (
+                       "date" in found and not found & {"today", "tomorrow", "clock",
+                                                        "alarm_subject"})
+                   and request()))
                and trouble_told())
     if timed or trouble:
         if s.list_discussion:
