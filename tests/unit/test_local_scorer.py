@@ -1282,6 +1282,16 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "repair quote by 24 October?"),
     ("Sun <sun@ridge-clinic.net>", "autoclave",
      "Our autoclave broke down on Monday. Could you quote a replacement before the 15th, please?"),
+    # "nothing you need to do", "no hay prisa hoy", and a Greek "now" that is a head count's
+    ("Mira <mira@seoul-ingredients.net>", "Visa approved",
+     "Great news: my permit was approved this morning. I start on Monday 5 October as planned. "
+     "There is nothing you need to do. Could you tell Edurne I said thanks?"),
+    ("Marta <marta@conservas-vigo.net>", "Campaña de Navidad",
+     "¿Me pasas precio para dos contenedores? No hay prisa hoy, pero si me lo puedes mandar "
+     "antes del 2 de octubre lo presento en el comité."),
+    ("Νίκος <nikos@kos-hotels.net>", "Πλάνο προσωπικού",
+     "Για τη συνάντηση της Δευτέρας χρειάζομαι το πλάνο προσωπικού: πόσοι είμαστε τώρα και "
+     "πόσοι θέλουμε από 1/6. Στείλε μου ό,τι έχεις μέχρι Κυριακή."),
     # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
     ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
      "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),

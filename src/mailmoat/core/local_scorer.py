@@ -188,8 +188,10 @@ _NEAR_TIME = alternatives(
     r"noite|agora mesmo|agora|neste momento|adesso|in questo momento)\b|\bdisear[ăa]|"
     r"(?:^|[^a-z])în seara asta|(?:^|[^a-z])într-o oră",
     r"сьогодні|сегодня|прямо зараз|прямо сейчас|через \d+ (?:хвилин|минут)",
-    greek("σήμερα|απόψε|τώρα|αυτή τη στιγμή|σε λίγα λεπτά|σε μία ώρα|μέσα στη μέρα|"
-          "μέσα στην ημέρα") + r"|" + greek("σε ") + r"\d+ " + greek("λεπτά"),
+    # (a bare "τώρα" is a bare "now": "how many we are now")
+    greek("σήμερα|απόψε|τώρα αμέσως|με τώρα|έλα τώρα|ελάτε τώρα|αυτή τη στιγμή|"
+          "σε λίγα λεπτά|σε μία ώρα|μέσα στη μέρα|μέσα στην ημέρα")
+    + r"|" + greek("σε ") + r"\d+ " + greek("λεπτά"),
     r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana|saa|kabla)|usiku huu|jioni hii|sasa hivi|"
     r"hivi sasa|ndani ya (?:saa|dakika)|(?:ya|kwa|hadi|mpaka) leo)\b",
     r"\b(?:gaur|gaurko|gaur gauean|orain|oraintxe|daba|lyoum|lyouma|had l3chiya|had lil)\b",
@@ -428,6 +430,7 @@ _NO_ACTION = alternatives(
     r"if (?:this|it) was you|(?:you can|please) (?:safely )?ignore this (?:e-?mail|message|"
     r"notice)|"
     r"nothing (?:else |more |further )?(?:is )?(?:needed|required) (?:from|of) you|"
+    r"nothing (?:else |more |further )?(?:that )?you (?:need|have) to do|"
     r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
@@ -443,7 +446,7 @@ _NO_ACTION = alternatives(
 _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
     r"(?:earliest )?(?:convenience|leisure)|low priority|"
-    r"no pressure|pas d'urgence|rien ne presse|rien d'urgent|pas urgent|sin prisa|"
+    r"no pressure|pas d'urgence|rien ne presse|rien d'urgent|pas urgent|sin prisa|no hay prisa|"
     r"sin urgencia|no corre prisa|no es urgente|nada urgente|keine eile|eilt nicht|"
     r"nicht dringend)\b",
     r"편하실 때",
