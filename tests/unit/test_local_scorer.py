@@ -1292,6 +1292,17 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Νίκος <nikos@kos-hotels.net>", "Πλάνο προσωπικού",
      "Για τη συνάντηση της Δευτέρας χρειάζομαι το πλάνο προσωπικού: πόσοι είμαστε τώρα και "
      "πόσοι θέλουμε από 1/6. Στείλε μου ό,τι έχεις μέχρι Κυριακή."),
+    # what to do in an emergency, an emergency exit, a Japanese out-of-office's urgent line
+    ("대사관 <consul@embassy-notice.net>", "[공지] 연휴 기간 휴관 안내",
+     "연휴 기간 중 민원실은 휴관합니다. 긴급 상황 시 24시간 긴급연락처로 연락 바랍니다."),
+    ("Syndicat <info@planteurs-sud.net>", "Rappel : saison sèche",
+     "En cas de départ de feu dans une parcelle, appelez le 18 immédiatement puis prévenez "
+     "le syndicat."),
+    ("Auditor <audit@social-compliance.net>", "Audit findings",
+     "Findings requiring a corrective action plan: the emergency exit in building B is "
+     "partly blocked by fabric rolls. Please send the plan by 30 October."),
+    ("物流 <export@kyushu-logi.net>", "【自動返信】夏季休業のお知らせ",
+     "8月13日から16日まで休業いたします。緊急のご連絡は当番携帯までお願いいたします。"),
     # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
     ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
      "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),

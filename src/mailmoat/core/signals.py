@@ -333,10 +333,15 @@ _OUT_OF_SCOPE = _Matcher(
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
-    r"|긴급 ?(?:상황|사항|문의|건)(?:은|는|시|에는|이 있으면|발생 시)"
+    r"|긴급 ?(?:상황|사항|문의|건)(?:은|는| ?시|에는|이 있으면| ?발생 ?시)|긴급 ?연락(?:처| ?번호)"
+    # a condition in French, Spanish, German and English: "en cas de départ de feu, appelez
+    # le 18 immédiatement", "in the event of a fire ..."
+    r"|\ben cas d(?:e |')[^.\n]*|\ben caso de [^.\n]*|\bim fall(?:e)? (?:eines|einer|von) [^.\n]*"
+    r"|\bin the event of [^.\n]*|緊急の(?:ご)?(?:連絡|用件|場合)"
     # a service's name, not an event: "emergency dispatch remains available 24/7"
     r"|\b(?:emergency|urgent) (?:dispatch|lines?|numbers?|contacts?|hotline|services?|phones?|"
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund|"
+    r"exits?|generators?|huts?|shelters?|stairs|stairways?|lanes?|"
     r"call-?outs?|cover|terms)\b"
     # a test, a device or a budget named, not an event: "the weekly fire alarm test",
     # "anti-collision systems", "we can't pay much"
