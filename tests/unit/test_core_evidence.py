@@ -1050,6 +1050,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "secrecy"),
     ("Seller <sales@urea-stock.net>", "Urea 46% at 30% below market price, 24 tonnes left.",
      "windfall"),
+    # a Japanese CEO in a meeting who wants gift cards
+    ("仲宗根 <nakasone.h@freemail.net>", "会議中で電話に出られません。Apple ギフトカードを"
+     "1万円分×5枚購入して番号を送ってください。", "gift cards"),
     # what the sign-in page will take
     ("Portal <noreply@export-portal.net>", "You will need your exporter username, password and "
      "the one-time code sent to your phone.", "credentials"),

@@ -1169,6 +1169,12 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "اندلع حريق في مخزن الأسمدة الآن. من فضلك اتصل بي فورا."),
     ("Youssef <youssef@tamri-surf.net>", "Karim tah",
      "Karim tah f lmouja w mjrouh f rasso, ddinah l sbitar. 3afak 3ayet lia daba."),
+    # Japanese: a worker collapsed, an ambulance, asked for now; Spanish "les pedimos"
+    ("工場長 <kojo@satsuma-shochu.net>", "従業員が倒れました",
+     "蒸留室で従業員が倒れ、意識がありません。救急車を呼びました。すぐに連絡をください。"),
+    ("Parque <admin@parque-merida.net>", "Cierre por tormenta antes de las 13:00",
+     "Protección Civil pide suspender labores antes de las 13:00 por inundación. Les pedimos "
+     "confirmar a más tardar a las 10:00 cuántas unidades saldrán."),
     # an address, a road junction and a blood pressure are no dates
     ("Hannah <hannah@lettings-desk.net>", "water through the ceiling",
      "Water is pouring through the kitchen ceiling at flat 2, 14 Marlowe Road. Can you send a "
@@ -1303,6 +1309,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "partly blocked by fabric rolls. Please send the plan by 30 October."),
     ("物流 <export@kyushu-logi.net>", "【自動返信】夏季休業のお知らせ",
      "8月13日から16日まで休業いたします。緊急のご連絡は当番携帯までお願いいたします。"),
+    # a Japanese notice: a clock time the day before a date is not today's
+    ("組合 <jimu@kansho-kumiai.net>", "搬入開始のご案内",
+     "搬入開始日：8月27日（木）。台風の接近がある場合は、前日15時までにご連絡いたします。"
+     "何かございましたらお問い合わせください。"),
     # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
     ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
      "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),

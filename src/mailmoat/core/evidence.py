@@ -423,7 +423,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
      r"send me the codes|kod(?:u|em)? blik|blik code|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
-     r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)"),
+     r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"),
     (_LEGAL_THREAT, 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
@@ -501,6 +501,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\bdie alte nummer (?:geht|"
      r"funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? (?:bitte )?nur hier\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
+     r"|会議中|電話に出られ(?:ません|ない)|内密に"
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
      + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"

@@ -69,7 +69,7 @@ _EXPLICIT_URGENT = alternatives(
     r"긴급|급히|급합니다|즉시|당장|지금 바로|"
     # "빨리" with what is asked: answer, come, call, decide ... quickly
     r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내|말해)",
-    r"至急|緊急|大至急",
+    r"至急|緊急|大至急|早急に|すぐに",
     # Italian, Romanian, Portuguese and Ukrainian/Russian: the commonest words ("\\b" is
     # ASCII-only in RE2: words ending in a letter with a diacritic sit outside it)
     r"\b(?:urgentemente|subito|immediatamente|il prima possibile|quanto prima|con urgenza|"
@@ -165,7 +165,7 @@ _NEAR_TIME = alternatives(
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d(?:z|utc|lt)?|"
     r"(?:in|within) (?:the )?"
-    r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get)|"
+    r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get|read)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
@@ -179,7 +179,8 @@ _NEAR_TIME = alternatives(
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
     r"오늘|금일|당일|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
+    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
+    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     # "현재 표류 중" is now; "(현재 61%)" is a figure's date
     r"방금|(?:^|[^(])현재 [^\d\s(]",
@@ -233,6 +234,7 @@ _CLOCK = alternatives(
     # Greek "μέχρι τις 3", "στις 14:00"; Swahili "kabla ya saa tano" (the hour of the day)
     greek("(?:μέχρι|έως|πριν) τις ") + r"\d{1,2}|" + greek("στις ") + r"\d{1,2}[:.]\d\d",
     r"\b(?:kabla ya|hadi|mpaka|ifikapo) saa \w+",
+    r"\d{1,2} ?時(?: ?\d{1,2} ?分)?(?:まで|前)",
     r"(?:قبل|حتى|على) الساعة \d{1,2}|\b\d{1,2}(?:[:.]\d\d)?(?:ak|etan) (?:baino lehen|arte)\b",
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
@@ -254,7 +256,8 @@ _OTHER_DAY_MORE = (
     r"|\b(?:kesho|keshokutwa|jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili|"
     r"wiki ijayo|bihar|etzi|astelehen\w*|astearte\w*|asteazken\w*|ostegun\w*|ostiral\w*|"
     r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda)\b"
-    r"|غدا|غداً|بعد غد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|الأسبوع المقبل|"
+    r"|明日|明後日|前日|来週|[月火水木金土日]曜|\d{1,2}月 ?\d{1,2}日|"
+    r"غدا|غداً|بعد غد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|الأسبوع المقبل|"
     r"الأسبوع القادم)")
 # A month by its name or its short form, a whole word ("14 Marlowe Road", "junction 12" and
 # "deck 3" name none)
@@ -326,7 +329,7 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|"
+    r"qué hago|dime qué|(?:le|les|te) (?:pedimos|pido|rogamos|ruego)|favor de|se solicita|"
     # a decision or an answer wanted by a time, in German, French and Spanish
     r"(?:entscheidung|anweisung|anweisungen|freigabe|rückmeldung|stellungnahme|bestätigung) "
     r"(?:bis|vor|noch heute|heute)|(?:décision|réponse|confirmation|validation|instructions?) "
@@ -390,6 +393,8 @@ _ASK = alternatives(
     r"أخبرني|أخبريني|هل [^.؟\n]*؟",
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
+    r"(?:ご)?(?:確認|判断|指示|連絡|返信)(?:を)?(?:ください|下さい|お願い)|どうすれば|どうしますか|"
+    r"いかがでしょうか|してください|して下さい|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
     r"주실 수 있나요|주시면 감사(?:하겠|드리겠)|요청(?:합니다|드립니다|드려요)|"
@@ -632,6 +637,7 @@ _TROUBLE = alternatives(
     r"(?:est|s'est) tombée?|(?:amène|amènent|emmène|emmènent|transporte|transportent) à "
     r"l'hôpital|(?:appelé|appelle) le 911|"
     r"(?:voiture|camion|véhicule|bus|car) (?:\w+ )?(?:renversée?|accidentée?)|"
+    r"(?:dans le|au) fossé|couchée? sur le (?:côté|flanc)|"
     r"toit (?:\w+ )?(?:arraché|effondré|a cédé)|s'est effondrée?|l'eau monte|"
     r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|disparue?s?|pas de (?:contact|nouvelles)|"
     r"brennt|flammen|verletzt\w*|notaufnahme|bewusstlos|zusammengebrochen|unfall|"
@@ -669,6 +675,10 @@ _TROUBLE = alternatives(
     r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"
     r"не прийш(?:ов|ла)|не поверну(?:вся|лася)|не вернул(?:ся|ась)|не приш(?:ёл|ел|ла)|"
     r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)",
+    # Japanese: fire, smoke, hurt, collapsed, unconscious, an ambulance, taken to hospital,
+    # missing, can't reach, flooded, leaking, broken down, a power cut, an accident
+    r"火事|火災|煙が|けが|怪我|負傷|倒れ|意識が(?:ない|なく)|救急車|搬送|骨折|出血|行方不明|"
+    r"連絡が(?:取れ|つか)ない|浸水|漏れ|故障|停電|止まっ|動かない|事故|やけど|火傷",
     # Greek and Swahili: fire, smoke, hurt, fallen, an ambulance, the hospital, fainted,
     # unconscious, not answering, missing, trapped, flooded, a leak, not working, an accident
     greek("φωτιά|πυρκαγιά|καπνός|καπνούς|τραυματ|έπεσε|ασθενοφόρο|εκαβ|νοσοκομείο|λιποθύμ|"
@@ -745,14 +755,14 @@ _DRILL = alternatives(
     r"simulacro)\b",
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
-                         r"завтра|غدا|غداً", greek("αύριο"))
+                         r"завтра|غدا|غداً|明日", greek("αύριο"))
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}})\b",
                      # "by the 15th", "the 3rd at 10:00"; not "the 2nd floor"
                      r"\bthe \d{1,2}(?:st|nd|rd|th)(?:$|[,.;:!?)\n]| (?:of|at|by|in|and|or|to|"
                      r"please|latest|deadline|is|was|will|would|works|morning|afternoon|evening|"
                      r"night)\b)",
                      # a date in figures ("10/8까지", "by 3/15") and in Korean ("10월 8일")
-                     r"\b" + _DAY_MONTH + r"\b|\d+월 ?\d+일")
+                     r"\b" + _DAY_MONTH + r"\b|\d+월 ?\d+일|\d{1,2}月 ?\d{1,2}日")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
