@@ -1053,6 +1053,11 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # a Japanese CEO in a meeting who wants gift cards
     ("仲宗根 <nakasone.h@freemail.net>", "会議中で電話に出られません。Apple ギフトカードを"
      "1万円分×5枚購入して番号を送ってください。", "gift cards"),
+    # Dutch: the "new number" child, money to someone else's account
+    ("Sanne <sanne.2009@freemail.net>", "Hoi pap, dit is mijn nieuwe nummer, mijn telefoon is "
+     "kapot.", "secrecy"),
+    ("Sanne <sanne.2009@freemail.net>", "Kun je 870 euro overmaken op de rekening van mijn "
+     "vriendin?", "money redirected"),
     # what the sign-in page will take
     ("Portal <noreply@export-portal.net>", "You will need your exporter username, password and "
      "the one-time code sent to your phone.", "credentials"),

@@ -1175,6 +1175,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Parque <admin@parque-merida.net>", "Cierre por tormenta antes de las 13:00",
      "Protección Civil pide suspender labores antes de las 13:00 por inundación. Les pedimos "
      "confirmar a más tardar a las 10:00 cuántas unidades saldrán."),
+    # Dutch: a fall and the hospital, asked for today
+    ("Kees <kees@oesterij-yerseke.net>", "Piet gevallen op de kade",
+     "Piet is op de kade gevallen en ligt in het ziekenhuis. Kun je vandaag de verzekering "
+     "bellen? Bel me."),
     # an address, a road junction and a blood pressure are no dates
     ("Hannah <hannah@lettings-desk.net>", "water through the ceiling",
      "Water is pouring through the kitchen ceiling at flat 2, 14 Marlowe Road. Can you send a "
@@ -1309,6 +1313,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "partly blocked by fabric rolls. Please send the plan by 30 October."),
     ("物流 <export@kyushu-logi.net>", "【自動返信】夏季休業のお知らせ",
      "8月13日から16日まで休業いたします。緊急のご連絡は当番携帯までお願いいたします。"),
+    # "for urgent matters" in Dutch and German out-of-office replies
+    ("Ans <ans@zeeuwse-bouw.net>", "Afwezig",
+     "Ik ben tot maandag afwezig. Voor dringende zaken kunt u bellen met het kantoor."),
+    ("Andreas <a.vogt@kaelte-service.net>", "Abwesend",
+     "Ich bin bis Montag nicht im Büro. In dringenden Fällen wenden Sie sich an die Zentrale."),
     # a Japanese notice: a clock time the day before a date is not today's
     ("組合 <jimu@kansho-kumiai.net>", "搬入開始のご案内",
      "搬入開始日：8月27日（木）。台風の接近がある場合は、前日15時までにご連絡いたします。"

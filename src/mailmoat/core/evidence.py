@@ -372,6 +372,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\ba la cuenta de (?:mi|su) (?:hermano|hermana|primo|prima|madre|padre|hijo|hija|amigo|"
      r"amiga|socio|esposa|esposo|marido|mujer|novio|novia)\b|\bauf das konto (?:von|meiner|"
      r"meines)\b|\brefund (?:\w+ ){0,3}to (?:my|a|the) new (?:card|account)\b"
+     r"|\b(?:op|naar) de rekening van\b|\bnieuwe? (?:rekeningnummer|iban|bankgegevens|"
+     r"bankrekening)\b"
      # Greek and Swahili: a new account, the bank details changed
      r"|" + greek("νέο λογαριασμό|νέος λογαριασμός|νέο iban|νέα τραπεζικά στοιχεία|"
                   "αλλαγή τραπεζικών στοιχείων|άλλαξαν τα τραπεζικά")
@@ -502,6 +504,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? (?:bitte )?nur hier\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
+     # Dutch: "hoi pap, dit is mijn nieuwe nummer", the phone broken, in a meeting
+     r"|\b(?:dit is mijn nieuwe? nummer|mijn nieuwe? nummer|mijn (?:telefoon|mobiel) is (?:kapot|"
+     r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting))\b"
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
      + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"

@@ -84,6 +84,8 @@ _EXPLICIT_URGENT = alternatives(
     r"\b(?:premiazkoa|presazkoa|berehala|lehenbailehen|ahalik eta lasterren|dghya|degya|"
     r"bzerba|bzreba|daba daba)\b",
     r"عاجل|طارئ|فورا|فوراً|حالا|حالاً|في أقرب وقت|بأسرع وقت",
+    # Dutch
+    r"\b(?:spoed|met spoed|onmiddellijk|zo snel mogelijk|per direct|nu meteen)\b|\bz\.s\.m\.",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -197,6 +199,7 @@ _NEAR_TIME = alternatives(
     r"hivi sasa|ndani ya (?:saa|dakika)|(?:ya|kwa|hadi|mpaka) leo)\b",
     r"\b(?:gaur|gaurko|gaur gauean|orain|oraintxe|daba|lyoum|lyouma|had l3chiya|had lil)\b",
     r"اليوم|الليلة|هذا المساء|الآن|خلال ساعة|خلال \d+ دقيقة|بعد قليل",
+    r"\b(?:vandaag|vanavond|vanochtend|vanmiddag|vannacht|binnen het uur|binnen \d+ minuten)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -235,6 +238,7 @@ _CLOCK = alternatives(
     greek("(?:μέχρι|έως|πριν) τις ") + r"\d{1,2}|" + greek("στις ") + r"\d{1,2}[:.]\d\d",
     r"\b(?:kabla ya|hadi|mpaka|ifikapo) saa \w+",
     r"\d{1,2} ?時(?: ?\d{1,2} ?分)?(?:まで|前)",
+    r"\b(?:voor|vóór|om) \d{1,2}(?:[:.]\d\d)? ?uur\b|\b(?:voor|om) \d{1,2}[:.]\d\d\b",
     r"(?:قبل|حتى|على) الساعة \d{1,2}|\b\d{1,2}(?:[:.]\d\d)?(?:ak|etan) (?:baino lehen|arte)\b",
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
@@ -257,6 +261,8 @@ _OTHER_DAY_MORE = (
     r"wiki ijayo|bihar|etzi|astelehen\w*|astearte\w*|asteazken\w*|ostegun\w*|ostiral\w*|"
     r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda)\b"
     r"|明日|明後日|前日|来週|[月火水木金土日]曜|\d{1,2}月 ?\d{1,2}日|"
+    r"\b(?:morgen(?:ochtend|middag|avond| vroeg)|maandag|dinsdag|woensdag|donderdag|vrijdag|"
+    r"zaterdag|zondag|volgende week)\b|"
     r"غدا|غداً|بعد غد|الاثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد|الأسبوع المقبل|"
     r"الأسبوع القادم)")
 # A month by its name or its short form, a whole word ("14 Marlowe Road", "junction 12" and
@@ -394,6 +400,10 @@ _ASK = alternatives(
     r"(?:니|까|요|죠)\?|(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|결정 ?필요|"
     r"답 ?주시면|회신 기다립니다|(?:알려|보내|와|봐|전화해|연락해) ?주세요|いただけますでしょうか|"
     r"(?:ご)?(?:確認|判断|指示|連絡|返信)(?:を)?(?:ください|下さい|お願い)|どうすれば|どうしますか|"
+    # Dutch: can you, please, call me, let me know, we need, what do we do
+    r"\b(?:kun je|kunt u|kan je|kan jij|wil je|wilt u|graag|bel me|bel mij|laat (?:me|het) "
+    r"weten|(?:ik|we|wij) (?:heb|hebben) (?:\w+ )?nodig|wat moeten we|wat doen we|alsjeblieft|"
+    r"alstublieft|bevestig)\b|"
     r"いかがでしょうか|してください|して下さい|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
@@ -470,7 +480,8 @@ _CALM = matcher(alternatives(
     greek("δεν είναι επείγον|δεν βιάζομαι|δεν βιάζεται|χωρίς βιασύνη|όποτε μπορείς|"
           "όποτε μπορείτε"),
     r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka|ez da premiazkoa|ez dago "
-    r"presarik|presarik gabe|machi mosta3jal)\b|ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال"))
+    r"presarik|presarik gabe|machi mosta3jal|geen haast|niet dringend|geen spoed)\b|"
+    r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -679,6 +690,11 @@ _TROUBLE = alternatives(
     # missing, can't reach, flooded, leaking, broken down, a power cut, an accident
     r"火事|火災|煙が|けが|怪我|負傷|倒れ|意識が(?:ない|なく)|救急車|搬送|骨折|出血|行方不明|"
     r"連絡が(?:取れ|つか)ない|浸水|漏れ|故障|停電|止まっ|動かない|事故|やけど|火傷",
+    # Dutch ("brand" and "storing" alone are English words too)
+    r"\b(?:er is brand|uitslaande brand|rookontwikkeling|rook|gewond|gevallen|"
+    r"ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|ondergelopen|lekkage|lekt|"
+    r"werkt niet|een storing|storing (?:in|aan|bij|op)|storingsmelding|kapot|ongeluk|ongeval|"
+    r"gaslucht|gaslek|stroomstoring|vastgelopen)\b",
     # Greek and Swahili: fire, smoke, hurt, fallen, an ambulance, the hospital, fainted,
     # unconscious, not answering, missing, trapped, flooded, a leak, not working, an accident
     greek("φωτιά|πυρκαγιά|καπνός|καπνούς|τραυματ|έπεσε|ασθενοφόρο|εκαβ|νοσοκομείο|λιποθύμ|"
@@ -730,7 +746,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                                  "επισκευάστηκε|ψευδής συναγερμός")
                          + r"|\b(?:imetatuliwa|imerekebishwa|tatizo limeisha|"
                          r"imeshughulikiwa|konpondu (?:da|dugu)|konponduta)\b"
-                         r"|تم حل|تم إصلاح|تم الإصلاح|عاد للعمل")
+                         r"|تم حل|تم إصلاح|تم الإصلاح|عاد للعمل"
+                         r"|\b(?:opgelost|verholpen|hersteld)\b")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -742,7 +759,8 @@ _FRAUD_WARNING = alternatives(
     r"\b(?:(?:fraud|phishing|scam|fake|spoofed?|fraudulent) (?:attempts?|e-?mails?|messages?|"
     r"calls?|texts?|invoices?|websites?)|(?:are|is|were) not from (?:me|us))\b",
     r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
-_TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje)\b|오늘|сьогодні|сегодня",
+_TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
+                      r"сегодня",
                       greek("σήμερα|απόψε"),
                       r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
                       r"lyoum|lyouma)\b|اليوم|الليلة")
