@@ -1058,6 +1058,16 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "kapot.", "secrecy"),
     ("Sanne <sanne.2009@freemail.net>", "Kun je 870 euro overmaken op de rekening van mijn "
      "vriendin?", "money redirected"),
+    # a deposit to lock a bargain others want, money to a person's phone wallet, a fee passed
+    # on to an agent from the reader's account, a proforma kept from the buyer's own office
+    ("Brokers <leases@quota-brokers.net>", "Several boats are interested; the first to send "
+     "the escrow deposit by Friday gets the quota.", "payment or fee request"),
+    ("Release Desk <release.desk@freemail.net>", "Please pay the surcharge by MoMo to the "
+     "release officer on 0506 555 000 today.", "payment or fee request"),
+    ("Margaret <margaret.e@freemail.net>", "The transfer includes the agent's fee, which I ask "
+     "you to forward to the agent once the money is in your account.", "payment or fee request"),
+    ("Purchasing <purchasing@vac-eu-hub.net>", "Please send your proforma only to this "
+     "address, our Eindhoven office is not involved in this project.", "secrecy"),
     # what the sign-in page will take
     ("Portal <noreply@export-portal.net>", "You will need your exporter username, password and "
      "the one-time code sent to your phone.", "credentials"),

@@ -337,7 +337,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\blost my (?:wallet|passport|phone) and\b"
      # the seller who cannot show the goods: a deposit first, to beat other buyers
      r"|\bdeposit to (?:hold|reserve|secure)\b|\bmany (?:buyers|people) (?:are )?(?:interested|"
-     r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"),
+     r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"
+     r"|\b(?:several|other|many) (?:boats|parties|buyers|clients|customers|people) (?:are )?"
+     r"(?:also )?(?:interested|asking)\b|\bfirst to (?:send|pay|transfer|wire)\b|\bin escrow "
+     r"with (?:our|us)\b|\bagainst \d+ ?% advance\b|\badvance (?:\w+ ){0,4}to lock\b"
+     # money to a person's phone wallet, money passed on from the reader's account
+     r"|\b(?:by|via) (?:momo|mobile money|m-?pesa) to\b|\bforward (?:it|this|the \w+(?: fee)?|"
+     r"this amount) to (?:the|our|my|their) (?:agent|driver|transporter|shipper|mover)\b"
+     r"|\bonce the money is in your account\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
     # back. Genuine changes are checked by phone before money moves: never an interruption.
@@ -499,14 +506,18 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # the "new number" relative: "esse é meu email novo", "perdi meu celular", "não liga"
      r"(?:meu|esse [ée] (?:o )?meu) (?:e-?mail|n[úu]mero) novo|perdi (?:o )?meu celular|"
      r"n[ãa]o (?:me )?liga)"
-     # Greek and Swahili: in a meeting, can't talk, don't tell anyone
-     r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\bdie alte nummer (?:geht|"
-     r"funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? (?:bitte )?nur hier\b"
+     # kept from the others: "treat this as confidential", "send your proforma only to this
+     # address, our office is not involved"; the "new number" relative in German
+     r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\b(?:send|reply|write) (?:\w+ ){0,3}"
+     r"only to this (?:e-?mail )?address\b|\bis not involved in this (?:project|order|deal)\b"
+     r"|\bdie alte nummer (?:geht|funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? "
+     r"(?:bitte )?nur hier\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
      # Dutch: "hoi pap, dit is mijn nieuwe nummer", the phone broken, in a meeting
      r"|\b(?:dit is mijn nieuwe? nummer|mijn nieuwe? nummer|mijn (?:telefoon|mobiel) is (?:kapot|"
      r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting))\b"
+     # Greek and Swahili: in a meeting, can't talk, don't tell anyone
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
      + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"
