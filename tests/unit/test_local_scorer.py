@@ -1183,6 +1183,9 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Hannah <hannah@lettings-desk.net>", "water through the ceiling",
      "Water is pouring through the kitchen ceiling at flat 2, 14 Marlowe Road. Can you send a "
      "plumber?"),
+    ("Tess <tess@harbourview-units.net>", "water through the ceiling at 4/18 Shore Rd",
+     "The tenant at 4/18 Shore Rd says water is pouring through the ceiling from the flat "
+     "above. Can you get a plumber there??"),
     ("Ion <ion@delta-clinic.net>", "pacient cu dureri in piept",
      "Pacientul are dureri in piept, TA 90/60, transpirat. Can you call the ambulance "
      "dispatcher for him?"),

@@ -780,7 +780,13 @@ _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2
                      r"please|latest|deadline|is|was|will|would|works|morning|afternoon|evening|"
                      r"night)\b)",
                      # a date in figures ("10/8까지", "by 3/15") and in Korean ("10월 8일")
-                     r"\b" + _DAY_MONTH + r"\b|\d+월 ?\d+일|\d{1,2}月 ?\d{1,2}日")
+                     # in figures where a date is written: after "by", "on", "due" ... or
+                     # before 까지 or a Korean weekday ("3/15(월)"); "at 7/22 Bay Rd" is a flat
+                     r"(?:\b(?:by|on|until|till|before|from|due|dated|for|through|since|the|of|"
+                     r"eta|now|le|du|au|el|al|del|am|bis|vom|ab|seit|il|até|do|od) |[(\[]|^|\n)"
+                     + _DAY_MONTH + r"\b|"
+                     + _DAY_MONTH + r" ?(?:까지|\((?:월|화|수|목|금|토|일)\))|\d+월 ?\d+일|"
+                     r"\d{1,2}月 ?\d{1,2}日")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do
