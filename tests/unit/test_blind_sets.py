@@ -73,7 +73,19 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-93.json": (142, 230), "blind-set-94.json": (145, 230),
          "blind-set-95.json": (144, 230), "blind-set-96.json": (153, 230),
          "blind-set-97.json": (145, 230), "blind-set-98.json": (144, 230),
-         "blind-set-99.json": (143, 230), "blind-set-100.json": (147, 230)}
+         "blind-set-99.json": (143, 230), "blind-set-100.json": (147, 230),
+         "blind-set-101.json": (145, 230),
+         "blind-set-102.json": (145, 230),
+         "blind-set-103.json": (145, 230),
+         "blind-set-104.json": (145, 230),
+         "blind-set-105.json": (144, 230),
+         "blind-set-106.json": (145, 230),
+         "blind-set-107.json": (145, 230),
+         "blind-set-108.json": (145, 230),
+         "blind-set-109.json": (144, 230),
+         "blind-set-110.json": (145, 230),
+         "blind-set-111.json": (145, 230),
+         "blind-set-112.json": (145, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

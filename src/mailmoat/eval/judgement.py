@@ -67,7 +67,13 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-93.json", "blind-set-94.json",
                                 "blind-set-95.json", "blind-set-96.json",
                                 "blind-set-97.json", "blind-set-98.json",
-                                "blind-set-99.json", "blind-set-100.json"))
+                                "blind-set-99.json", "blind-set-100.json",
+                                "blind-set-101.json", "blind-set-102.json",
+                                "blind-set-103.json", "blind-set-104.json",
+                                "blind-set-105.json", "blind-set-106.json",
+                                "blind-set-107.json", "blind-set-108.json",
+                                "blind-set-109.json", "blind-set-110.json",
+                                "blind-set-111.json", "blind-set-112.json"))
 
 
 def labelled_sets() -> list[Path]:
