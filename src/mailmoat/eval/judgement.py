@@ -73,7 +73,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-105.json", "blind-set-106.json",
                                 "blind-set-107.json", "blind-set-108.json",
                                 "blind-set-109.json", "blind-set-110.json",
-                                "blind-set-111.json", "blind-set-112.json"))
+                                "blind-set-111.json", "blind-set-112.json",
+                                "blind-set-113.json", "blind-set-114.json",
+                                "blind-set-115.json", "blind-set-116.json"))
 
 
 def labelled_sets() -> list[Path]:

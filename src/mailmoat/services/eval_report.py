@@ -174,9 +174,12 @@ def to_markdown(data: dict[str, Any]) -> str:
 _TUNED = ("written blind (its writer never read the judge); measured once, then the judge "
           "was changed looking at its misses, so it flatters now: the first measure is in "
           "docs/results.md")
+_NEVER_TUNED = ("written blind (its writer never read the judge) and never tuned on: measured "
+                "once at the judge as it stands")
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
     **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 113)))},
+    **{f"blind-set-{i}.json": _NEVER_TUNED for i in range(113, 117)},
 }
 
 
