@@ -567,6 +567,12 @@ def test_trouble_from_the_twelfth_pass_pushes(sender: str, subject: str, body: s
 @pytest.mark.parametrize("body", [
     "Could you confirm headcount by Tuesday? Breakfast is now at 2am.",  # due days away
     "Are you OK going to 65, or should I hold at 62?",  # a number, not an hour
+    # the request names its own day; "this morning" and a clock time are other matters'
+    "The PO came in this morning. Could you confirm the production slot by Friday?",
+    "The tour leaves the distillery by 13:15. Can you send the final numbers by 4 December?",
+    "Grüße aus Berlin, heute sogar mit Sonne! Könntest du mir bis Donnerstag die Zahlen "
+    "schicken?",
+    "방금 송금했습니다. 경위서는 금요일까지 보내 주세요.",
 ])
 def test_a_clock_time_with_a_days_away_request_or_a_number_does_not_push(body: str) -> None:
     assert lane_of("Luca <luca@catering.example>", "menu", body) is not Lane.PUSH

@@ -428,6 +428,30 @@ _SOON = alternatives(
     r"this (?:monday|tuesday|wednesday|thursday|friday))\b",
     r"내일|이번 주 ?(?:안|내|까지)",
 )
+# A request's own deadline on another day: "let me know by Friday", "bis Donnerstag, 4. März"
+# (an ask, not the sender's promise: "we will confirm by Wednesday")
+_ASKED_BY = (r"(?:(?:^|[.!?,;:\n] *|\b(?:please|pls|kindly|can|could|would|you|to|and|then|"
+             r"just) )(?:let (?:me|us) know|reply|respond|get back to (?:me|us)|confirm|send|"
+             r"return|sign|approve|submit|book|pay|decide|answer) (?:\w+ ){0,4}|(?:need|want) "
+             r"(?:it|this|that|them|these|those|your \w+|an? \w+) |(?:a decision|an answer|a reply|"
+             r"your (?:answer|reply|decision|confirmation|feedback|comments?)) )")
+_DUE_OTHER_DAY = alternatives(
+    _ASKED_BY + r"(?:by|before|no later than|not later than) (?:(?:this|next|the) )?"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|end of (?:the |next )?week|"
+    r"\d{1,2}(?:st|nd|rd|th)|" + _MONTH + r" \d{1,2}|\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r")",
+    r"\b(?:bis|bis zum|bis spätestens|spätestens (?:am|bis)) (?:(?:kommenden|nächsten) )?"
+    r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|nächste woche|ende der woche|"
+    r"\d{1,2}\. ?(?:\d{1,2}\.|januar|februar|märz|april|mai|juni|juli|august|september|oktober|"
+    r"november|dezember))",
+    r"\b(?:d'ici|avant) (?:le )?(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
+    r"la semaine prochaine|\d{1,2}(?:er)? (?:janvier|février|mars|avril|mai|juin|juillet|août|"
+    r"septembre|octobre|novembre|décembre))",
+    r"\b(?:antes del?|para el) (?:próximo )?(?:lunes|martes|miércoles|jueves|viernes|"
+    r"sábado|domingo|\d{1,2} de (?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
+    r"octubre|noviembre|diciembre))",
+    r"(?:(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일|\d{1,2}/\d{1,2}|다음 ?주 ?\S*)(?:\([^)]*\))? ?"
+    r"까지 (?:\S+ ){0,2}(?:회신|답|알려|보내|확인|제출|결정|주시)",
+)
 # A horizon of days or weeks: "returned after 10 days", "10 working days to respond".
 _DAYS_AWAY = alternatives(r"\b(?:(?:in|after|within) (?:\d+|a few|two|three|several) (?:days|"
                           r"weeks)|\d+ (?:working|business) days|next week)\b",
@@ -803,6 +827,7 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
                            "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?",
+                           "due_other_day": _DUE_OTHER_DAY,
                            "fraud_warning": _FRAUD_WARNING})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
@@ -973,7 +998,11 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     # answered by Friday is not an interruption.
     # A formal deadline (due, expires, cutoff) tomorrow or this week is an interruption; one
     # on a calendar date ("by 18 Dec", "the 15th") is something to answer.
-    timed = (near and (deadline or request())) or (deadline and (
+    # "could you send the figures by Thursday 4 March" (and greetings "from sunny Berlin
+    # today"): the request names its own day, another one; a near time elsewhere in the mail
+    # is another matter's, unless the sender says today
+    asked_later = "due_other_day" in found and not (explicit or incident or "today" in found)
+    timed = (near and not asked_later and (deadline or request())) or (deadline and (
         "tomorrow" in found or ("soon" in found and "date" not in found)))
     # (the asks before trouble: with no near time, trouble counts only with a request, and
     # the asks' set is the cheaper of the two)
