@@ -1334,6 +1334,15 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # a holiday ("عطلة") is not a fault ("عطل"), nor membership ("الانخراط") now ("الآن")
     ("ميناء <port@agadir-port.net>", "إعلان: توقيت العمل خلال العطلة",
      "تبقى المصالح مفتوحة خلال عطلة العيد، ويرجى تجديد الانخراط قبل نهاية الشهر."),
+    # "not urgent" in German and French outweighs the trouble told, as "no rush" does; and
+    # it is read as far as the asks, at the end of a long mail
+    ("Jörg <joerg@lager-nord.net>", "Drucker",
+     "Das ist nicht dringend, aber der Drucker im Lager ist kaputt. Kannst du mal schauen?"),
+    ("Camille <camille@ecole-agro.net>", "Attestation de stage",
+     "Bonjour, j'espère que la ferme n'a pas eu trop de dégâts avec l'incendie de la semaine "
+     "dernière. " + "Pour l'école, il me faut l'attestation avec les dates du stage et une "
+     "courte évaluation de mon travail sur le verger et au chai. " * 5 + "Tu peux me "
+     "l'envoyer ? Rien d'urgent aujourd'hui !"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

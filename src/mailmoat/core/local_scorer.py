@@ -485,9 +485,7 @@ _NO_ACTION = alternatives(
 _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
     r"(?:earliest )?(?:convenience|leisure)|low priority|"
-    r"no pressure|pas d'urgence|rien ne presse|rien d'urgent|pas urgent|sin prisa|no hay prisa|"
-    r"sin urgencia|no corre prisa|no es urgente|nada urgente|keine eile|eilt nicht|"
-    r"nicht dringend)\b",
+    r"no pressure)\b",
     r"편하실 때",
     # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
@@ -498,6 +496,10 @@ _RELAXED = alternatives(
 _CALM = matcher(alternatives(
     r"\b(?:no rush|no hurry|not (?:actually |really |that |so )?urgent|nothing urgent|not "
     r"time[- ]sensitive)\b",
+    # French, Spanish and German: "rien d'urgent", "no hay prisa", "eilt nicht"
+    r"\b(?:pas d'urgence|rien ne presse|rien d'urgent|pas (?:très |si )?urgent|(?:sin|no hay|no "
+    r"corre) prisa|sin urgencia|no es urgente|nada urgente|keine eile|eilt nicht|nicht "
+    r"(?:so |sehr )?dringend)\b",
     r"급하지 않|급하진 않|천천히",
     r"\b(?:nessuna fretta|con calma|non (?:è|e) urgente|nu (?:e|este) urgent|f[ăa]r[ăa] "
     r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить",
@@ -962,7 +964,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if (no_action or "no_action" in found) and not (
             explicit or (not resolved and (incident or trouble_told()) and request())):
         return 0.3 if near else 0.15, "no action needed"
-    if "relaxed" in found and not (incident or trouble_told()):
+    if ("relaxed" in found or calm) and not (incident or trouble_told()):
         return 0.3 if near else 0.15, "the sender says it can wait"
     if explicit and resolved and not (near or "clock" in found or request()):
         # "DRINGEND ... Einsatz abgeschlossen": the urgency was, and is over
@@ -1176,14 +1178,17 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         searched = as_searched(folded)
         scoped = in_scope(searched)
         has_text = bool(folded.strip())
-        asks_in = scoped
+        asks_said = asks_in = scoped
     else:  # the subject and the first words: the texts' own
         searched, scoped = texts.first_said, texts.first_scoped
         has_text = _has_text(texts.subject, message.subject, texts.own)
         # A person who first tells what happened asks at the end ("... I need you to confirm
         # by 12:00 how many kilos"): the asks are read further than the urgency
-        asks_in = scoped if len(texts.own) <= URGENCY_CHARS else in_scope(as_searched(
-            fold(f"{message.subject}\n{texts.own[:ASK_CHARS]}")))
+        if len(texts.own) <= URGENCY_CHARS:
+            asks_said = asks_in = scoped
+        else:
+            asks_said = as_searched(fold(f"{message.subject}\n{texts.own[:ASK_CHARS]}"))
+            asks_in = in_scope(asks_said)
     read = scoped  # where urgency is read: the text in scope, less the sender's own name
     found = _URGENCY_SET.found(read) | _INCIDENT_SET.found(read) | _NEAR_SET.found(read)
     if "explicit" in found and message.from_addr:
@@ -1201,7 +1206,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     if "no_action" in found and not _no_action_in(read):
         found = found - _NO_ACTION_NAME
     no_action = "no_action" in found or (scoped is not searched and _no_action_in(searched))
-    calm = scoped is not searched and bool(_CALM.search(searched))
+    calm = (scoped is not searched and bool(_CALM.search(searched))) or (
+        asks_in is not asks_said and bool(_CALM.search(asks_said)))
     def routine() -> bool:
         """The subject names a routine matter and tells no trouble or urgency itself."""
         if not _ROUTINE_SUBJECT.search(texts.subject):
