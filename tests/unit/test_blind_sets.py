@@ -89,7 +89,11 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-113.json": (145, 230),
          "blind-set-114.json": (145, 230),
          "blind-set-115.json": (145, 230),
-         "blind-set-116.json": (144, 230)}
+         "blind-set-116.json": (144, 230),
+         "blind-set-117.json": (143, 230),
+         "blind-set-118.json": (143, 230),
+         "blind-set-119.json": (145, 230),
+         "blind-set-120.json": (145, 230)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

@@ -75,7 +75,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-109.json", "blind-set-110.json",
                                 "blind-set-111.json", "blind-set-112.json",
                                 "blind-set-113.json", "blind-set-114.json",
-                                "blind-set-115.json", "blind-set-116.json"))
+                                "blind-set-115.json", "blind-set-116.json",
+                                "blind-set-117.json", "blind-set-118.json",
+                                "blind-set-119.json", "blind-set-120.json"))
 
 
 def labelled_sets() -> list[Path]:
