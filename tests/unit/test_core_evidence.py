@@ -1071,6 +1071,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # what the sign-in page will take
     ("Portal <noreply@export-portal.net>", "You will need your exporter username, password and "
      "the one-time code sent to your phone.", "credentials"),
+    # Croatian CEO fraud: no one may know, from my private mail, don't call
+    ("Damir <damir.uprava@freemail.net>", "Trebam uslugu, ali diskretno, još nitko u firmi ne "
+     "smije znati. Pišem s privatnog maila, nemoj zvati.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

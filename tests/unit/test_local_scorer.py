@@ -1195,6 +1195,15 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Ion <ion@delta-clinic.net>", "pacient cu dureri in piept",
      "Pacientul are dureri in piept, TA 90/60, transpirat. Can you call the ambulance "
      "dispatcher for him?"),
+    # Croatian: no water since dawn and a decision asked; a fault with a clock time
+    ("Dino <dino@pansion-lavanda.net>", "nema vode",
+     "Od 6:10 nema vode u cijeloj zgradi, pumpa je ugašena. Trebam tvoje OK za cisternu."),
+    ("Roko <roko@trajekti-brac.net>", "skeneri",
+     "Od 7:45 ne radi prodaja karata, red na gatu raste. Što da radimo s ukrcajem?"),
+    # European Portuguese: a clock time after "às", the power failed, "diz-me"
+    ("Zé <ze@lota-norte.net>", "câmara frigorífica",
+     "Falhou a luz às 02:50 e o gerador não arranca. A câmara está a aquecer. Diz-me o que "
+     "faço."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1343,6 +1352,19 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "dernière. " + "Pour l'école, il me faut l'attestation avec les dates du stage et une "
      "courte évaluation de mon travail sur le verger et au chai. " * 5 + "Tu peux me "
      "l'envoyer ? Rien d'urgent aujourd'hui !"),
+    # Croatian: a fire-season offer ("protupožarne") is not a fire; "nije hitno"; trouble
+    # denied ("nitko nije ostao bez vode") in a report of a pump replaced
+    ("Armature <prodaja@armature-jadran.net>", "Ponuda hidranata",
+     "Za pripremu protupožarne sezone nudimo hidrante iz skladišta. Javite se za ponudu."),
+    ("Ivo <ivo@marina-kastela.net>", "servis",
+     "Nije hitno, ali klima na brodu Luna ne radi. Možeš li naručiti servisera za idući "
+     "tjedan?"),
+    ("Mario <mario@vodovod-jug.net>", "Re: alarm crpna stanica",
+     "Samo da znaš: Duje je zamijenio termičku zaštitu u 00:40. Nitko nije ostao bez vode."),
+    # European Portuguese: "not needed to do anything", a time range of availability
+    ("Artur <artur@coop-leite.net>", "Re: silo 2",
+     "O técnico esteve cá das 21h às 23h30, o compressor parou mas o silo está estável desde "
+     "a 01:10. Não precisas de fazer nada."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

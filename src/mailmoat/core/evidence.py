@@ -521,7 +521,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
      + r"|\b(?:niko kwenye mkutano|usimwambie mtu|siri kati yetu|siwezi kuongea|"
-     r"usipige simu)\b"),
+     r"usipige simu)\b"
+     # Croatian: discreetly, no one may know, from my private mail, can't talk on the phone,
+     # don't call, in a meeting
+     r"|\b(?:diskretno|ne smije (?:nitko |nitko u \w+ )?znati|ne spominji (?:to |ovo )?nikome|"
+     r"nikome ne (?:govori|spominji)|pišem (?:ti |vam )?s privatn\w+|s privatnog (?:e-?)?maila|"
+     r"s privatne adrese|ne mogu (?:se javljati|pričati?|razgovarati|govoriti)|nemoj (?:me )?"
+     r"zvati|ne zovi|(?:na|u) sastanku sam|sam na (?:sastanku|sjednici)|na sjednici sam)\b"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

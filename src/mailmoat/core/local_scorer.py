@@ -86,6 +86,9 @@ _EXPLICIT_URGENT = alternatives(
     r"عاجل|طارئ|فورا|فوراً|حالا|حالاً|في أقرب وقت|بأسرع وقت",
     # Dutch
     r"\b(?:spoed|met spoed|onmiddellijk|zo snel mogelijk|per direct|nu meteen)\b|\bz\.s\.m\.",
+    # Croatian (and its neighbours), European Portuguese ("\\b" before ASCII letters only)
+    r"\b(?:hitno|odmah|hitan slučaj|hitnu odluku|com urgência|o mais depressa possível)\b|"
+    r"žurno|što prije|što hitnije|čim prije|čim vidiš",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -200,6 +203,9 @@ _NEAR_TIME = alternatives(
     r"\b(?:gaur|gaurko|gaur gauean|orain|oraintxe|daba|lyoum|lyouma|had l3chiya|had lil)\b",
     r"اليوم|الليلة|هذا المساء|الآن|خلال ساعة|خلال \d+ دقيقة|بعد قليل",
     r"\b(?:vandaag|vanavond|vanochtend|vanmiddag|vannacht|binnen het uur|binnen \d+ minuten)\b",
+    r"\b(?:danas|jutros|noćas|večeras|za sat vremena|u roku od sat vremena|"
+    r"u (?:sljedećih|iduć\w+) \d+ minuta|za \d+ minuta|do kraja dana|daqui a \d+ minutos|"
+    r"daqui a (?:uma|1) hora|esta manhã)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -245,6 +251,12 @@ _CLOCK = alternatives(
     r"\b(?:(?:do|przed|od) godz(?:iny|iną|\.)? ?\d{1,2}|(?:do|przed|od) \d{1,2}[:.]\d\d)\b",
     # "by 11," "at 3." - a bare hour where the clause ends
     r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
+    # Croatian "u 10:52", "od 5:30", "do 10:15", "do podne"; Portuguese "às 03:40",
+    # "desde as 10:15", "pelas 16h"
+    r"\b(?:od|do|prije|oko|nakon) \d{1,2}(?:[:.]\d\d| ?h)\b|(?:^|\s)u \d{1,2}(?:[:.]\d\d| ?h)\b|"
+    r"\bdo podne\b|"
+    r"(?:^|\s)(?:às|pelas|antes das|até às|por volta das) \d{1,2}[:h.]\d\d|"
+    r"\bdesde (?:as|às) \d{1,2}(?:[:h.]\d\d|h)",
 )
 # Days named in Italian, Romanian, Portuguese and Ukrainian/Russian (as in _OTHER_DAY).
 _OTHER_DAY_MORE = (
@@ -291,6 +303,13 @@ _OTHER_DAY = alternatives(
     r"juli|august|september|oktober|november|dezember))\b",
     r"내일|모레|다음 ?주|(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일|\d+월 ?(?:초|중순|말|\w+ ?주)",
     _OTHER_DAY_MORE,
+    r"\b(?:sutra|prekosutra|ponedjelj\w+|utor(?:ak|ka|kom)|srijed[aiu]|petak|petka|"
+    r"subot[aiu]|nedjelj[aiu]|sljedeći tjedan|idući tjedan|sljedećeg tjedna|idućeg tjedna)\b|"
+    r"četvrt(?:ak|ka|kom)\b",
+    # a day of a month in Croatian and Portuguese: "7. svibnja", "23 de outubro", "no dia 23"
+    r"\b\d{1,2}\. ?(?:siječnja|veljače|ožujka|travnja|svibnja|lipnja|srpnja|kolovoza|rujna|"
+    r"listopada|studenoga?|prosinca)|\b\d{1,2} de (?:janeiro|fevereiro|março|abril|maio|junho|"
+    r"julho|agosto|setembro|outubro|novembro|dezembro)\b|\b(?:no|do|de|o) dia \d{1,2}\b",
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
@@ -412,6 +431,14 @@ _ASK = alternatives(
     r"어떻게 (?:하죠|해요|할까요|하지)|"
     r"있으면 연락해|빨리요|주시면 됩니다|전화 ?(?:좀|받아)|"
     r"(?:인원|사람|지게차|장비|도움|손) ?(?:이|가)? ?필요합니다)",
+    # Croatian: I need (your decision), tell me, call me, what do we do, shall I ...
+    r"\b(?:trebam|treba mi|trebamo li|moram znati?|javi (?:mi|se|odmah)|javite|zovi me|nazovi|"
+    r"nazovite|molim te|molim vas|možeš li|možete li|mozes li|reci mi|recite mi|odgovori|"
+    r"odgovorite|jel|je li|da li|zovem li|gasim li|zovemo li|kako da)\b|"
+    r"(?:^|[^a-z])(?:šta ćemo|šta da|što da|što radimo|što ćemo)|"
+    # European Portuguese: tell me, decide, do you have five minutes, can you
+    r"\b(?:diz-me|diga-me|decidas|decides|precisas|autorizas|confirmas|consegues|"
+    r"tens \d+ minutos|que faço|o que faço)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -476,7 +503,9 @@ _NO_ACTION = alternatives(
     r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
     r"\b(?:per conoscenza|solo per informazione|nessuna azione richiesta|spre [șş]tiin[țţ][ăa]|"
     r"nu este necesar[ăa] nicio ac[țţ]iune|para (?:seu )?conhecimento|nenhuma a[çc][ãa]o "
-    r"necess[áa]ria)|для інформації|для сведения",
+    r"necess[áa]ria|não (?:é preciso|é necessário|precisas? de|precisa) fazer (?:mais )?nada|"
+    r"ne trebate (?:ništa|nista) (?:poduzimati|poduzeti|raditi)|nije potrebno (?:ništa|nista))|"
+    r"для інформації|для сведения",
     greek("για ενημέρωση|για την ενημέρωσή σας|δεν χρειάζεται καμία ενέργεια"),
     r"\bkwa taarifa (?:yako|yenu)\b",
 )
@@ -507,7 +536,8 @@ _CALM = matcher(alternatives(
           "όποτε μπορείτε"),
     r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka|ez da premiazkoa|ez dago "
     r"presarik|presarik gabe|machi mosta3jal|geen haast|niet dringend|geen spoed)\b|"
-    r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال"))
+    r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال",
+    r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -699,7 +729,8 @@ _TROUBLE = alternatives(
     r"caduto|ambulanza|pronto soccorso|ospedale|svenut[oa]|privo di sensi|priva di sensi|"
     r"non risponde|dispers[oa]|intrappolat[oa]|schiacciat[oa]|allagat[oa]|allagamento|"
     r"fuga di gas|non funziona|guasto|bloccat[oaie]|crollat[oa]|evacuazione|evacuare|"
-    r"incendiu|r[ăa]ni[țţt]\w*|a c[ăa]zut|ambulan[țţt]\w*|spital\w*|incon[șş]tient\w*|"
+    r"incendiu|r[ăa]ni[țţt]\w*|a c[ăa]zut|ambulan[țţ]\w*|ambulanta\b|ambulantei\b|spital\w*|"
+    r"incon[șş]tient\w*|"
     r"le[șş]inat\w*|nu r[ăa]spunde|disp[ăa]rut\w*|inundat\w*|inunda[țţ]ie|explozie|"
     r"miros de gaz|scurgere de gaz|nu func[țţ]ioneaz[ăa]|s-a pr[ăa]bu[șş]it|a luat foc|"
     r"accident (?:grav|rutier|de munc[ăa])|a avut un accident|caiu|desmaiou|ambulância|"
@@ -744,6 +775,25 @@ _TROUBLE = alternatives(
     r"حريق|اندلع|دخان|مصاب|إصابة|جرح|سقط|سقطت|سيارة (?:ال)?إسعاف|المستشفى|مستعجلات|فقد الوعي|"
     r"مغمى عليه|لا يجيب|لا يرد|لا ترد|مفقود|فيضان|تسرب|لا يعمل|معطل|تعطل|حادث|انهار|انهيار|"
     r"نزيف|تسمم|اختناق",
+    # Croatian: not working, a fault, leaking, burst, no water or power, fire, bleeding,
+    # hurt, fallen, missing, flooded, gas smell, an alarm gone off, stopped, not answering,
+    # the hospital, an ambulance, firefighters, an accident, stuck, broken
+    r"\b(?:ne radi|ne rade|kvar|kvara|u kvaru|curi|procurio|procurila|puklo|pukla|"
+    r"pukao|nema vode|nema struje|nema grijanja|bez struje|bez vode|pozar|vatra|vatru|gori|"
+    r"krvari|krvarenje|ozlijeđen\w*|ozljed\w+|pao je|pala je|je pao|je pala|nestao|nestala|"
+    r"nestalo|nestali|poplav\w+|miris plina|curenje plina|proradio (?:je )?alarm|"
+    r"alarm (?:je )?proradio|pišti|ugašen|ugasio|ugasila|stao je|je stao|stala je|je stala|"
+    r"ne javlja|ne javljaju|ne odgovara|bolnic\w+|vatrogas\w+|nesreca|zaglavi\w*|"
+    r"slomio|slomila|slomljen\w*|onesviješten\w*|bez svijesti|ne diše|vuče sidro|"
+    r"sidro (?:ne drži|klizi))\b|nesreć[aeiu]|hitn(?:a|u|oj) pomo[ćc]|puknuć[ea]|"
+    # a fire ("požar"), not fire prevention ("protupožarni")
+    r"(?:^|[^\w\-čćšžđ])požar(?:a|u|om|e|i)?(?:[^\wčćšžđ]|$)|"
+    # European Portuguese: a leak, broken down, won't start, not answering, no power,
+    # the power failed, gone down, tested positive, missing, adrift, on fire, flooded
+    r"\b(?:fuga de (?:água|agua|gás|gas)|avariou|avariad[oa]s?|não arranca|não pega|"
+    r"não pegou|não atende|não responde|sem luz|falhou a luz|falha de (?:luz|energia|corrente)|"
+    r"foi abaixo|deu positivo|desaparecid[oa]s?|a derivar|a arder|está a arder|inundado|"
+    r"inundada|a sangrar|sem notícias)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -773,7 +823,14 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          + r"|\b(?:imetatuliwa|imerekebishwa|tatizo limeisha|"
                          r"imeshughulikiwa|konpondu (?:da|dugu)|konponduta)\b"
                          r"|تم حل|تم إصلاح|تم الإصلاح|عاد للعمل"
-                         r"|\b(?:opgelost|verholpen|hersteld)\b")
+                         r"|\b(?:opgelost|verholpen|hersteld)\b"
+                         # Croatian and European Portuguese
+                         r"|\b(?:riješeno|riješen|popravljeno|popravljen|proradilo|radi opet|"
+                         r"opet radi|sve je u redu|resolvido|resolvida|reposta|encerrad[oa]|"
+                         r"est[áa] est[áa]vel|est[áa]vel desde|voltou ao normal|"
+                         r"normalizad[oa]|(?:foi|está|esta) controlad[oa]|sob control[oe]|"
+                         r"ponovno radi|radi normalno|normalno radi|popravio|popravila|"
+                         r"popravili|zamijenio|zamijenila|zamijenili|zamijenjen[aio]?)\b")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui")
@@ -789,7 +846,8 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"сегодня",
                       greek("σήμερα|απόψε"),
                       r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
-                      r"lyoum|lyouma)\b|اليوم|الليلة")
+                      r"lyoum|lyouma)\b|اليوم|الليلة",
+                      r"\b(?:danas|večeras|noćas)\b")
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
 _DRILL = alternatives(
@@ -799,7 +857,7 @@ _DRILL = alternatives(
     r"simulacro)\b",
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
-                         r"завтра|غدا|غداً|明日", greek("αύριο"))
+                         r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b")
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}})\b",
                      # "by the 15th", "the 3rd at 10:00"; not "the 2nd floor"
                      r"\bthe \d{1,2}(?:st|nd|rd|th)(?:$|[,.;:!?)\n]| (?:of|at|by|in|and|or|to|"
@@ -812,7 +870,12 @@ _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2
                      r"eta|now|le|du|au|el|al|del|am|bis|vom|ab|seit|il|até|do|od) |[(\[]|^|\n)"
                      + _DAY_MONTH + r"\b|"
                      + _DAY_MONTH + r" ?(?:까지|\((?:월|화|수|목|금|토|일)\))|\d+월 ?\d+일|"
-                     r"\d{1,2}月 ?\d{1,2}日")
+                     r"\d{1,2}月 ?\d{1,2}日",
+                     # in Croatian and Portuguese ("7. svibnja", "23 de outubro")
+                     r"\b\d{1,2}\. ?(?:siječnja|veljače|ožujka|travnja|svibnja|lipnja|srpnja|"
+                     r"kolovoza|rujna|listopada|studenoga?|prosinca)|\b\d{1,2} de (?:janeiro|"
+                     r"fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|"
+                     r"dezembro)\b")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do

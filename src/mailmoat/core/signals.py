@@ -290,8 +290,12 @@ URGENCY_CHARS = 600
 # The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
 # original, a signature or a corporate footer carry other people's urgency.
 _QUOTE_START_PATTERN = (
-    r"^(?:>|-{2,} ?(?:original message|forwarded message)|-- ?$|_{5,}|on .{0,120} wrote:$|"
-    r"(?:from|sent|von|보낸 사람): .{0,200}$|sent from my |this (?:e-?mail|message) "
+    r"^(?:>|-{2,} ?(?:original message|forwarded message|mensagem original|mensaje original|"
+    r"message d'origine|ursprüngliche nachricht|izvorna poruka|mensagem encaminhada|"
+    r"mensaje reenviado|message transféré|weitergeleitete nachricht)|-- ?$|_{5,}|"
+    r"on .{0,120} wrote:$|"
+    r"(?:from|sent|von|보낸 사람|de|od|enviado|envoyé|gesendet|poslano): .{0,200}$|"
+    r"sent from my |this (?:e-?mail|message) "
     r"(?:and any attachments )?(?:is|may be) confidential|confidentiality notice|disclaimer:|"
     r"\d{4}[.-]\d{1,2}[.-]\d{1,2}.{0,60}(?:작성|wrote))")
 _QUOTE_START = re.compile(_QUOTE_START_PATTERN, re.IGNORECASE | re.MULTILINE)
@@ -376,6 +380,10 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:rien d'|pas (?:très |si )?|nada |no es (?:\w+ )?|sin )urgen\w*|\brien ne presse\b"
     r"|\bpas d'urgence\b|\b(?:sin|no hay|no corre) prisa\b|\bnicht (?:so |sehr )?dringend\w*"
     r"|\bkeine eile\b|\beilt nicht\b"
+    # Croatian: "nije hitno", "ništa hitno"
+    r"|\b(?:nije|ništa|nista) (?:\w+ )?(?:hitno|žurno)|\bnema žurbe|\bbez žurbe"
+    r"|\b(?:nitko|ništa|nista|nije|nismo) (?:\w+ ){0,2}(?:ostao bez|ostala bez|ostali bez|"
+    r"ozlijeđen|oštećen)\w*"
     # "non è urgente", "nu este urgent", "não é urgente", "не терміново"
     r"|\bnon (?:è|e) (?:\w+ )?urgente|\bnu (?:e|este) (?:\w+ )?urgen\w*|\bnão é (?:\w+ )?urgente"
     r"|не (?:дуже )?(?:терміново|срочно)"
@@ -390,6 +398,9 @@ _OUT_OF_SCOPE = _Matcher(
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
     r"|지금 바로 (?:주문|구매|쇼핑|확인하기|신청)"
     # the same call to action in Portuguese and Italian: "ative agora", "acquista subito"
+    # Croatian "odmah dostupno" (available at once); "agora que", "adesso che": "now that"
+    r"|\b(?:odmah|hitno) (?:dostupn\w*|na zalihi|isporuk\w*)|\bdostupn\w* odmah\b"
+    r"|\b(?:agora que|adesso che|ora che)\b"
     r"|\b(?:ative|ativar|aproveite|compre|reserve|garanta|assine|inscreva-se|attiva|acquista|"
     r"prenota|scopri|approfitta|iscriviti) (?:já|agora|hoje|subito|ora|adesso|oggi)",
 )
