@@ -1204,6 +1204,9 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Zé <ze@lota-norte.net>", "câmara frigorífica",
      "Falhou a luz às 02:50 e o gerador não arranca. A câmara está a aquecer. Diz-me o que "
      "faço."),
+    # a weather service's amber warning, as its red one
+    ("Met Office <warnings@weather-alerts.net>", "Amber wind warning: today 15:00 - 06:00",
+     "Gusts of 70-80 mph likely. Road, bridge and ferry closures likely."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1365,6 +1368,21 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Artur <artur@coop-leite.net>", "Re: silo 2",
      "O técnico esteve cá das 21h às 23h30, o compressor parou mas o silo está estável desde "
      "a 01:10. Não precisas de fazer nada."),
+    # a drill named by its code or said outright; a named class ("critical equipment");
+    # skin exposed to the cold; a near time denied; a status date
+    ("Safety <safety@ridge-hospital.net>", "Code Pink drill - Thursday 10:30",
+     "Staff will search their areas and report to the incident commander. Questions: "
+     "emergency management coordinator, ext 2210."),
+    ("안전팀 <safety@hanul-plant.net>", "[공지] 대피 훈련 - 경보 울려도 실제 상황 아님",
+     "2/3(수) 14:00 훈련입니다. 경보가 울리면 즉시 대피하십시오."),
+    ("Campus <news@plains-college.net>", "Campus closed Tuesday",
+     "Research staff with live animals or critical equipment: follow your unit's plan."),
+    ("County <alerts@rimrock-county.net>", "Extreme cold this week",
+     "Frostbite on exposed skin in as little as 10 minutes. Limit time outdoors."),
+    ("Nate <nate@ski-patrol.net>", "patrol overtime",
+     "Not a today thing, but can you tell me whether I can keep overtime open?"),
+    ("Sabine <s.kuehn@reisen-nord.net>", "Rooming List",
+     "Stand heute: 12 Doppelzimmer, 2 Einzelzimmer. Bitte bestätigen Sie uns die Zimmer."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
@@ -1519,6 +1537,10 @@ def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_d
     ("Growers Circle <news@growers.example>", "Circle News - April: harvest, workshop, AGM",
      "APRIL NEWSLETTER\n\nHarvest wrap: most members finished picking.\n\nYou are receiving "
      "this because you are a member of the Growers Circle. Manage your subscription."),
+    # an association writing to its members, who answer on the list
+    ("Gorge Winegrowers <info@gorge-growers.net>", "[GW] Ice storm prep: irrigation lines",
+     "East wind event expected Thursday. Drain drip lines, heat tape on exposed cellar "
+     "lines.\n\nMembers with spare generators, post here.\n- GW board"),
 ])
 def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
         sender: str, subject: str, body: str) -> None:

@@ -105,7 +105,12 @@ _INCIDENT = alternatives(
     r"(?:forwarding address|forwarding rule|inbox rule|mail filter) (?:was |has been )?(?:added|"
     r"created|set up)|(?:filter|rule) (?:was )?created that forwards|flash floods?|"
     r"(?:can'?t|cannot|unable to) "
-    r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|exposed|leaked|"
+    r"(?:reach|connect|access|log ?in|sign ?in|ship|deliver)|stopped working|leaked|"
+    # something exposed (not "frostbite on exposed skin", "not cold-exposed for long")
+    r"(?:data|credentials?|passwords?|keys?|records|database|bucket|files|information|secrets?|"
+    r"tokens?|details|server|port|share|folder) (?:\w+ )?(?:was |were |been |is |are |got )?"
+    r"(?:publicly )?exposed|exposed (?:to|on) the (?:internet|web|public)|"
+    r"(?:has|have|had) been exposed|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
     r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|(?:state|status|"
@@ -115,6 +120,7 @@ _INCIDENT = alternatives(
     r"declined (?:a|your|this) (?:[$£€]?[\d,.]+ )?(?:transaction|payment|purchase)|"
     r"double[- ]charged|charged twice|duplicate (?:debit|charge|"
     r"payment)s?|completed with errors|danger to life|severe (?:flood|weather|storm) warning|"
+    r"amber (?:wind |rain |snow |ice |weather |heat )?warning|"
     r"(?:called|rang|rung|phoned|dialled) (?:999|911|112|the fire brigade|an ambulance)|"
     r"(?:fire brigade|ambulance|paramedics) (?:called|(?:is |are )?on (?:the|its|their) way)|"
     r"gas (?:smell|leak)|smell of gas|until (?:it is |it's )?acknowledged|(?:alert|alarm|alerta|"
@@ -848,14 +854,23 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
                       r"lyoum|lyouma)\b|اليوم|الليلة",
                       r"\b(?:danas|večeras|noćas)\b")
+# A drill said to be no real event
+_NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
+                         r"(?:emergency|alarm|fire|event))\b",
+                         r"실제 ?상황(?:이)? ?(?:아님|아닙니다|이 아니)")
+_NOT_REAL_ALONE = matcher(_NOT_REAL)
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
 _DRILL = alternatives(
     r"\b(?:(?:fire|smoke|alarm|evacuation|generator|siren|sprinkler|emergency lighting)s? "
     r"(?:alarm |system )?(?:test|tests|testing|drill|drills|exercise)|fire drill|testing (?:of )?"
     r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
-    r"simulacro)\b",
-    r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)")
+    r"simulacro|"
+    # a hospital's or a school's coded or named drill, and the drill said outright
+    r"code \w+ (?:drill|exercise)|(?:lockdown|shelter-in-place|active shooter|tornado|"
+    r"earthquake|tsunami|spill|hazmat|mass casualty|evacuation|emergency) (?:drill|exercise)s?)\b",
+    r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)",
+    _NOT_REAL)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b")
 _DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}})\b",
@@ -956,7 +971,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              calm: bool = False, routine: Callable[[], bool] = _never,
              account_ask: Callable[[], bool] = _never,
              addressed: Callable[[], bool] = _never,
-             averted: Callable[[], bool] = _never) -> tuple[float, str]:
+             averted: Callable[[], bool] = _never,
+             not_real: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
@@ -969,7 +985,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if s.auto_reply:
         return 0.1, "automatic reply"
     explicit = "explicit" in found
-    if "drill" in found and not explicit:
+    if "drill" in found and (not explicit or not_real()):
+        # "URGENT ... evacuate immediately" in a drill's own instructions: the drill is
+        # said to be no real event ("this is a drill", "실제 상황 아님")
         return 0.15, "a test or a drill announced"
     if calm and not explicit:
         return 0.15, "the sender says it is not urgent"
@@ -1283,7 +1301,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             ReadWhenAsked(_ASK_SET, read if read is not scoped else asks_in),
                             no_action, calm, routine,
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
-                            lambda: _AVERTED.search(read))
+                            lambda: _AVERTED.search(read), lambda: _NOT_REAL_ALONE.search(read))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

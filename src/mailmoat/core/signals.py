@@ -345,6 +345,7 @@ _OUT_OF_SCOPE = _Matcher(
     # a service's name, not an event: "emergency dispatch remains available 24/7"
     r"|\b(?:emergency|urgent) (?:dispatch|lines?|numbers?|contacts?|hotline|services?|phones?|"
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund|"
+    r"management|managers?|coordinators?|planners?|"
     r"exits?|generators?|huts?|shelters?|stairs|stairways?|lanes?|"
     r"call-?outs?|cover|terms)\b"
     # a test, a device or a budget named, not an event: "the weekly fire alarm test",
@@ -370,8 +371,17 @@ _OUT_OF_SCOPE = _Matcher(
     r"management|response plans?|reviews?)\b"
     # "nothing has arrived" is not someone who has arrived
     r"|\b(?:nothing|not|never|hasn'?t|haven'?t) (?:has |have |had |yet )?(?:yet )?arrived\b"
-    # a status date, not a deadline: "as of today, ward 5 is at 78%"
-    r"|\bas of (?:today|now|this morning)\b"
+    # a status date, not a deadline: "as of today, ward 5 is at 78%", "Stand heute",
+    # "hoje é terça"; a near time denied: "not a today thing", "nothing needed right now"
+    r"|\bas of (?:today|now|this morning)\b|\bstand heute\b|\ba d[íi]a de ho[yj]e?\b"
+    r"|\b(?:today|hoje) (?:is|é) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"segunda|terça|quarta|quinta|sexta|sábado|domingo)"
+    r"|\bnot (?:a |for )?(?:today|tonight)(?: thing)?\b|\bnothing (?:\w+ )?(?:needed|required) "
+    r"(?:right now|today|tonight)\b|\bnot (?:needed |required )?right now\b"
+    # a named class of things, not an alarm: "critical equipment", "critical care"
+    r"|\bcritical (?:equipment|infrastructure|systems|care|path|thinking|services|supplies|"
+    r"spares?|parts|items|roles?|staff|workers|facilities|assets|functions|access|minerals?|"
+    r"habitat|illness|incident stress)\b"
     # trouble denied: "not broken", "no fire", "nobody hurt"
     r"|\b(?:not|no|nobody|nothing) (?:\w+ )?(?:broken|hurt|injured|damaged|serious|fire|damage|"
     r"injur(?:y|ies)|outage|data loss|breach)\b"
@@ -453,7 +463,8 @@ _DIGEST = r"\bdigest,? vol(?:ume)?\.? ?\d+,? issue ?\d+|\btoday'?s topics:"
 _MEMBER_WORDS = alternatives(
     r"\b(?:because|as) you(?:'re| are)? (?:a )?(?:registered )?members? of\b|\bas a "
     r"(?:registered )?member(?: of|[,.])|\byou are (?:a )?members? of\b|\bmembers'? "
-    r"(?:newsletter|bulletin|digest)\b",
+    r"(?:newsletter|bulletin|digest)\b|\bmembers (?:with|who|are (?:asked|reminded|invited)|"
+    r"please|can|should|may)\b",
     r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)")
 _MEMBERS = _Matcher(_MEMBER_WORDS)  # the footer's (the opening's: `_IN_OPENING`)
 _SELLS = _Matcher(r"\b(?:(?:book|buy|shop|order|register|sign up|enrol) (?:now|today)|early[- ]?"
