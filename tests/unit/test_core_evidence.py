@@ -1074,6 +1074,24 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # Croatian CEO fraud: no one may know, from my private mail, don't call
     ("Damir <damir.uprava@freemail.net>", "Trebam uslugu, ali diskretno, još nitko u firmi ne "
      "smije znati. Pišem s privatnog maila, nemoj zvati.", "secrecy"),
+    # a consignee changed; a guaranteed buy-back; a driver who takes no cards; a personal
+    # mail and a bargain others want (Spanish); a dedicated account and "ne pas contacter";
+    # "통화는 어렵고 메일로만"
+    ("Kelvin <kelvin@seafood-hk.net>", "For the next shipment please change the consignee to "
+     "our new partner and release the original AWB to them.", "goods sent to a new address"),
+    ("Cask Partners <invest@cask-partners.net>", "Average growth of 12% a year with a "
+     "guaranteed buy-back after five years.", "windfall"),
+    ("Stephen <cycletours@freemail.net>", "The agent adds R18,500 for the bike transport, to "
+     "pay the driver in cash, as the driver does not accept cards.", "payment or fee request"),
+    ("Rocío <rocio.g@freemail.net>", "Te escribo desde mi correo personal. La propietaria "
+     "pide una fianza hoy.", "secrecy"),
+    ("Rocío <rocio.g@freemail.net>", "La propietaria tiene varias personas interesadas y pide "
+     "una fianza hoy.", "payment or fee request"),
+    ("Comptabilité <compta@caoutchouc-dome.net>", "Merci de régler sur notre compte dédié aux "
+     "refacturations.", "money redirected"),
+    ("Comptabilité <compta@caoutchouc-dome.net>", "Merci de ne pas contacter Mme Garnier à ce "
+     "sujet.", "secrecy"),
+    ("정 대표 <ceo.jung@freemail.net>", "출장 중이라 통화는 어렵고 메일로만 연락해요.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

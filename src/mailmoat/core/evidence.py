@@ -302,7 +302,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
      r"lager|almac|delivery address|shipping address|adresse de livraison|lieferadresse|"
-     r"direcci[oó]n de entrega)"),
+     r"direcci[oó]n de entrega)"
+     # or a consignee changed and the original documents released to the new one
+     r"|\bchange (?:the )?consignee\b|\bnew consignee\b|\brelease the original (?:awb|b/l|"
+     r"bills? of lading|documents)\b"),
     (_PAYMENT_ASK, 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
      r"|\b(?:clearance|release|registration|insurance|processing) deposit\b"
@@ -322,7 +325,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|선납|(?:手数料|保証料|登録料)[^。\n]{0,40}振(?:り)?込"
      # a third party paid out of the reader's card charge: the overpayment fraud of bookings
      r"|\b(?:he|she|they|who) only accepts? (?:cash|transfers?|bank transfers?|wire)\b"
-     r"|\bno acepta tarjetas\b|\b(?:collect|receive) [^.\n]{0,40} from you after\b"
+     r"|\bno acepta tarjetas\b|\b(?:does not|doesn'?t|do not|don'?t|will not|won'?t) "
+     r"accept (?:credit )?cards\b|\b(?:collect|receive) [^.\n]{0,40} from you after\b"
      r"|\bpay [^.\n]{0,40} with the (?:surplus|excess|remaining|extra) (?:amount|money|funds)?\b"
      r"|\bcon el importe sobrante\b"
      # Greek and Swahili: a release or customs fee, "pay the processing fee"
@@ -339,7 +343,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bdeposit to (?:hold|reserve|secure)\b|\bmany (?:buyers|people) (?:are )?(?:interested|"
      r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"
      r"|\b(?:several|other|many) (?:boats|parties|buyers|clients|customers|people) (?:are )?"
-     r"(?:also )?(?:interested|asking)\b|\bfirst to (?:send|pay|transfer|wire)\b|\bin escrow "
+     r"(?:also )?(?:interested|asking)\b|\bfirst to (?:send|pay|transfer|wire)\b|"
+     r"\b(?:varias|muchas) personas interesadas\b|\botros interesados\b|\bin escrow "
      r"with (?:our|us)\b|\bagainst \d+ ?% advance\b|\badvance (?:\w+ ){0,4}to lock\b"
      # money to a person's phone wallet, money passed on from the reader's account
      r"|\b(?:by|via) (?:momo|mobile money|m-?pesa) to\b|\bforward (?:it|this|the \w+(?: fee)?|"
@@ -388,6 +393,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # a relative's account: "refund it to my cousin's account below, mine is blocked"
      r"|\b(?:to|into) (?:my|his|her|their|our) (?:\w+'s )?(?:cousin|brother|sister|wife|husband|"
      r"friend|uncle|aunt|son|daughter|mother|father|partner)'?s? (?:bank )?account\b"
+     r"|\bcompte (?:dédié aux?|temporaire)|\bprivremeni račun|\bcuenta temporal\b"
+     r"|\btemporary (?:bank )?account\b"
      r"|\bnuevos? (?:datos bancarios|"
      r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
@@ -412,7 +419,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"donate .{0,30} (?:to|through) you|donate .{0,30} to your (?:organi[sz]ation|charity|"
      r"foundation|church|school)|foreign partner|business (?:proposal|assistance|"
      r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
-     r"funds|guaranteed (?:returns?|profits?)|(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
+     r"funds|guaranteed (?:returns?|profits?|buy-?back|income)|"
+     r"(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
      r"(?:trading|arbitrage|investment) (?:fund|bot|platform|programme|program))\b"
      r"|\b\d+(?:[.,]\d+)? ?% (?:a |per )?(?:week|day|weekly|daily)\b"
      r"|\byou (?:have )?won(?:[ ,.!:;]|$)"
@@ -490,13 +498,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"en (?:migration|panne|maintenance)|je ne peux pas (?:appeler|téléphoner|parler)|"
      r"(?:je suis )?en réunion et|no puedo (?:hablar|llamar|atender)|no me llames|"
      r"ne m'appelle pas|ne pas m'appeler|estoy en una reunión|"
-     r"con (?:total )?discreción)\b"
+     r"con (?:total )?discreción|(?:desde|de) mi correo (?:personal|privado)|(?:merci de |"
+     r"veuillez )?ne pas contacter|ne contactez pas)\b"
      # (RE2's \b is ASCII: a word ending in "é" stands outside the group above)
      r"|confidentialité"
      # "Please don't call, I am in the cleanroom", "don't call my number, it's gone"
      r"|\b(?:don'?t|do not) (?:call|phone|ring)(?: me| my (?:\w+ )?(?:number|phone|mobile|cell))?"
      r"(?:[,.!;]| (?:i'?m|i am|it'?s|as i|because|since|just))"
-     r"|통화가? ?(?:어려|어렵|힘들|곤란)|(?:회의|미팅) 중이라|이 메일로 연락|폰(?:이)? ?고장|"
+     r"|통화(?:가|는|도)? ?(?:어려|어렵|힘들|곤란)|메일로만|(?:회의|미팅) 중이라|이 메일로 연락|"
+     r"폰(?:이)? ?고장|"
      r"전화는? (?:지금 )?못 ?받"
      # Italian, Romanian, Portuguese: can't phone, in a meeting, don't tell anyone
      r"|\b(?:non posso (?:telefonare|chiamare|parlare|rispondere)|sono in riunione|non dirlo|"
