@@ -1092,6 +1092,18 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     ("Comptabilité <compta@caoutchouc-dome.net>", "Merci de ne pas contacter Mme Garnier à ce "
      "sujet.", "secrecy"),
     ("정 대표 <ceo.jung@freemail.net>", "출장 중이라 통화는 어렵고 메일로만 연락해요.", "secrecy"),
+    # the landlord abroad; a price far below the index against an advance; goods loaded on
+    # funds still to arrive; "contesta solo a esta dirección"; a Portuguese portal's password
+    ("Brandon <bk.rentals@freemail.net>", "I am working abroad so I cannot show the apartment "
+     "in person; the keys will be mailed to you after the deposit.", "payment or fee request"),
+    ("Kevin <sales@lithium-trade.net>", "USD 6,850/MT, 38% below the current index, 50% T/T "
+     "advance to secure the cargo.", "payment or fee request"),
+    ("Carlos <compras@pescados-import.net>", "Adjunto el justificante SWIFT. Cargue los camiones "
+     "mañana; los fondos llegarán en 48-72 h.", "goods sent to a new address"),
+    ("Iria <compras@lacteas-norte.net>", "Para agilizar, contesta solo a esta dirección.",
+     "secrecy"),
+    ("Balcão <notificacoes@agri-balcao.net>", "Confirme os dados até às 23:59 de hoje. "
+     "Necessitará da senha de acesso ao portal.", "credentials"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -292,7 +292,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"inserendo (?:le )?credenziali|verifichi la (?:sua|tua) identit|codice di conferma|"
      r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
      r"verifique (?:sua|a sua) conta|fa[çc]a login|informe (?:seu|o seu) cpf|chave pix e o "
-     r"c[óo]digo)\b"
+     r"c[óo]digo|senha de acesso|c[óo]digo (?:enviado )?por sms|confirme os dados banc[áa]rios)\b"
      # Greek and Swahili: confirm your details, the password, log in, your PIN
      r"|" + greek("επιβεβαιώστε τα στοιχεία|επαληθεύστε τα στοιχεία|κωδικό πρόσβασης|"
                   "κωδικός πρόσβασης|συνδεθείτε στον λογαριασμό|στοιχεία της κάρτας")
@@ -305,7 +305,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"direcci[oó]n de entrega)"
      # or a consignee changed and the original documents released to the new one
      r"|\bchange (?:the )?consignee\b|\bnew consignee\b|\brelease the original (?:awb|b/l|"
-     r"bills? of lading|documents)\b"),
+     r"bills? of lading|documents)\b|\bnuev[oa] plataforma log[íi]stica\b"
+     # or goods loaded on a payment shown but not yet arrived ("the funds will arrive in 48-72
+     # hours", a SWIFT copy attached)
+     r"|\b(?:the )?funds will (?:arrive|reflect|clear|be credited) (?:in|within) \d+|\blos fondos "
+     r"llegarán\b|\bles fonds arriveront\b"),
     (_PAYMENT_ASK, 1,
      r"\b(?:pay|send|transfer|wire)\b.{0,30}\b(?:fee|customs|charges?|processing|usd|eur)\b"
      r"|\b(?:clearance|release|registration|insurance|processing) deposit\b"
@@ -344,7 +348,16 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"
      r"|\b(?:several|other|many) (?:boats|parties|buyers|clients|customers|people) (?:are )?"
      r"(?:also )?(?:interested|asking)\b|\bfirst to (?:send|pay|transfer|wire)\b|"
-     r"\b(?:varias|muchas) personas interesadas\b|\botros interesados\b|\bin escrow "
+     r"\b(?:varias|muchas) personas interesadas\b|\botros interesados\b|"
+     r"\b(?:many|several|other) (?:students|tenants|families|applicants) (?:are )?(?:also )?"
+     r"interested\b|\b(?:tenho|há) mais (?:\d+ )?interessados\b|"
+     # the landlord abroad: no viewing, the keys posted once the deposit is paid
+     r"\b(?:cannot|can'?t|unable to) show (?:you )?(?:it|the (?:apartment|flat|house|property|"
+     r"room)) in person\b|\bkeys (?:will be )?(?:mailed|posted|sent|couriered) (?:to you )?"
+     r"(?:after|once)\b|\bnão posso mostrar o apartamento\b|\benvia-lhe as chaves\b|"
+     # a price far below the market, held against an advance
+     r"\b\d+ ?% below (?:the )?(?:current |assessed |market )*(?:index|market|price)\b|"
+     r"\badvance to secure the (?:cargo|goods|stock|allocation|deal)\b|\bin escrow "
      r"with (?:our|us)\b|\bagainst \d+ ?% advance\b|\badvance (?:\w+ ){0,4}to lock\b"
      # money to a person's phone wallet, money passed on from the reader's account
      r"|\b(?:by|via) (?:momo|mobile money|m-?pesa) to\b|\bforward (?:it|this|the \w+(?: fee)?|"
@@ -498,7 +511,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"en (?:migration|panne|maintenance)|je ne peux pas (?:appeler|téléphoner|parler)|"
      r"(?:je suis )?en réunion et|no puedo (?:hablar|llamar|atender)|no me llames|"
      r"ne m'appelle pas|ne pas m'appeler|estoy en una reunión|"
-     r"con (?:total )?discreción|(?:desde|de) mi correo (?:personal|privado)|(?:merci de |"
+     r"con (?:total )?discreción|(?:desde|de) mi correo (?:personal|privado)|(?:contesta|"
+     r"responde|escribe)(?:me)? solo a esta (?:dirección|cuenta)|(?:merci de |"
      r"veuillez )?ne pas contacter|ne contactez pas)\b"
      # (RE2's \b is ASCII: a word ending in "é" stands outside the group above)
      r"|confidentialité"
