@@ -1204,6 +1204,23 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Zé <ze@lota-norte.net>", "câmara frigorífica",
      "Falhou a luz às 02:50 e o gerador não arranca. A câmara está a aquecer. Diz-me o que "
      "faço."),
+    # a vehicle off the road, a fridge's reading, livestock on the road, a machine rolled
+    # ("drive back up" is no service back up), a response required by a time; Irish
+    ("Bonnie <bonnie@district-buses.net>", "Bus 7 in ditch",
+     "Slid off at the curve, back end in the ditch, 11 kids on board. Can you send the spare "
+     "bus?"),
+    ("Martina <martina@surgery-north.net>", "vaccine fridge",
+     "The vaccine fridge was showing 11.8 C when I came in. Do we cancel the clinic?"),
+    ("Jim <jim@croft-south.net>", "ewes",
+     "Your ewes are on the main road by the bend, two cars nearly hit them. Can you come?"),
+    ("Dusty <dusty@ski-area.net>", "Cat 2",
+     "Cat 2 rolled onto its side at 2:40, leaking hydraulic fluid toward the creek. I can't "
+     "drive back up. Somebody needs to decide if we call the Forest Service now."),
+    ("Agency <ops@ship-agency.net>", "Seafarer refused entry",
+     "The seafarer was refused leave to enter at 12:50 today. Agent response required by "
+     "15:30."),
+    ("Seán <sean@feirm-eisc.net>", "Iasc marbh",
+     "Tá 340 iasc marbh againn inniu ag cliabháin 4 agus 5. An bhféadfá glaoch orm?"),
     # a weather service's amber warning, as its red one
     ("Met Office <warnings@weather-alerts.net>", "Amber wind warning: today 15:00 - 06:00",
      "Gusts of 70-80 mph likely. Road, bridge and ferry closures likely."),

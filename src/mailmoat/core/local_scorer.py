@@ -89,6 +89,8 @@ _EXPLICIT_URGENT = alternatives(
     # Croatian (and its neighbours), European Portuguese ("\\b" before ASCII letters only)
     r"\b(?:hitno|odmah|hitan slučaj|hitnu odluku|com urgência|o mais depressa possível)\b|"
     r"žurno|što prije|što hitnije|čim prije|čim vidiš",
+    # Irish
+    r"\b(?:práinneach|go práinneach|láithreach)\b|éigeandáil",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -212,6 +214,7 @@ _NEAR_TIME = alternatives(
     r"\b(?:danas|jutros|noćas|večeras|za sat vremena|u roku od sat vremena|"
     r"u (?:sljedećih|iduć\w+) \d+ minuta|za \d+ minuta|do kraja dana|daqui a \d+ minutos|"
     r"daqui a (?:uma|1) hora|esta manhã)\b",
+    r"\b(?:inniu|anocht|anois|ó mhaidin)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -445,6 +448,12 @@ _ASK = alternatives(
     # European Portuguese: tell me, decide, do you have five minutes, can you
     r"\b(?:diz-me|diga-me|decidas|decides|precisas|autorizas|confirmas|consegues|"
     r"tens \d+ minutos|que faço|o que faço)\b",
+    # a response asked for by a time: "agent response required by 15:30"
+    r"\b(?:response|reply|answer|decision|confirmation|approval|instructions?) (?:is |are )?"
+    r"(?:required|needed) by\b",
+    # Irish: could you, please, call me, tell me
+    r"\b(?:an bhféadfá|an bhféadfadh|an féidir leat|an féidir libh|le do thoil|cuir glaoch|"
+    r"glaoigh orm|abair liom|cuir scéal)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -610,9 +619,14 @@ _TROUBLE = alternatives(
     r"(?:still )?waiting (?:at|outside|downstairs|in reception|in the lobby)|(?:just |has |"
     r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|paramedics?|"
     # animals out: "horses loose on the road", "the cows are out on the lane"
-    r"(?:horses?|pon(?:y|ies)|cows?|cattle|sheep|dogs?|animals?|livestock) (?:\w+ )?"
-    r"(?:loose|escaped|got out)|(?:are|is|got) (?:out|loose) on the (?:\w+ )?"
-    r"(?:road|lane|motorway|track)|"
+    r"(?:horses?|pon(?:y|ies)|cows?|cattle|calves|sheep|ewes|yowes|lambs|dogs?|animals?|"
+    r"livestock) (?:\w+ )?(?:loose|escaped|got out)|(?:are|is|got) (?:out|loose) on the (?:\w+ )?"
+    r"(?:road|lane|motorway|track)|(?:horses?|cows?|cattle|calves|sheep|ewes|yowes|lambs|"
+    r"livestock) (?:\w+ ){0,3}on (?:the|da|a) (?:\w+ )?(?:road|highway|motorway)|"
+    # a vehicle off the road; a fridge's reading out of range
+    r"slid off|(?:went|ran|came) off the road|in (?:the|a) ditch|rolled (?:over|on(?:to)? "
+    r"(?:its|their) side)|tipped over|(?:fridge|freezer|cold room|cooler|chiller)[^.\n]{0,40}"
+    r"(?:showing|reading|read|is at|was at|peaked at|went (?:above|over|up to)) -?\d+|"
     r"compromised|hacked|encrypted (?:files|drives)|"
     r"(?:hvac|heating|cooling|a/?c|air ?con\w*|cooler|freezer|fridge|boiler|pump|generator|"
     r"compressor|chiller|lift|elevator) (?:\w+ )?(?:went out|quit|died|failed|stopped|is out|"
@@ -800,11 +814,16 @@ _TROUBLE = alternatives(
     r"não pegou|não atende|não responde|sem luz|falhou a luz|falha de (?:luz|energia|corrente)|"
     r"foi abaixo|deu positivo|desaparecid[oa]s?|a derivar|a arder|está a arder|inundado|"
     r"inundada|a sangrar|sem notícias)\b",
+    # Irish: fell, hurt, sick, the hospital, an ambulance, a fire, dead, missing, broken,
+    # leaking, pain
+    r"\b(?:thit (?:sé|sí|siad)|gortaithe|gortú|tinn|ospidéal|otharcharr|dóiteán|marbh|"
+    r"ar iarraidh|briste|ag sceitheadh|pian)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
                          r"restored)|(?:ticket|case|issue|incident|alert|it) (?:is|was|has been) "
-                         r"closed|back (?:up|online|to normal|inside|in service)|"
+                         r"closed|back (?:online|to normal|inside|in service)|(?:is|are|was|"
+                         r"were|came|comes?|now|it'?s|we'?re|they'?re|all) back up|"
                          r"all good|all sorted|sorted now|repaired|reverted|"
                          r"marked (?:as )?(?:complete|completed|"
                          r"resolved|closed|done|fixed)|"
@@ -853,7 +872,8 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       greek("σήμερα|απόψε"),
                       r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
                       r"lyoum|lyouma)\b|اليوم|الليلة",
-                      r"\b(?:danas|večeras|noćas)\b")
+                      r"\b(?:danas|večeras|noćas)\b",
+    r"\b(?:inniu|anocht)\b",)
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
                          r"(?:emergency|alarm|fire|event))\b",
