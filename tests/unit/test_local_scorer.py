@@ -573,6 +573,11 @@ def test_trouble_from_the_twelfth_pass_pushes(sender: str, subject: str, body: s
     "Grüße aus Berlin, heute sogar mit Sonne! Könntest du mir bis Donnerstag die Zahlen "
     "schicken?",
     "방금 송금했습니다. 경위서는 금요일까지 보내 주세요.",
+    # trouble told as background to a request due another day; either of two days
+    "Jordan is stuck in Minneapolis, his flight was cancelled. Could you send me the marks "
+    "by Friday?",
+    "Second cut on the river fields, same as last year? Let me know tonight or tomorrow so I "
+    "can line up the contractor.",
 ])
 def test_a_clock_time_with_a_days_away_request_or_a_number_does_not_push(body: str) -> None:
     assert lane_of("Luca <luca@catering.example>", "menu", body) is not Lane.PUSH
@@ -1221,6 +1226,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "15:30."),
     ("Seán <sean@feirm-eisc.net>", "Iasc marbh",
      "Tá 340 iasc marbh againn inniu ag cliabháin 4 agus 5. An bhféadfá glaoch orm?"),
+    # "pas avant jeudi" is when a part comes, not when the answer is due
+    ("Luc <luc@moulage-nord.net>", "Chaudière B-1 en panne",
+     "La chaudière B-1 est en panne en plein cycle, la pièce n'arrive pas avant jeudi. J'ai "
+     "besoin de ton go pour louer une chaudière."),
     # a weather service's amber warning, as its red one
     ("Met Office <warnings@weather-alerts.net>", "Amber wind warning: today 15:00 - 06:00",
      "Gusts of 70-80 mph likely. Road, bridge and ferry closures likely."),

@@ -485,10 +485,15 @@ _DUE_OTHER_DAY = alternatives(
     r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|nächste woche|ende der woche|"
     r"\d{1,2}\. ?(?:\d{1,2}\.|januar|februar|märz|april|mai|juni|juli|august|september|oktober|"
     r"november|dezember))",
-    r"\b(?:d'ici|avant) (?:le )?(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
-    r"la semaine prochaine|\d{1,2}(?:er)? (?:janvier|février|mars|avril|mai|juin|juillet|août|"
-    r"septembre|octobre|novembre|décembre))",
-    r"\b(?:antes del?|para el) (?:próximo )?(?:lunes|martes|miércoles|jueves|viernes|"
+    # (French and Spanish with what is asked: "pas avant jeudi" is when a part comes)
+    r"\b(?:répondre|confirmer|envoyer|renvoyer|retourner|signer|valider|transmettre|me dire|"
+    r"nous dire|faire savoir|une réponse|votre réponse|ta réponse|ton retour|votre retour)"
+    r"(?: [\w']+){0,4} (?:d'ici|avant) (?:le )?(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+    r"dimanche|la semaine prochaine|\d{1,2}(?:er)? (?:janvier|février|mars|avril|mai|juin|"
+    r"juillet|août|septembre|octobre|novembre|décembre))",
+    r"\b(?:confirmar|enviar|mandar|responder|contestar|firmar|decirme|avisarme|revisarlo|"
+    r"una respuesta|tu respuesta|su respuesta)(?: \w+){0,4} "
+    r"(?:antes del?|para el) (?:próximo )?(?:lunes|martes|miércoles|jueves|viernes|"
     r"sábado|domingo|\d{1,2} de (?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
     r"octubre|noviembre|diciembre))",
     r"(?:(?:월|화|수|목|금|토|일)요일|\d+월 ?\d+일|\d{1,2}/\d{1,2}|다음 ?주 ?\S*)(?:\([^)]*\))? ?"
@@ -533,7 +538,7 @@ _RELAXED = alternatives(
     r"편하실 때",
     # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
-    r"the latest)\b)",
+    r"the latest|so|and)\b)",
 )
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
 # of its own. Read before negations are taken out of scope ("no rush" is one).
@@ -1112,7 +1117,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     trouble = (not resolved
                and (near or (
                    # "held at customs ... returned after 10 days": days away
-                   "days_away" not in found and not (
+                   "days_away" not in found and "due_other_day" not in found and not (
                        "date" in found and not found & {"today", "tomorrow", "clock",
                                                         "alarm_subject"})
                    and request()))
