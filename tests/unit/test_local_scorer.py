@@ -1407,6 +1407,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Frostbite on exposed skin in as little as 10 minutes. Limit time outdoors."),
     ("Nate <nate@ski-patrol.net>", "patrol overtime",
      "Not a today thing, but can you tell me whether I can keep overtime open?"),
+    ("Proteção Civil <info@protecao-ilhas.net>", "Informação à população - sismo sentido",
+     "Verifiquem se as plantas de emergência e os pontos de encontro estão visíveis."),
+    ("영사관 <notice@consulate-split.net>", "[안전공지] 하절기 산불 유의사항",
+     "해안 지역은 산불 위험이 매우 높습니다. 긴급전화 112 / 소방 193."),
     ("Sabine <s.kuehn@reisen-nord.net>", "Rooming List",
      "Stand heute: 12 Doppelzimmer, 2 Einzelzimmer. Bitte bestätigen Sie uns die Zimmer."),
 ])

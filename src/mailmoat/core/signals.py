@@ -381,7 +381,11 @@ _OUT_OF_SCOPE = _Matcher(
     # a named class of things, not an alarm: "critical equipment", "critical care"
     r"|\bcritical (?:equipment|infrastructure|systems|care|path|thinking|services|supplies|"
     r"spares?|parts|items|roles?|staff|workers|facilities|assets|functions|access|minerals?|"
-    r"habitat|illness|incident stress)\b"
+    r"habitat|illness|incident stress|(?:security )?controls?|override|mode)\b"
+    # named things in Portuguese and Korean: "plantas de emergência", "긴급전화", a wildfire
+    # risk or its prevention ("산불 위험", "산불 예방"), not a fire
+    r"|\b(?:planos?|plantas|saídas?|contactos?|números?|serviços?) de emergência"
+    r"|긴급 ?전화|(?:산불|화재) ?(?:위험|주의|유의|예방|조심)"
     # trouble denied: "not broken", "no fire", "nobody hurt"
     r"|\b(?:not|no|nobody|nothing) (?:\w+ )?(?:broken|hurt|injured|damaged|serious|fire|damage|"
     r"injur(?:y|ies)|outage|data loss|breach)\b"
