@@ -1226,6 +1226,14 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "15:30."),
     ("Seán <sean@feirm-eisc.net>", "Iasc marbh",
      "Tá 340 iasc marbh againn inniu ag cliabháin 4 agus 5. An bhféadfá glaoch orm?"),
+    # "mar 1,5 m" is the sea, not the first of March; "Da otkažem?"; "Was sollen wir tun?"
+    ("Rui <rui@baleias-pico.net>", "Cachalote II parado",
+     "O motor de bombordo não arranca, estamos a derivar. Mar 1,5 m. Preciso da Baleia Branca "
+     "para nos rebocar."),
+    ("Martina <martina@ambulanta-vodice.net>", "frižider s cjepivima",
+     "Frižider s cjepivima pišti, na displeju 11,4 °C. U 8 imamo cijepljenja. Da otkažem?"),
+    ("Matthias <m.krueger@segeln-nord.net>", "Motor überhitzt",
+     "Der Anker slippt, der Motor ist überhitzt und ausgegangen. Was sollen wir tun?"),
     # "pas avant jeudi" is when a part comes, not when the answer is due
     ("Luc <luc@moulage-nord.net>", "Chaudière B-1 en panne",
      "La chaudière B-1 est en panne en plein cycle, la pièce n'arrive pas avant jeudi. J'ai "

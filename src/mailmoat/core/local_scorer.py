@@ -91,6 +91,7 @@ _EXPLICIT_URGENT = alternatives(
     r"žurno|što prije|što hitnije|čim prije|čim vidiš",
     # Irish
     r"\b(?:práinneach|go práinneach|láithreach)\b|éigeandáil",
+    r"\bkritičn(?:a|o|e|i|u) (?:vrijednost|stanje)\w*",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -266,6 +267,8 @@ _CLOCK = alternatives(
     r"\bdo podne\b|"
     r"(?:^|\s)(?:às|pelas|antes das|até às|por volta das) \d{1,2}[:h.]\d\d|"
     r"\bdesde (?:as|às) \d{1,2}(?:[:h.]\d\d|h)",
+    r"\bseit (?:ca\. |etwa |über )?\d+ (?:minuten|stunden)\b|\bseit (?:ca\. |etwa )?\d{1,2}"
+    r"(?:[:.]\d\d)? uhr\b",
 )
 # Days named in Italian, Romanian, Portuguese and Ukrainian/Russian (as in _OTHER_DAY).
 _OTHER_DAY_MORE = (
@@ -454,6 +457,11 @@ _ASK = alternatives(
     # Irish: could you, please, call me, tell me
     r"\b(?:an bhféadfá|an bhféadfadh|an féidir leat|an féidir libh|le do thoil|cuir glaoch|"
     r"glaoigh orm|abair liom|cuir scéal)\b",
+    # Croatian "Da otkažem?" (shall I cancel?), "moramo odlučiti" (we must decide); German
+    # "was sollen wir tun?"
+    r"(?:^|[.!?\n] *)da (?:li )?\w+[^.?!\n]{0,60}\?|\b(?:moramo|trebamo|treba) odlučiti\b|"
+    r"\bodlučite\b|\bwas (?:sollen|soll) (?:wir|ich) (?:jetzt )?(?:tun|machen)\b|"
+    r"\bwas (?:tun|machen) wir\b|\bsoll ich (?:\w+ )?(?:anrufen|rufen)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -823,6 +831,9 @@ _TROUBLE = alternatives(
     # leaking, pain
     r"\b(?:thit (?:sé|sí|siad)|gortaithe|gortú|tinn|ospidéal|otharcharr|dóiteán|marbh|"
     r"ar iarraidh|briste|ag sceitheadh|pian)\b",
+    # German: overheated, gone out, dragging, adrift; Korean: the temperature keeps rising
+    r"\b(?:überhitzt|(?:ist|sind) ausgegangen|slippt|treiben ab|treibt ab|vertrieben|undicht|"
+    r"läuft voll|sinkt)\b|온도(?:가)? ?(?:계속 )?(?:올라|상승)|계속 (?:올라가|상승)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -898,7 +909,9 @@ _DRILL = alternatives(
     _NOT_REAL)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b")
-_DATE = alternatives(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|{_MONTH} \d{{1,2}})\b",
+_DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
+                     # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
+                     rf"\b{_MONTH} \d{{1,2}}(?:[^\w,.]|[,.](?:\D|$)|$)",
                      # "by the 15th", "the 3rd at 10:00"; not "the 2nd floor"
                      r"\bthe \d{1,2}(?:st|nd|rd|th)(?:$|[,.;:!?)\n]| (?:of|at|by|in|and|or|to|"
                      r"please|latest|deadline|is|was|will|would|works|morning|afternoon|evening|"
