@@ -77,7 +77,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-113.json", "blind-set-114.json",
                                 "blind-set-115.json", "blind-set-116.json",
                                 "blind-set-117.json", "blind-set-118.json",
-                                "blind-set-119.json", "blind-set-120.json"))
+                                "blind-set-119.json", "blind-set-120.json",
+                                "blind-set-121.json", "blind-set-122.json",
+                                "blind-set-123.json", "blind-set-124.json"))
 
 
 def labelled_sets() -> list[Path]:
