@@ -1102,6 +1102,14 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "mañana; los fondos llegarán en 48-72 h.", "goods sent to a new address"),
     ("Iria <compras@lacteas-norte.net>", "Para agilizar, contesta solo a esta dirección.",
      "secrecy"),
+    # Finnish CEO fraud and a bank's look-alike: gift cards, "in a meeting and can't phone",
+    # "confirm your identity"
+    ("Kari <kari.office@freemail.net>", "Voisitko ostaa 10 kpl Google Play -lahjakortteja?",
+     "gift cards"),
+    ("Kari <kari.office@freemail.net>", "Olen palaverissa koko päivän enkä pysty soittamaan.",
+     "secrecy"),
+    ("Pankki <asiakaspalvelu@pankki-verkko.net>", "Voit avata tunnukset vahvistamalla "
+     "henkilöllisyytesi alla olevasta linkistä.", "credentials"),
     ("Balcão <notificacoes@agri-balcao.net>", "Confirme os dados até às 23:59 de hoje. "
      "Necessitará da senha de acesso ao portal.", "credentials"),
 ])

@@ -1234,6 +1234,12 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "Frižider s cjepivima pišti, na displeju 11,4 °C. U 8 imamo cijepljenja. Da otkažem?"),
     ("Matthias <m.krueger@segeln-nord.net>", "Motor überhitzt",
      "Der Anker slippt, der Motor ist überhitzt und ausgegangen. Was sollen wir tun?"),
+    # Finnish and Swedish: a clock time "klo 04.52", not working, a decision needed; burns
+    ("Jari <jari@kaivos-pohjoinen.net>", "Tuloilman lämmitin laukesi",
+     "Lämmitin laukesi klo 04.52 eikä käynnisty. Ulkona -38. Tarvitaan päätös, soita minulle."),
+    ("Erik <erik@montage-nord.net>", "Olycka vid ugn 2",
+     "En montör fick brännskador för tio minuter sedan, ambulansen är på väg. Kan du komma "
+     "till ugn 2 nu?"),
     # "pas avant jeudi" is when a part comes, not when the answer is due
     ("Luc <luc@moulage-nord.net>", "Chaudière B-1 en panne",
      "La chaudière B-1 est en panne en plein cycle, la pièce n'arrive pas avant jeudi. J'ai "
@@ -1415,6 +1421,8 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Frostbite on exposed skin in as little as 10 minutes. Limit time outdoors."),
     ("Nate <nate@ski-patrol.net>", "patrol overtime",
      "Not a today thing, but can you tell me whether I can keep overtime open?"),
+    ("Hanna <hanna@koulu-pohjoinen.net>", "Ilmoitus",
+     "Hei, ei kiirettä, mutta kopiokone ei toimi. Voitko tilata huollon ensi viikolla?"),
     ("Proteção Civil <info@protecao-ilhas.net>", "Informação à população - sismo sentido",
      "Verifiquem se as plantas de emergência e os pontos de encontro estão visíveis."),
     ("영사관 <notice@consulate-split.net>", "[안전공지] 하절기 산불 유의사항",

@@ -292,7 +292,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"inserendo (?:le )?credenziali|verifichi la (?:sua|tua) identit|codice di conferma|"
      r"verific[ăa] datele|confirm[ăa] datele|autentific[ăa]-te|confirme (?:seus|os seus) dados|"
      r"verifique (?:sua|a sua) conta|fa[çc]a login|informe (?:seu|o seu) cpf|chave pix e o "
-     r"c[óo]digo|senha de acesso|c[óo]digo (?:enviado )?por sms|confirme os dados banc[áa]rios)\b"
+     r"c[óo]digo|senha de acesso|c[óo]digo (?:enviado )?por sms|confirme os dados banc[áa]rios|"
+     # Finnish: confirm your identity, your online-bank credentials
+     r"vahvista\w* henkilöllisyyte\w+|verkkopankkitunnu\w+)\b"
      # Greek and Swahili: confirm your details, the password, log in, your PIN
      r"|" + greek("επιβεβαιώστε τα στοιχεία|επαληθεύστε τα στοιχεία|κωδικό πρόσβασης|"
                   "κωδικός πρόσβασης|συνδεθείτε στον λογαριασμό|στοιχεία της κάρτας")
@@ -451,7 +453,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
-     r"send me the codes|kod(?:u|em)? blik|blik code|"
+     r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"),
     (_LEGAL_THREAT, 1,
@@ -551,7 +553,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:diskretno|ne smije (?:nitko |nitko u \w+ )?znati|ne spominji (?:to |ovo )?nikome|"
      r"nikome ne (?:govori|spominji)|pišem (?:ti |vam )?s privatn\w+|s privatnog (?:e-?)?maila|"
      r"s privatne adrese|ne mogu (?:se javljati|pričati?|razgovarati|govoriti)|nemoj (?:me )?"
-     r"zvati|ne zovi|(?:na|u) sastanku sam|sam na (?:sastanku|sjednici)|na sjednici sam)\b"),
+     r"zvati|ne zovi|(?:na|u) sastanku sam|sam na (?:sastanku|sjednici)|na sjednici sam)\b"
+     # Finnish and Swedish: in a meeting and can't phone, a confidential matter
+     r"|\b(?:enkä (?:pysty|voi|pääse) (?:soittamaan|puhumaan|vastaamaan)|luottamuksellise\w+ "
+     r"asia\w*|olen (?:palaverissa|kokouksessa|kokouksissa)|jag sitter i (?:ett )?möte|kan inte "
+     r"prata i telefon)\b"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

@@ -92,6 +92,9 @@ _EXPLICIT_URGENT = alternatives(
     # Irish
     r"\b(?:práinneach|go práinneach|láithreach)\b|éigeandáil",
     r"\bkritičn(?:a|o|e|i|u) (?:vrijednost|stanje)\w*",
+    # Finnish and Swedish ("tämä ei ole harjoitus": this is not a drill)
+    r"\b(?:kiireellinen|kiireellisesti|kiireesti|välittömästi|pikaisesti|hätätilanne|"
+    r"tämä ei ole harjoitus|this is not a drill|brådskande|omedelbart|akut)\b",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -216,6 +219,8 @@ _NEAR_TIME = alternatives(
     r"u (?:sljedećih|iduć\w+) \d+ minuta|za \d+ minuta|do kraja dana|daqui a \d+ minutos|"
     r"daqui a (?:uma|1) hora|esta manhã)\b",
     r"\b(?:inniu|anocht|anois|ó mhaidin)\b",
+    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|juuri nyt|heti|tunnin sisällä|\d+ minuutin "
+    r"sisällä|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -269,6 +274,8 @@ _CLOCK = alternatives(
     r"\bdesde (?:as|às) \d{1,2}(?:[:h.]\d\d|h)",
     r"\bseit (?:ca\. |etwa |über )?\d+ (?:minuten|stunden)\b|\bseit (?:ca\. |etwa )?\d{1,2}"
     r"(?:[:.]\d\d)? uhr\b",
+    # Finnish "klo 15.40", Swedish "kl. 14.00"
+    r"\b(?:klo|kl\.?) \d{1,2}(?:[.:]\d\d)?\b",
 )
 # Days named in Italian, Romanian, Portuguese and Ukrainian/Russian (as in _OTHER_DAY).
 _OTHER_DAY_MORE = (
@@ -322,6 +329,9 @@ _OTHER_DAY = alternatives(
     r"\b\d{1,2}\. ?(?:siječnja|veljače|ožujka|travnja|svibnja|lipnja|srpnja|kolovoza|rujna|"
     r"listopada|studenoga?|prosinca)|\b\d{1,2} de (?:janeiro|fevereiro|março|abril|maio|junho|"
     r"julho|agosto|setembro|outubro|novembro|dezembro)\b|\b(?:no|do|de|o) dia \d{1,2}\b",
+    r"\b(?:huomenna|ylihuomenna|maanantai\w*|tiistai\w*|keskiviikko\w*|torstai\w*|"
+    r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
+    r"fredag|nästa vecka)\b",
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
@@ -462,6 +472,11 @@ _ASK = alternatives(
     r"(?:^|[.!?\n] *)da (?:li )?\w+[^.?!\n]{0,60}\?|\b(?:moramo|trebamo|treba) odlučiti\b|"
     r"\bodlučite\b|\bwas (?:sollen|soll) (?:wir|ich) (?:jetzt )?(?:tun|machen)\b|"
     r"\bwas (?:tun|machen) wir\b|\bsoll ich (?:\w+ )?(?:anrufen|rufen)\b",
+    # Finnish and Swedish: can you, I need, a decision needed, call me, tell me, what do we do
+    r"\b(?:voitko|voisitko|voitteko|voisitteko|pystytkö|tarvitsen|tarvitsemme|tarvitaan|"
+    r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|päätä|mitä teemme|mitä tehdään|pitääkö|"
+    r"saako|kan du|kan ni|kunde du|vi behöver|jag behöver|ring mig|hör av dig|meddela|"
+    r"vad gör vi|vad ska vi göra)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -565,7 +580,8 @@ _CALM = matcher(alternatives(
     r"\b(?:si (?:jambo la )?haraka|hakuna haraka|bila haraka|ez da premiazkoa|ez dago "
     r"presarik|presarik gabe|machi mosta3jal|geen haast|niet dringend|geen spoed)\b|"
     r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال",
-    r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe"))
+    r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe",
+    r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -834,6 +850,14 @@ _TROUBLE = alternatives(
     # German: overheated, gone out, dragging, adrift; Korean: the temperature keeps rising
     r"\b(?:überhitzt|(?:ist|sind) ausgegangen|slippt|treiben ab|treibt ab|vertrieben|undicht|"
     r"läuft voll|sinkt)\b|온도(?:가)? ?(?:계속 )?(?:올라|상승)|계속 (?:올라가|상승)",
+    # Finnish and Swedish: not working, won't start, not answering, not come back, broken, a
+    # fault, tripped, stalled, hurt, dead, an accident, a leak, a fire, smoke, a burst pipe, a
+    # power cut, an ambulance, the hospital, frozen, down, burns
+    r"\b(?:ei toimi|ei käynnisty|ei vastaa|ei ole tullut|ei palannut|ei ole palannut|rikki|"
+    r"vikaantui|laukesi|sammui|loukkaantu\w+|kuollu\w+|kuolleita|onnettomuu\w+|vuotaa|"
+    r"vuoto|tulipalo|savua|putkirikko|sähkökatko|ambulanssi|sairaala\w*|jäätyi|jäätyny\w+|"
+    r"alhaalla|kadonnut|kadoksissa|tajuton|brännskad\w+|olycka|ambulans\w*|sjukhus\w*|"
+    r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -889,7 +913,8 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"\b(?:leo (?:hii|jioni|asubuhi|usiku|mchana)|(?:hadi|mpaka) leo|gaur|"
                       r"lyoum|lyouma)\b|اليوم|الليلة",
                       r"\b(?:danas|večeras|noćas)\b",
-    r"\b(?:inniu|anocht)\b",)
+    r"\b(?:inniu|anocht)\b",
+    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|idag|ikväll|i kväll)\b",)
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
                          r"(?:emergency|alarm|fire|event))\b",
@@ -908,7 +933,8 @@ _DRILL = alternatives(
     r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)",
     _NOT_REAL)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
-                         r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b")
+                         r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
+    r"\b(?:huomenna|imorgon|i morgon)\b",)
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
                      rf"\b{_MONTH} \d{{1,2}}(?:[^\w,.]|[,.](?:\D|$)|$)",

@@ -394,6 +394,8 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:rien d'|pas (?:très |si )?|nada |no es (?:\w+ )?|sin )urgen\w*|\brien ne presse\b"
     r"|\bpas d'urgence\b|\b(?:sin|no hay|no corre) prisa\b|\bnicht (?:so |sehr )?dringend\w*"
     r"|\bkeine eile\b|\beilt nicht\b"
+    # Finnish and Swedish: "ei ole kiireellinen", "inte brådskande"
+    r"|\bei (?:ole )?kiire(?:\w|ä)*|\binte (?:så )?brådskande\b|\bingen brådska\b|\binte bråttom\b"
     # Croatian: "nije hitno", "ništa hitno"
     r"|\b(?:nije|ništa|nista) (?:\w+ )?(?:hitno|žurno)|\bnema žurbe|\bbez žurbe"
     r"|\b(?:nitko|ništa|nista|nije|nismo) (?:\w+ ){0,2}(?:ostao bez|ostala bez|ostali bez|"
