@@ -1042,7 +1042,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
-    "급하지 않으니").
+    "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
+    "실제 상황 아님"), asked only when a drill and urgent words are both found.
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
