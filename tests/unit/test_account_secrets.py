@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import stat
 from pathlib import Path
@@ -56,6 +57,36 @@ def test_key_file_is_created_0600_and_secret_is_sealed(tmp_path: Path) -> None:
     # A reopened ring (same file) opens it; each seal uses a fresh nonce.
     assert open_secret(store, load_key_ring(key_file), "work") == PASSWORD
     assert ring.seal(PASSWORD, "x") != ring.seal(PASSWORD, "x")
+
+
+def _first_ring(path: str) -> str:
+    return load_key_ring(Path(path)).primary_id
+
+
+def test_a_key_file_made_by_another_process_meanwhile_wins(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Two processes started at once on a new deployment both find no key file. The one that
+    writes second must take the first one's key, not replace it: a secret the first sealed
+    would not open in the second."""
+    key_file = tmp_path / "secret.key"
+    theirs = load_key_ring(key_file)
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists",  # this process looked before the other one wrote
+                        lambda self: False if self == key_file else real_exists(self))
+    mine = load_key_ring(key_file)
+    monkeypatch.undo()
+    assert mine.keys == theirs.keys
+    assert load_key_ring(key_file).keys == theirs.keys
+    assert [p.name for p in tmp_path.iterdir()] == ["secret.key"]  # no temporary file left
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_processes_starting_together_agree_on_one_key(tmp_path: Path) -> None:
+    key_file = str(tmp_path / "new" / "secret.key")
+    with multiprocessing.get_context("spawn").Pool(6) as pool:
+        ids = pool.map(_first_ring, [key_file] * 12)
+    assert len(set(ids)) == 1 and ids[0] == load_key_ring(Path(key_file)).primary_id
 
 
 def test_sealed_value_is_bound_to_its_account(tmp_path: Path) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import hmac
 import os
 import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,16 +123,27 @@ def default_key_file() -> Path:
     return Path(user_data_dir("mailmoat", appauthor=False)) / "secret.key"
 
 
-def _write_key_file(path: Path, keys: tuple[bytes, ...]) -> None:
-    """Write atomically with mode 0600 from the first byte (no window where it is readable)."""
+def _write_key_file(path: Path, keys: tuple[bytes, ...], *, only_if_absent: bool = False
+                    ) -> None:
+    """Write atomically with mode 0600 from the first byte (no window where it is readable),
+    through a temporary file of this process's own. With `only_if_absent`, a key file that
+    another process created meanwhile wins and is left as it is: two processes started at
+    once on a new deployment end up with the same key, never one each."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write("".join(encode_key(k) + "\n" for k in keys))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as handle:  # mkstemp opens it 0600
+            handle.write("".join(encode_key(k) + "\n" for k in keys))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if not only_if_absent:
+            os.replace(tmp, path)
+            return
+        with contextlib.suppress(FileExistsError):  # the path exists: the first writer won
+            os.link(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _read_key_file(path: Path) -> tuple[bytes, ...]:
@@ -157,7 +170,7 @@ def load_key_ring(path: Path | None = None, create: bool = True) -> KeyRing:
     if not path.exists():
         if not create:
             raise SecretKeyError(f"no key: set {ENV_KEY} or create the key file {path}")
-        _write_key_file(path, (new_key(),))
+        _write_key_file(path, (new_key(),), only_if_absent=True)
     return KeyRing(_read_key_file(path), f"key file {path}", path)
 
 
