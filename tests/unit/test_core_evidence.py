@@ -1112,6 +1112,16 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "henkilöllisyytesi alla olevasta linkistä.", "credentials"),
     ("Balcão <notificacoes@agri-balcao.net>", "Confirme os dados até às 23:59 de hoje. "
      "Necessitará da senha de acesso ao portal.", "credentials"),
+    # money "sent by mistake" to send back, in French; payments only to the new account, in
+    # Italian; a refundable retainer first; a job paid by the day, hired over Telegram
+    ("Voyages <voyages.ecole@freemail.net>", "Suite à une erreur de virement, pourriez-vous nous "
+     "rembourser la différence ?", "money redirected"),
+    ("Amministrazione <amm@forniture-sud.net>", "I pagamenti vanno effettuati esclusivamente "
+     "sul nuovo conto indicato.", "money redirected"),
+    ("Evelyn <evelyn@seed-partners.net>", "The company's share of the due diligence retainer is "
+     "USD 8,500, fully refundable against the first tranche.", "payment or fee request"),
+    ("Jobs <hr@review-jobs.net>", "Earn RM 150 - RM 300 daily. Add our HR coordinator on "
+     "Telegram to start.", "windfall"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

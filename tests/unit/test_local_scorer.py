@@ -712,6 +712,12 @@ def test_plans_and_retractions_from_the_fifteenth_pass_do_not_push(subject: str,
     ("Horse Weekly <subs@horseweekly.example>", "A gift for riders", "12 issues for £12, "
      "then £5 a month."),
     ("Camera Shop <ofertas@camaras.example>", "Black Friday", "Descuentos en objetivos."),
+    # a free period and a sales week; an Italian course's offer with its opt-out line
+    ("Kestrel <team@kestrel-status.net>", "Your customers noticed the outage first",
+     "Cyber Week: 3 months free on the Team plan.\nUnsubscribe"),
+    ("Formazione <corsi@formazione-sud.net>", "Corso ecografia in emergenza",
+     "Ultimi 6 posti disponibili. Iscriviti ora.\nPer non ricevere più le nostre comunicazioni "
+     "clicca qui."),
 ])
 def test_promotions_from_the_fifteenth_pass_are_records(sender: str, subject: str,
                                                         body: str) -> None:
@@ -1429,6 +1435,17 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "해안 지역은 산불 위험이 매우 높습니다. 긴급전화 112 / 소방 193."),
     ("Sabine <s.kuehn@reisen-nord.net>", "Rooming List",
      "Stand heute: 12 Doppelzimmer, 2 Einzelzimmer. Bitte bestätigen Sie uns die Zimmer."),
+    # a planned interruption is a notice; an emergency surgeon is a job; a drill announced in
+    # the subject (its body tells the drill's scenario: "emergency", "evacuate")
+    ("Hydro <outages@coast-hydro.net>", "Planned outage: Bay Rd - Tuesday 9:00 AM to 1:00 PM",
+     "Planned power outage to replace poles. Please plan ahead and turn off equipment."),
+    ("James <james.w@freemail.net>", "Hello from a fellow doctor",
+     "As an emergency surgeon myself I know those nights. Write to me on WhatsApp?"),
+    ("EHS <ehs@semikon-plant.net>", "Fire evacuation drill - Thursday 5 Nov, 10:00",
+     "When the alarm sounds, leave immediately by the nearest emergency exit. Wardens report "
+     "to the assembly point within 5 minutes."),
+    ("Direzione <dirsan@ospedale-nord.net>", "Esercitazione maxi-emergenza 18/03",
+     "Scenario: incidente con 30 feriti, attivazione immediata del piano alle ore 13:00."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
@@ -1653,9 +1670,12 @@ def test_a_test_or_a_drill_announced_does_not_push() -> None:
             "Please do not evacuate unless told to. Can you let your team know?")
     assert lane_of("Facilities <facilities@campus.example>", "Fire alarm testing Thursday",
                    body) is not Lane.PUSH
-    # the alarm going off for real still pushes
+    # the alarm going off for real still pushes, and so does a subject asking whether it is
+    # a drill
     real = "The fire alarm is going off in block B and we are evacuating. Can you call me?"
     assert lane_of("Facilities <facilities@campus.example>", "Fire alarm", real) is Lane.PUSH
+    assert lane_of("Leila <leila@school.net>", "lockdown drill?? or real",
+                   "Is the alarm real? Nobody told us of a drill today. Confirm asap.") is Lane.PUSH
 
 
 def test_a_diver_missing_pushes() -> None:

@@ -341,7 +341,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # an advance fee: paid first to unlock money promised ("escrow setup fee ... refunded
      # at closing", "일정 금액 예치 후")
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
-     r"fees?\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b|예치 후|선입금"
+     r"(?:fees?|retainers?)\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b"
+     r"|\bfully refundable against\b|예치 후|선입금"
      r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저|보증금[^.\n]{0,20}입금 ?후"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"
@@ -410,6 +411,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"friend|uncle|aunt|son|daughter|mother|father|partner)'?s? (?:bank )?account\b"
      r"|\bcompte (?:dédié aux?|temporaire)|\bprivremeni račun|\bcuenta temporal\b"
      r"|\btemporary (?:bank )?account\b"
+     # money sent by mistake, the difference to send back: "erreur de virement ...
+     # rembourser la différence", "bonifico per errore", "transferi por engano"
+     r"|\berreur de virement\b|\bvirement (?:effectué )?par erreur\b|\brembourser la "
+     r"différence\b|\btrop-perçu\b|\bbonifico (?:effettuato )?per errore\b|\brestituire la "
+     r"differenza\b|\btransferencia (?:realizada )?por error\b|\bdevolver la diferencia\b|"
+     r"\btransferi por engano\b|\bdevolver a diferença\b|\bversehentlich (?:\w+ )?überwiesen\b"
+     # payments to go only to a new account: "i pagamenti vanno effettuati esclusivamente sul
+     # nuovo conto"
+     r"|\b(?:sul|al) nuovo conto\b|\bnuovo conto (?:di accredito|corrente|bancario)\b"
      r"|\bnuevos? (?:datos bancarios|"
      r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
@@ -437,6 +447,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"funds|guaranteed (?:returns?|profits?|buy-?back|income)|"
      r"(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
      r"(?:trading|arbitrage|investment) (?:fund|bot|platform|programme|program))\b"
+     # a job paid by the day for tasks, hired over a chat app: "earn RM 150 - RM 300 daily",
+     # "add our HR coordinator on Telegram"
+     r"|\b(?:earn|make|paid|get) (?:up to )?(?:rm|usd|us\$|\$|€|£|eur|inr|php|idr|₹)? ?\d[\d,.]* "
+     r"?(?:[-–~]|to) ?(?:rm|\$|€|£|usd|eur)? ?\d[\d,.]* ?(?:a|per|every|each|/)? ?(?:day|daily)\b"
+     r"|\bpaid (?:every|each) (?:day|evening|night)\b|\b(?:add|contact|message|text) (?:our|my|"
+     r"the) (?:hr|recruit\w*|hiring|coordinator|mentor|assistant|supervisor|agent)\w* (?:\w+ ){0,3}"
+     r"on (?:telegram|whatsapp)\b|\btelegram:? @\w+"
      r"|\b\d+(?:[.,]\d+)? ?% (?:a |per )?(?:week|day|weekly|daily)\b"
      r"|\byou (?:have )?won(?:[ ,.!:;]|$)"
      # millions in a currency ("$4.5 million", "10 million dollars"; not "cover of 10 million");
@@ -950,7 +967,9 @@ _MONEY_BAIT = (
 # An opt-out line: bulk mail carries one; so do legitimate notices sent with list headers.
 _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|수신 ?거부|" \
     r"配信停止|구독 (?:취소|해지)|\babmelden\b|\babbestellen\b|se désinscrire|désabonner|" \
-    r"darse de baja"
+    r"darse de baja|per non ricevere più|disiscriviti|(?:cancella|annulla)(?:re)? (?:l'|la )?" \
+    r"iscrizione|descadastr|cancelar (?:a )?(?:inscrição|subscrição|assinatura)|" \
+    r"berhenti melanggan|henti langganan|peruuta tilaus|avsluta prenumeration"
 OPT_OUT = _matcher(_OPT_OUT)
 
 # A greeting that names no one: written to everyone on a list of addresses.

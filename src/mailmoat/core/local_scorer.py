@@ -930,8 +930,32 @@ _DRILL = alternatives(
     # a hospital's or a school's coded or named drill, and the drill said outright
     r"code \w+ (?:drill|exercise)|(?:lockdown|shelter-in-place|active shooter|tornado|"
     r"earthquake|tsunami|spill|hazmat|mass casualty|evacuation|emergency) (?:drill|exercise)s?)\b",
-    r"(?:소방|화재|대피|민방위) ?훈련|(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)",
+    r"(?:소방|화재|대피|민방위|모의|비상|재난) ?훈련|"
+    r"(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)",
+    # the same announced in Italian, French, German, Spanish, Portuguese, Malay, Finnish,
+    # Swedish and Croatian
+    r"\b(?:esercitazion[ei]|prov[ae] di evacuazione|simulazione di (?:emergenza|evacuazione|"
+    r"incendio)|exercice (?:incendie|d'alerte|de confinement|de sécurité)|(?:räumungs|"
+    r"evakuierungs|alarm|brandschutz|feuerwehr|notfall)übung|simulado de (?:incêndio|"
+    r"evacuação|emergência)|latihan (?:kebakaran|kecemasan|evakuasi|pemindahan|banjir)|"
+    r"poistumisharjoitus|utrymningsövning|brandövning|vježb[ae] evakuacije)",
     _NOT_REAL)
+_DRILL_ALONE = matcher(_DRILL)
+# "not a drill" in a subject is the opposite of a drill announced, and "drill or real?" is
+# no announcement
+_DRILL_DENIED = matcher(r"\b(?:not|non è|no es|kein|keine|pas|ei ole|bukan) (?:a |an |un'|una |"
+                        r"un |ein |eine |une )?(?:drill|exercise|test|esercitazione|übung|"
+                        r"simulacro|exercice|harjoitus|latihan)|훈련(?:이)? ?아님|훈련이 아닙"
+                        # or asks whether it is one: "lockdown drill?? or real"
+                        r"|\?|\b(?:real|echt|reale|réel)\b|실제")
+
+
+def _drill_announced(subject: str) -> bool:
+    """The subject names a drill or a test ("Fire evacuation drill - Thursday 5 Nov, 10:00",
+    "Esercitazione maxi-emergenza 18/03"): the mail announces it, and its urgent words are
+    the drill's scenario."""
+    searched = as_searched(subject)
+    return _DRILL_ALONE.search(searched) and not _DRILL_DENIED.search(searched)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
     r"\b(?:huomenna|imorgon|i morgon)\b",)
@@ -1043,7 +1067,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
     "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
-    "실제 상황 아님"), asked only when a drill and urgent words are both found.
+    "실제 상황 아님") or its subject announces the drill (`_drill_announced`), asked only
+    when a drill and urgent words are both found.
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
@@ -1366,7 +1391,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             ReadWhenAsked(_ASK_SET, read if read is not scoped else asks_in),
                             no_action, calm, routine,
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
-                            lambda: _AVERTED.search(read), lambda: _NOT_REAL_ALONE.search(read))
+                            lambda: _AVERTED.search(read),
+                            lambda: bool(_NOT_REAL_ALONE.search(read)
+                                         or _drill_announced(texts.subject)))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

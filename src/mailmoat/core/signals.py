@@ -147,7 +147,14 @@ _PROMO = alternatives(
     r"check-?up|health ?check|valuation)|lock in (?:the |current |today'?s |your |our )?"
     r"(?:prices?|pricing|rates?)|stock up|try (?:\w+ ){1,3}(?:today|now)|kostenlos (?:testen|"
     r"ausprobieren)|gratis (?:testen|probar)|essai gratuit|prueba gratis|sponsored (?:guide|"
-    r"content|post))\b",
+    r"content|post)|"
+    # a free period offered ("free for 60 days", "3 months free"), a sales week; the commonest
+    # offers in Italian and Malay ("iscriviti ora", "ultimi 6 posti", "diskaun", "percuma")
+    r"free for (?:\d+|a|one|two|three|six) (?:days|weeks|months?)|\d+ (?:days?|weeks?|months?) "
+    r"free|start (?:your )?free|cyber (?:week|monday)|iscriviti (?:ora|subito|adesso|entro)|"
+    r"ultimi \d+ posti|posti (?:limitati|ancora disponibili)|offerta (?:speciale|valida|"
+    r"esclusiva|lancio|limitata)|sconto|sconti|spedizione gratuita|saldi|diskaun|promosi|"
+    r"percuma|tawaran (?:istimewa|hebat|terhad)|daftar (?:sekarang|segera)|beli sekarang)\b",
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
@@ -347,7 +354,14 @@ _OUT_OF_SCOPE = _Matcher(
     r"support|care|plans?|planning|preparedness|exercises?|drills?|procedures?|kit|fund|"
     r"management|managers?|coordinators?|planners?|"
     r"exits?|generators?|huts?|shelters?|stairs|stairways?|lanes?|"
-    r"call-?outs?|cover|terms)\b"
+    r"call-?outs?|cover|terms|surgeons?|physicians?|doctors?|medicine|nurses?|nursing)\b"
+    # a planned interruption is a notice, not an incident: "Planned outage: Tuesday 9:00 to
+    # 13:00", "coupure programmée", "계획정전"
+    r"|\b(?:planned|scheduled) (?:power |water |network |system |electricity |service )?"
+    r"(?:outages?|interruptions?|shutdowns?|maintenance|downtime)\b|\bgeplante (?:strom)?"
+    r"(?:abschaltung|wartung|unterbrechung)\w*|\bcoupure (?:de courant |d'électricité |d'eau )?"
+    r"programmée|\binterruzione (?:programmata|pianificata)|\bcorte (?:de luz |de agua )?"
+    r"programado|계획 ?정전|정전 ?예정|예정된 ?정전"
     # a test, a device or a budget named, not an event: "the weekly fire alarm test",
     # "anti-collision systems", "we can't pay much"
     r"|\b(?:fire )?alarm tests?\b|\btest(?:ing)? (?:of )?the (?:fire )?alarms?\b"
