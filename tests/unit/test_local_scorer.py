@@ -1253,6 +1253,22 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     # a weather service's amber warning, as its red one
     ("Met Office <warnings@weather-alerts.net>", "Amber wind warning: today 15:00 - 06:00",
      "Gusts of 70-80 mph likely. Road, bridge and ferry closures likely."),
+    # French: water coming out since this morning and a question put to the reader; a
+    # clock written "08h40"
+    ("Jean-Yves <jy.morvan@orange-mail.net>", "de l'eau sort sous la porte du garage",
+     "Il y a de l'eau qui sort sous la porte du garage depuis ce matin. Vous pouvez venir ou "
+     "m'envoyer quelqu'un ?"),
+    ("Capitainerie <capitainerie@port-keroman.net>", "KORNOG – aussière rompue",
+     "Une personne de votre armement doit se présenter à bord avant la pleine mer de 08h40. "
+     "Merci de nous confirmer qui intervient."),
+    # Malay: bitten by a snake, no antivenom, please send the letter; Rioplatense Spanish:
+    # the pump burnt out, tell me what to do
+    ("Suparman <suparman@tiang-agro.net>", "Pekerja dipatuk ular Blok 11",
+     "Pekerja dipatuk ular di Blok 11 pukul 10.20 pagi. Klinik tiada antivenom. Tolong hantar "
+     "surat jaminan ke hospital."),
+    ("Raúl <rtechera@batovi-ganado.net>", "corrales sin agua",
+     "Se quemó la bomba del pozo 2 y los corrales 6 al 11 están sin agua, hace 36 grados. "
+     "Decime qué hago."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1446,6 +1462,12 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "to the assembly point within 5 minutes."),
     ("Direzione <dirsan@ospedale-nord.net>", "Esercitazione maxi-emergenza 18/03",
      "Scenario: incidente con 30 feriti, attivazione immediata del piano alle ore 13:00."),
+    # a readiness plan and accident records named in Malay, sent for a date ("sebelum
+    # 30/10"); a French request for this week
+    ("Rosman <rosman@tiang-agro.net>", "Kesiapsiagaan banjir - hantar sebelum 30/10",
+     "Sila hantar pelan kesiapsiagaan banjir dan rekod kemalangan 2026. Tolong ye tahun ni."),
+    ("Hugo <hugo@maison-lestrade.net>", "Re: attestation bancaire",
+     "Merci pour votre appel de cette nuit. Pouvez-vous me l'envoyer cette semaine ?"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
@@ -1663,6 +1685,18 @@ def test_a_fix_still_to_come_is_not_the_trouble_over(subject: str, body: str) ->
 ])
 def test_a_repair_done_or_a_must_not_is_no_trouble(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_desk_that_asks_in_urgent_words_is_no_promotion() -> None:
+    """A reservations desk holding rooms for the reader's stranded group until 5pm is not
+    selling, though "5 rooms left" is a seller's phrase; the same desk's offer is."""
+    desk = ("Flights are cancelled and your group is in our lobby. We have 5 rooms left "
+            "tonight. Please confirm the 4 rooms before 5pm, urgently.")
+    assert lane_of("Reservations <reservations@lakefront-hotel.net>", "Group - rooms held "
+                   "till 5pm", desk) is Lane.PUSH
+    offer = "Only 5 rooms left for New Year! Book now and save 20%."
+    assert lane_of("Reservations <reservations@lakefront-hotel.net>", "New Year offer",
+                   offer) in (Lane.SILENT, Lane.INFO)
 
 
 def test_a_test_or_a_drill_announced_does_not_push() -> None:

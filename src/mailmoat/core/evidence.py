@@ -454,6 +454,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bpaid (?:every|each) (?:day|evening|night)\b|\b(?:add|contact|message|text) (?:our|my|"
      r"the) (?:hr|recruit\w*|hiring|coordinator|mentor|assistant|supervisor|agent)\w* (?:\w+ ){0,3}"
      r"on (?:telegram|whatsapp)\b|\btelegram:? @\w+"
+     # Malay: gold or crypto investment with a fixed or guaranteed return
+     r"|\bpelaburan (?:emas|kripto|forex|digital)\b|\bpulangan (?:tetap|dijamin|\d+ ?%)"
      r"|\b\d+(?:[.,]\d+)? ?% (?:a |per )?(?:week|day|weekly|daily)\b"
      r"|\byou (?:have )?won(?:[ ,.!:;]|$)"
      # millions in a currency ("$4.5 million", "10 million dollars"; not "cover of 10 million");

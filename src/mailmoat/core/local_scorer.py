@@ -95,6 +95,9 @@ _EXPLICIT_URGENT = alternatives(
     # Finnish and Swedish ("tämä ei ole harjoitus": this is not a drill)
     r"\b(?:kiireellinen|kiireellisesti|kiireesti|välittömästi|pikaisesti|hätätilanne|"
     r"tämä ei ole harjoitus|this is not a drill|brådskande|omedelbart|akut)\b",
+    # Malay and Indonesian: at once, as soon as possible, an emergency
+    r"\b(?:segera|dengan segera|secepat mungkin|secepatnya|sesegera mungkin|kecemasan|"
+    r"darurat)\b",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -221,6 +224,10 @@ _NEAR_TIME = alternatives(
     r"\b(?:inniu|anocht|anois|ó mhaidin)\b",
     r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|juuri nyt|heti|tunnin sisällä|\d+ minuutin "
     r"sisällä|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
+    # French "dans l'heure", "cet après-midi"; Malay and Indonesian today, now, this evening
+    r"\b(?:dans l'heure|dans la journée|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
+    r"midi)|hari ini|sekarang|sekarang juga|petang ini|pagi ini|malam ini|malam ni|"
+    r"dalam (?:\d+|satu|sejam) (?:jam|minit|menit))\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -276,6 +283,10 @@ _CLOCK = alternatives(
     r"(?:[:.]\d\d)? uhr\b",
     # Finnish "klo 15.40", Swedish "kl. 14.00"
     r"\b(?:klo|kl\.?) \d{1,2}(?:[.:]\d\d)?\b",
+    # French "16h30", "08h40"; Malay "pukul 10.20 pagi", "jam 6 petang", "sebelum 6 petang"
+    # ("sebelum 30/10" is a date)
+    r"\b\d{1,2}h\d\d\b|\b(?:pukul|jam) \d{1,2}(?:[.:]\d\d)?\b|\b(?:sebelum|selepas) (?:pukul |"
+    r"jam )?\d{1,2}(?:[.:]\d\d)? ?(?:pagi|petang|malam|tengah hari|ptg|pg)\b",
 )
 # Days named in Italian, Romanian, Portuguese and Ukrainian/Russian (as in _OTHER_DAY).
 _OTHER_DAY_MORE = (
@@ -290,7 +301,8 @@ _OTHER_DAY_MORE = (
             "επόμενη εβδομάδα") +
     r"|\b(?:kesho|keshokutwa|jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili|"
     r"wiki ijayo|bihar|etzi|astelehen\w*|astearte\w*|asteazken\w*|ostegun\w*|ostiral\w*|"
-    r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda)\b"
+    r"larunbat\w*|igande\w*|datorren astean|ghedda|ghda|esok|lusa|besok|isnin|selasa|rabu|"
+    r"khamis|jumaat|sabtu|ahad|minggu depan)\b"
     r"|明日|明後日|前日|来週|[月火水木金土日]曜|\d{1,2}月 ?\d{1,2}日|"
     r"\b(?:morgen(?:ochtend|middag|avond| vroeg)|maandag|dinsdag|woensdag|donderdag|vrijdag|"
     r"zaterdag|zondag|volgende week)\b|"
@@ -477,6 +489,22 @@ _ASK = alternatives(
     r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|päätä|mitä teemme|mitä tehdään|pitääkö|"
     r"saako|kan du|kan ni|kunde du|vi behöver|jag behöver|ring mig|hör av dig|meddela|"
     r"vad gör vi|vad ska vi göra)\b",
+    # French: a question put to the reader ("Tu peux me donner ton accord ?", "Vous pouvez
+    # venir ?"), tell me, what do I do; Rioplatense Spanish: tell me, send someone, I need to
+    # know
+    r"(?:\b(?:tu|vous) (?:as|avez|peux|pouvez|pourrais|pourriez|es|êtes|sais|savez|veux|voulez|"
+    r"préfères|préférez|connais|connaissez)|\b(?:as-tu|avez-vous|peux-tu|sais-tu|savez-vous|"
+    r"veux-tu|voulez-vous))[^.?!\n]*\?|\b(?:dis-moi|dites-moi|on fait quoi|je fais quoi|"
+    r"je mets quoi|veuillez|je vous prie de|appelez-moi|tiens-moi au courant|tenez-moi au "
+    r"courant|decime|decinos|avisame|avisá|avisanos|llamame|mandá|mandame|confirmame|confirmá|"
+    r"necesito saber|necesitamos saber)\b",
+    # Malay and Indonesian: can you send, please help, please give instructions, I am waiting
+    r"\b(?:boleh (?:tak |\w+ )?(?:\w+ )?(?:hantar|tolong|bantu|call|telefon|hubungi|bagi|beri|"
+    r"sahkan|datang|balas|maklumkan|bawa)|sila (?:\w+ )?(?:hubungi|hantar|beri|sahkan|balas|"
+    r"maklumkan|telefon)|tolong|mohon|minta (?:\w+ )?(?:hantar|sahkan|maklum)|saya tunggu "
+    r"arahan|perlu (?:encik|puan|dr|tuan|cik)|apa (?:perlu|patut|nak) (?:saya|kami|kita) buat|"
+    r"(?:call|telefon|hubungi) saya|bisa (?:tolong|kirim|bantu)|harap (?:segera )?(?:hubungi|"
+    r"kirim|balas))\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -514,6 +542,9 @@ _DUE_OTHER_DAY = alternatives(
     r"(?: [\w']+){0,4} (?:d'ici|avant) (?:le )?(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|"
     r"dimanche|la semaine prochaine|\d{1,2}(?:er)? (?:janvier|février|mars|avril|mai|juin|"
     r"juillet|août|septembre|octobre|novembre|décembre))",
+    r"\b(?:répondre|confirmer|envoyer|renvoyer|retourner|signer|valider|transmettre|me dire|"
+    r"nous dire|faire savoir)(?: [\w']+){0,4} (?:cette semaine|dans la semaine|d'ici (?:la )?fin "
+    r"de (?:la )?semaine)",
     r"\b(?:confirmar|enviar|mandar|responder|contestar|firmar|decirme|avisarme|revisarlo|"
     r"una respuesta|tu respuesta|su respuesta)(?: \w+){0,4} "
     r"(?:antes del?|para el) (?:próximo )?(?:lunes|martes|miércoles|jueves|viernes|"
@@ -858,6 +889,23 @@ _TROUBLE = alternatives(
     r"vuoto|tulipalo|savua|putkirikko|sähkökatko|ambulanssi|sairaala\w*|jäätyi|jäätyny\w+|"
     r"alhaalla|kadonnut|kadoksissa|tajuton|brännskad\w+|olycka|ambulans\w*|sjukhus\w*|"
     r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad)\b",
+    # French: under water, water coming out, a pipe burst, stuck in the mud, broken, not
+    # answering, smells of burning, smoking, melted; Rioplatense Spanish: burnt out, smoke, no
+    # water or power, the cows on the road, won't start
+    r"\b(?:sous l'eau|de l'eau qui (?:sort|coule|rentre|entre|passe)|l'eau (?:monte|passe "
+    r"par-dessus|rentre|entre)|(?:a|ont) pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)e?s?|"
+    r"cassée?s?|ne décroche (?:pas|plus)|sur répondeur|sent le brûlé|ça fume|a fondu|"
+    r"se (?:quemó|cortó|cayó|rompió)|salió humo|sin (?:agua|luz)|no hay (?:agua|luz)|"
+    r"no arranca|en la ruta)\b",
+    # Malay and Indonesian: flood, fire, injured, unconscious, an accident, an ambulance,
+    # missing, not back, cannot be reached, broken, leaking, cut off, trapped, sinking, a
+    # landslide, bitten by a snake
+    r"\b(?:banjir|kebakaran|terbakar|cedera|tercedera|luka parah|pengsan|tidak sedarkan diri|"
+    r"kemalangan|kecelakaan|ambulans|hilang|belum (?:balik|pulang|sampai)|tak (?:dapat|boleh) "
+    r"(?:dihubungi|hubungi)|tidak dapat dihubungi|tak berjawab|tidak berjawab|rosak|bocor|"
+    r"terputus|tiada (?:bekalan|elektrik|air)|tidak berfungsi|tak berfungsi|air (?:naik|masuk)|"
+    r"terperangkap|terkandas|tenggelam|karam|hanyut|tanah runtuh|pokok tumbang|sesak nafas|"
+    r"dipatuk ular|terjatuh|melecur)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -914,7 +962,8 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"lyoum|lyouma)\b|اليوم|الليلة",
                       r"\b(?:danas|večeras|noćas)\b",
     r"\b(?:inniu|anocht)\b",
-    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|idag|ikväll|i kväll)\b",)
+    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|idag|ikväll|i kväll)\b",
+                      r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",)
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
                          r"(?:emergency|alarm|fire|event))\b",
@@ -958,7 +1007,7 @@ def _drill_announced(subject: str) -> bool:
     return _DRILL_ALONE.search(searched) and not _DRILL_DENIED.search(searched)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
-    r"\b(?:huomenna|imorgon|i morgon)\b",)
+    r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",)
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
                      rf"\b{_MONTH} \d{{1,2}}(?:[^\w,.]|[,.](?:\D|$)|$)",
@@ -978,7 +1027,11 @@ _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      r"\b\d{1,2}\. ?(?:siječnja|veljače|ožujka|travnja|svibnja|lipnja|srpnja|"
                      r"kolovoza|rujna|listopada|studenoga?|prosinca)|\b\d{1,2} de (?:janeiro|"
                      r"fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|"
-                     r"dezembro)\b")
+                     r"dezembro)\b",
+                     # in Malay ("30 Okt", "sebelum 30/10")
+                     r"\b\d{1,2} (?:januari|februari|mac|april|mei|jun|julai|ogos|september|"
+                     r"oktober|november|disember|okt|dis|sep|ogo)\b|\b(?:sebelum|pada|hingga|"
+                     r"sehingga|mulai) " + _DAY_MONTH + r"\b")
 # The sender's words are read by five sets of the patterns above. Trouble and the asks, each
 # full of optional words and sentence tails, multiply the DFA states of one set with all the
 # others: on mail not read before, two sets cost half of one (bench/bench_local.py). So do

@@ -362,6 +362,13 @@ _OUT_OF_SCOPE = _Matcher(
     r"(?:abschaltung|wartung|unterbrechung)\w*|\bcoupure (?:de courant |d'électricité |d'eau )?"
     r"programmée|\binterruzione (?:programmata|pianificata)|\bcorte (?:de luz |de agua )?"
     r"programado|계획 ?정전|정전 ?예정|예정된 ?정전"
+    # Malay and Indonesian named things: an emergency procedure, plan, number, exit, kit
+    r"|\b(?:prosedur|pelan|rancangan|nombor|nomor|talian|keluar|pintu|latihan|kit|hubungan|"
+    r"kenalan|tabung|bekalan) (?:\w+ )?(?:kecemasan|darurat)\b"
+    # ... and records or readiness named, not an event: "rekod kemalangan", "kesiapsiagaan
+    # banjir", "musim banjir"
+    r"|\b(?:rekod|laporan|borang|statistik|kadar|kesiapsiagaan|persediaan|musim|risiko|pelan|"
+    r"latihan) (?:\w+ )?(?:kemalangan|kebakaran|banjir)\b"
     # a test, a device or a budget named, not an event: "the weekly fire alarm test",
     # "anti-collision systems", "we can't pay much"
     r"|\b(?:fire )?alarm tests?\b|\btest(?:ing)? (?:of )?the (?:fire )?alarms?\b"
@@ -609,13 +616,17 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
             and (digest or "members" in seen or (bulk and _MEMBERS.search(footer)))
             and (bulk or promo()) and (digest or not _SELLS.search(text)))
 
+    action = "action" in said
+    # A role address (reservations@) writing to this reader alone, with no list headers or
+    # opt-out line, that asks for something in urgent words ("I need from you before 5pm")
+    # is a person at a desk, even when it tells that only 5 rooms are left.
+    opt_out = bool(bulk or OPT_OUT.search(footer))
     marketing = bool(
         korean_ad
         or labels & {"category_promotions"}
-        or (not list_reply and (bulk or automated or OPT_OUT.search(footer)) and promo()
-            and not joined())
+        or (not list_reply and (opt_out or automated) and promo() and not joined()
+            and (opt_out or not (action and "urgent" in said)))
     )
-    action = "action" in said
     scheduling = bool(
         message.calendar_parts
         or (message.attachments

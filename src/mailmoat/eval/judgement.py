@@ -79,7 +79,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-117.json", "blind-set-118.json",
                                 "blind-set-119.json", "blind-set-120.json",
                                 "blind-set-121.json", "blind-set-122.json",
-                                "blind-set-123.json", "blind-set-124.json"))
+                                "blind-set-123.json", "blind-set-124.json",
+                                "blind-set-125.json", "blind-set-126.json",
+                                "blind-set-127.json", "blind-set-128.json"))
 
 
 def labelled_sets() -> list[Path]:

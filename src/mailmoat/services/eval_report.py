@@ -178,9 +178,7 @@ _NEVER_TUNED = ("written blind (its writer never read the judge) and never tuned
                 "once at the judge as it stands")
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 121)))},
-    "blind-set-122.json": _TUNED,
-    **{f"blind-set-{i}.json": _NEVER_TUNED for i in (121, 123, 124)},
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 129)))},
 }
 
 
