@@ -1122,6 +1122,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "USD 8,500, fully refundable against the first tranche.", "payment or fee request"),
     ("Jobs <hr@review-jobs.net>", "Earn RM 150 - RM 300 daily. Add our HR coordinator on "
      "Telegram to start.", "windfall"),
+    # the landlord who cannot show the flat and posts the keys, in Korean
+    ("민석 <rent.qt@freemail.net>", "직접 보여드릴 수는 없고, 보증금을 보내주시면 열쇠를 택배로 "
+     "보내드립니다.", "payment or fee request"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

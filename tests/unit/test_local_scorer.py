@@ -1468,6 +1468,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Sila hantar pelan kesiapsiagaan banjir dan rekod kemalangan 2026. Tolong ye tahun ni."),
     ("Hugo <hugo@maison-lestrade.net>", "Re: attestation bancaire",
      "Merci pour votre appel de cette nuit. Pouvez-vous me l'envoyer cette semaine ?"),
+    # "available to move in at once" is an offer, not urgency
+    ("민석 <rent.qt@freemail.net>", "원룸 당장 입주 가능",
+     "원룸 주 280달러, 당장 입주 가능합니다. 관심 있으시면 연락 주세요."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -344,6 +344,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:fees?|retainers?)\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b"
      r"|\bfully refundable against\b|예치 후|선입금"
      r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저|보증금[^.\n]{0,20}입금 ?후"
+     # the landlord who cannot show the flat and posts the keys once paid, in Korean
+     r"|열쇠를 (?:택배|우편|등기)로|직접 보여(?:드릴|줄|드리지) 수(?:는|가)? 없"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"
      # the seller who cannot show the goods: a deposit first, to beat other buyers
