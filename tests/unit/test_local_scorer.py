@@ -1269,6 +1269,17 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Raúl <rtechera@batovi-ganado.net>", "corrales sin agua",
      "Se quemó la bomba del pozo 2 y los corrales 6 al 11 están sin agua, hace 36 grados. "
      "Decime qué hago."),
+    # a cold room's reading in French; cows on the road and "mandá a alguien" (RE2's "\\b"
+    # does not stand after "á"); "bitte ... Bescheid" by a time
+    ("Nolwenn <nolwenn.m@orange-mail.net>", "chambre froide",
+     "La chambre froide est à 9 °C et le compresseur s'arrête tout seul. Tu connais le "
+     "frigoriste, il peut venir par le bateau de 11h ?"),
+    ("Nelly <nelly.s@freemail.net>", "las vacas tuyas en la 17",
+     "Se cayó el alambrado y hay 30 vacas tuyas en la ruta 17, no hay luz y pasan camiones. "
+     "Mandá a alguien o avisá a la caminera vos."),
+    ("Annette <a.seidel@weinhaus.net>", "Falsche Lieferung",
+     "Die Lieferung ist falsch, die Verkostung ist morgen um 18 Uhr. Bitte geben Sie mir bis "
+     "15 Uhr Bescheid, ob Sie heute noch nachliefern."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH

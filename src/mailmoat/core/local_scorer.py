@@ -225,9 +225,10 @@ _NEAR_TIME = alternatives(
     r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|juuri nyt|heti|tunnin sisällä|\d+ minuutin "
     r"sisällä|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
     # French "dans l'heure", "cet après-midi"; Malay and Indonesian today, now, this evening
-    r"\b(?:dans l'heure|dans la journée|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
+    # (RE2's "\\b" is ASCII-only: a word ending in "é" stands outside a "\\b...\\b" group)
+    r"\b(?:dans l'heure|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
     r"midi)|hari ini|sekarang|sekarang juga|petang ini|pagi ini|malam ini|malam ni|"
-    r"dalam (?:\d+|satu|sejam) (?:jam|minit|menit))\b",
+    r"dalam (?:\d+|satu|sejam) (?:jam|minit|menit))\b|\bdans la journée",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -496,8 +497,9 @@ _ASK = alternatives(
     r"préfères|préférez|connais|connaissez)|\b(?:as-tu|avez-vous|peux-tu|sais-tu|savez-vous|"
     r"veux-tu|voulez-vous))[^.?!\n]*\?|\b(?:dis-moi|dites-moi|on fait quoi|je fais quoi|"
     r"je mets quoi|veuillez|je vous prie de|appelez-moi|tiens-moi au courant|tenez-moi au "
-    r"courant|decime|decinos|avisame|avisá|avisanos|llamame|mandá|mandame|confirmame|confirmá|"
-    r"necesito saber|necesitamos saber)\b",
+    r"courant|decime|decinos|avisame|avisanos|llamame|mandame|confirmame|necesito saber|"
+    r"necesitamos saber|vi preghiamo di|la preghiamo di|ti prego)\b|\b(?:avisá|mandá|confirmá)"
+    r"|\bbitte (?:\w+ ){0,6}bescheid\b",
     # Malay and Indonesian: can you send, please help, please give instructions, I am waiting
     r"\b(?:boleh (?:tak |\w+ )?(?:\w+ )?(?:hantar|tolong|bantu|call|telefon|hubungi|bagi|beri|"
     r"sahkan|datang|balas|maklumkan|bawa)|sila (?:\w+ )?(?:hubungi|hantar|beri|sahkan|balas|"
@@ -563,6 +565,9 @@ _DEADLINE = alternatives(
     r"submissions|bids|window|portal|bookings?) close[sd]?|frist\w*|bis spätestens)\b",
     r"마감|기한|만료|까지",
     r"\b(?:scadenza|scade|termenul|expiră|expira|prazo)\b|термін|срок|дедлайн",
+    # what happens if the time passes: "à défaut, le navire sera maintenu au port"
+    r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
+    r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
@@ -892,11 +897,15 @@ _TROUBLE = alternatives(
     # French: under water, water coming out, a pipe burst, stuck in the mud, broken, not
     # answering, smells of burning, smoking, melted; Rioplatense Spanish: burnt out, smoke, no
     # water or power, the cows on the road, won't start
+    # (words ending or starting in an accented letter stand outside "\\b")
     r"\b(?:sous l'eau|de l'eau qui (?:sort|coule|rentre|entre|passe)|l'eau (?:monte|passe "
-    r"par-dessus|rentre|entre)|(?:a|ont) pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)e?s?|"
-    r"cassée?s?|ne décroche (?:pas|plus)|sur répondeur|sent le brûlé|ça fume|a fondu|"
-    r"se (?:quemó|cortó|cayó|rompió)|salió humo|sin (?:agua|luz)|no hay (?:agua|luz)|"
-    r"no arranca|en la ruta)\b",
+    r"par-dessus|rentre|entre)|ne décroche (?:pas|plus)|sur répondeur|a fondu|salió humo|"
+    r"sin (?:agua|luz)|no hay (?:agua|luz)|no arranca|en la ruta|jadeando)\b|\b(?:(?:a|ont) "
+    r"pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)|cassé|sent le brûlé|se (?:nos |me |"
+    r"le |les )?(?:quemó|cortó|cayó|rompió))|ça fume|s'arrête tout seul"
+    # a cold room's reading: "la chambre froide est à 9 °C", "la cámara marca 11 grados"
+    r"|\b(?:chambre froide|frigo|congélateur|cámara(?: de frío)?|heladera|cella frigorifera|"
+    r"frigorifero) (?:[\w']+ ){0,3}(?:est à|à|marca|segna|indica) -?\d",
     # Malay and Indonesian: flood, fire, injured, unconscious, an accident, an ambulance,
     # missing, not back, cannot be reached, broken, leaking, cut off, trapped, sinking, a
     # landslide, bitten by a snake
