@@ -1280,6 +1280,9 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Annette <a.seidel@weinhaus.net>", "Falsche Lieferung",
      "Die Lieferung ist falsch, die Verkostung ist morgen um 18 Uhr. Bitte geben Sie mir bis "
      "15 Uhr Bescheid, ob Sie heute noch nachliefern."),
+    # "à la dérive" opens with an accented letter, outside RE2's ASCII "\\b"
+    ("Yann <yann@peche-groix.net>", "le Santez",
+     "Le Santez est à la dérive devant Groix, moteur HS. Tu peux appeler le CROSS ?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH

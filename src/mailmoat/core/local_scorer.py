@@ -193,7 +193,7 @@ _NEAR_TIME = alternatives(
     r")?(?:\d+|ten|fifteen|twenty|thirty) ?min\w*|\d+ ?min(?:ute)?s? max(?:imum)?|"
         r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin)|"
-    r"dzisiaj|dziś|teraz)\b",
+    r"dzisiaj|teraz)\b|\bdziś",
     r"\bnow\?",
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
@@ -220,10 +220,10 @@ _NEAR_TIME = alternatives(
     r"\b(?:vandaag|vanavond|vanochtend|vanmiddag|vannacht|binnen het uur|binnen \d+ minuten)\b",
     r"\b(?:danas|jutros|noćas|večeras|za sat vremena|u roku od sat vremena|"
     r"u (?:sljedećih|iduć\w+) \d+ minuta|za \d+ minuta|do kraja dana|daqui a \d+ minutos|"
-    r"daqui a (?:uma|1) hora|esta manhã)\b",
-    r"\b(?:inniu|anocht|anois|ó mhaidin)\b",
-    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|juuri nyt|heti|tunnin sisällä|\d+ minuutin "
-    r"sisällä|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
+    r"daqui a (?:uma|1) hora)\b|\besta manhã",
+    r"\b(?:inniu|anocht|anois)\b|(?:^|[^\w])ó mhaidin\b",
+    r"\b(?:tänä yönä|tunnin sisällä|\d+ minuutin sisällä)|\b(?:tänään|tänä (?:aamuna|iltana)|"
+    r"juuri nyt|heti|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
     # French "dans l'heure", "cet après-midi"; Malay and Indonesian today, now, this evening
     # (RE2's "\\b" is ASCII-only: a word ending in "é" stands outside a "\\b...\\b" group)
     r"\b(?:dans l'heure|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
@@ -364,7 +364,7 @@ _ASK = alternatives(
     r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|need (?:a|an) \w+ (?:out|"
     r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
-    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht|übernimmt)|"
+    r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht)|\bwer übernimmt|"
     # what the sender needs from the reader, said outright
     r"(?:i|we) need (?:from you|to know|the following)|"
     # ... or what others wait for: "the buyers want to know by 4pm whether", "they need
@@ -389,7 +389,7 @@ _ASK = alternatives(
     r"(?:still )?need (?:a|an) \w+ (?:number|code|decision|answer|reply|sign-?off)|go ?/ ?no-?go|"
     r"go or no-?go|if you can (?:get|send|sign|confirm|call|ring)|il faut|necesito que|"
     r"do (?:you|u) want (?:me|us) to|where(?:'s| is| are) (?:the|my|our)|kannst du|könntest du|"
-    r"qué hago|dime qué|(?:le|les|te) (?:pedimos|pido|rogamos|ruego)|favor de|se solicita|"
+    r"qué hago|(?:le|les|te) (?:pedimos|pido|rogamos|ruego)|favor de|se solicita|"
     # a decision or an answer wanted by a time, in German, French and Spanish
     r"(?:entscheidung|anweisung|anweisungen|freigabe|rückmeldung|stellungnahme|bestätigung) "
     r"(?:bis|vor|noch heute|heute)|(?:décision|réponse|confirmation|validation|instructions?) "
@@ -478,7 +478,7 @@ _ASK = alternatives(
     r"\b(?:response|reply|answer|decision|confirmation|approval|instructions?) (?:is |are )?"
     r"(?:required|needed) by\b",
     # Irish: could you, please, call me, tell me
-    r"\b(?:an bhféadfá|an bhféadfadh|an féidir leat|an féidir libh|le do thoil|cuir glaoch|"
+    r"\ban bhféadfá|\b(?:an bhféadfadh|an féidir leat|an féidir libh|le do thoil|cuir glaoch|"
     r"glaoigh orm|abair liom|cuir scéal)\b",
     # Croatian "Da otkažem?" (shall I cancel?), "moramo odlučiti" (we must decide); German
     # "was sollen wir tun?"
@@ -486,8 +486,8 @@ _ASK = alternatives(
     r"\bodlučite\b|\bwas (?:sollen|soll) (?:wir|ich) (?:jetzt )?(?:tun|machen)\b|"
     r"\bwas (?:tun|machen) wir\b|\bsoll ich (?:\w+ )?(?:anrufen|rufen)\b",
     # Finnish and Swedish: can you, I need, a decision needed, call me, tell me, what do we do
-    r"\b(?:voitko|voisitko|voitteko|voisitteko|pystytkö|tarvitsen|tarvitsemme|tarvitaan|"
-    r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|päätä|mitä teemme|mitä tehdään|pitääkö|"
+    r"\b(?:pystytkö|pitääkö|päätä)|\b(?:voitko|voisitko|voitteko|voisitteko|tarvitsen|tarvitsemme|tarvitaan|"
+    r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|mitä teemme|mitä tehdään|"
     r"saako|kan du|kan ni|kunde du|vi behöver|jag behöver|ring mig|hör av dig|meddela|"
     r"vad gör vi|vad ska vi göra)\b",
     # French: a question put to the reader ("Tu peux me donner ton accord ?", "Vous pouvez
@@ -498,8 +498,8 @@ _ASK = alternatives(
     r"veux-tu|voulez-vous))[^.?!\n]*\?|\b(?:dis-moi|dites-moi|on fait quoi|je fais quoi|"
     r"je mets quoi|veuillez|je vous prie de|appelez-moi|tiens-moi au courant|tenez-moi au "
     r"courant|decime|decinos|avisame|avisanos|llamame|mandame|confirmame|necesito saber|"
-    r"necesitamos saber|vi preghiamo di|la preghiamo di|ti prego)\b|\b(?:avisá|mandá|confirmá)"
-    r"|\bbitte (?:\w+ ){0,6}bescheid\b",
+    r"necesitamos saber|vi preghiamo di|la preghiamo di|ti prego)\b"
+    r"|\b(?:avisá|mandá|confirmá|dime qué)|\bbitte (?:\w+ ){0,6}bescheid\b",
     # Malay and Indonesian: can you send, please help, please give instructions, I am waiting
     r"\b(?:boleh (?:tak |\w+ )?(?:\w+ )?(?:hantar|tolong|bantu|call|telefon|hubungi|bagi|beri|"
     r"sahkan|datang|balas|maklumkan|bawa)|sila (?:\w+ )?(?:hubungi|hantar|beri|sahkan|balas|"
@@ -630,7 +630,7 @@ _TROUBLE = alternatives(
     r"hasn'?t|has not|haven'?t|"
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
-    r"climbing|going up)|unaccounted for|se (?:descompuso|averió|rompió|quemó|cayó)|"
+    r"climbing|going up)|unaccounted for|se descompuso|"
     r"(?:is|are) not (?:running|cooling|heating|starting)|(?:isn'?t|aren'?t|won'?t|doesn'?t) "
     r"(?:running|cooling|heating|start|turn on)|"
     r"roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
@@ -789,24 +789,23 @@ _TROUBLE = alternatives(
     r"(?:est|s'est) tombée?|(?:amène|amènent|emmène|emmènent|transporte|transportent) à "
     r"l'hôpital|(?:appelé|appelle) le 911|"
     r"(?:voiture|camion|véhicule|bus|car) (?:\w+ )?(?:renversée?|accidentée?)|"
-    r"(?:dans le|au) fossé|couchée? sur le (?:côté|flanc)|"
-    r"toit (?:\w+ )?(?:arraché|effondré|a cédé)|s'est effondrée?|l'eau monte|"
+    r"couchée? sur le (?:côté|flanc)|s'est effondrée?|l'eau monte|"
     r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|disparue?s?|pas de (?:contact|nouvelles)|"
     r"brennt|flammen|verletzt\w*|notaufnahme|bewusstlos|zusammengebrochen|unfall|"
-    r"umgekippt|überschlagen|eingestürzt|wasser steigt|vermisst|nicht zurück\w*|"
+    r"umgekippt|eingestürzt|wasser steigt|vermisst|nicht zurück\w*|"
     r"kein kontakt|incendio|se (?:está )?quemando|(?:hay|sale|mucho) humo|herid[oa]s?|urgencias|"
     r"desmay\w+|"
-    r"electrocutad[oa]|accidente|volc(?:ó|ad[oa])|se derrumbó|el agua (?:sube|está "
+    r"electrocutad[oa]|accidente|volcad[oa]|el agua (?:sube|está "
     r"subiendo)|desaparecid[oa]s?|no (?:ha )?(?:vuelto|regresado)|sin contacto|"
     # a person crushed or buried, a vessel aground, adrift or taking water, oil on the water
     r"crushed|(?:was|got|been|badly|severely) burn(?:ed|t)|trapped (?:in|under|by|inside)|"
     r"dug out|aground|adrift|taking (?:on )?"
     r"water|capsized|lost (?:steering|propulsion)|oil (?:sheen|on the water)|écrasée?|coincée?|"
-    r"à la dérive|prend l'eau|eingeklemmt|gequetscht|verschüttet|aplastad[oa]|"
+    r"prend l'eau|eingeklemmt|gequetscht|verschüttet|aplastad[oa]|"
     r"atrapad[oa]|a la deriva|haciendo agua|encallad[oa]|"
     # Portuguese, the commonest emergencies
     r"ferid[oa]s?|acidente|incêndio|pegando fogo|não (?:voltou|retornou)|socorro|afundando|"
-    r"fazendo água|à deriva|vazamento|esmagad[oa])\b",
+    r"fazendo água|vazamento|esmagad[oa])\b",
     r"불길|실종|의식(?:이)? ?없|부상(?:자|을|당)|열이 ?(?:39|40|41)|고열|표류|좌초|침수|매몰",
     # Italian, Romanian and Portuguese: fire, smoke, hurt, fallen, an ambulance, the hospital,
     # unconscious, not answering, missing, trapped, flooded, a gas leak, not working
@@ -881,10 +880,10 @@ _TROUBLE = alternatives(
     r"inundada|a sangrar|sem notícias)\b",
     # Irish: fell, hurt, sick, the hospital, an ambulance, a fire, dead, missing, broken,
     # leaking, pain
-    r"\b(?:thit (?:sé|sí|siad)|gortaithe|gortú|tinn|ospidéal|otharcharr|dóiteán|marbh|"
+    r"\b(?:thit siad|gortaithe|tinn|ospidéal|otharcharr|dóiteán|marbh|"
     r"ar iarraidh|briste|ag sceitheadh|pian)\b",
     # German: overheated, gone out, dragging, adrift; Korean: the temperature keeps rising
-    r"\b(?:überhitzt|(?:ist|sind) ausgegangen|slippt|treiben ab|treibt ab|vertrieben|undicht|"
+    r"\b(?:(?:ist|sind) ausgegangen|slippt|treiben ab|treibt ab|vertrieben|undicht|"
     r"läuft voll|sinkt)\b|온도(?:가)? ?(?:계속 )?(?:올라|상승)|계속 (?:올라가|상승)",
     # Finnish and Swedish: not working, won't start, not answering, not come back, broken, a
     # fault, tripped, stalled, hurt, dead, an accident, a leak, a fire, smoke, a burst pipe, a
@@ -902,7 +901,9 @@ _TROUBLE = alternatives(
     r"par-dessus|rentre|entre)|ne décroche (?:pas|plus)|sur répondeur|a fondu|salió humo|"
     r"sin (?:agua|luz)|no hay (?:agua|luz)|no arranca|en la ruta|jadeando)\b|\b(?:(?:a|ont) "
     r"pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)|cassé|sent le brûlé|se (?:nos |me |"
-    r"le |les )?(?:quemó|cortó|cayó|rompió))|ça fume|s'arrête tout seul"
+    r"le |les )?(?:quemó|cortó|cayó|rompió|averió|derrumbó)|volcó|(?:dans le|au) fossé|toit "
+    r"(?:\w+ )?(?:arraché|effondré|a cédé)|thit (?:sé|sí)|gortú)|ça fume|s'arrête tout seul|"
+    r"(?:^|[^\w])(?:à la dérive|à deriva|überschlagen|überhitzt)"
     # a cold room's reading: "la chambre froide est à 9 °C", "la cámara marca 11 grados"
     r"|\b(?:chambre froide|frigo|congélateur|cámara(?: de frío)?|heladera|cella frigorifera|"
     r"frigorifero) (?:[\w']+ ){0,3}(?:est à|à|marca|segna|indica) -?\d",
@@ -971,7 +972,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"lyoum|lyouma)\b|اليوم|الليلة",
                       r"\b(?:danas|večeras|noćas)\b",
     r"\b(?:inniu|anocht)\b",
-    r"\b(?:tänään|tänä (?:aamuna|iltana|yönä)|idag|ikväll|i kväll)\b",
+    r"\b(?:tänään|tänä (?:aamuna|iltana)|idag|ikväll|i kväll)\b|\btänä yönä",
                       r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",)
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
