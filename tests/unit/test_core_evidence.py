@@ -1125,6 +1125,9 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # the landlord who cannot show the flat and posts the keys, in Korean
     ("민석 <rent.qt@freemail.net>", "직접 보여드릴 수는 없고, 보증금을 보내주시면 열쇠를 택배로 "
      "보내드립니다.", "payment or fee request"),
+    # "Überweisung" opens with "Ü", where RE2's ASCII "\\b" does not stand
+    ("Hilfswerk <hilfe.flut@freemail.net>", "Bitte spenden Sie jetzt per Überweisung für die "
+     "Flutopfer.", "donation"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

@@ -994,7 +994,8 @@ _RECEIPT = (r"\b(?:amount charged|(?:has been|was|been) (?:auto-?)?renewed|auto-
 _DONATION = "a donation by bank transfer"
 _DONATION_ASK = (r"\b(?:donate|donating|donations?|(?:un|votre|chaque|vos|les|faire un) dons?|"
                  r"spenden?|donativos?|donaciones)\b")
-_BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virement|überweisung|"
+# ("berweisung": RE2's ASCII "\\b" stands after "ü" in "überweisung", not before it)
+_BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virement|berweisung|"
                  r"transferencia|personal (?:bank )?account)\b")
 # A traveller's plea: things stolen, and money asked for (a contact's account taken over).
 _STRANDED = "a stranded traveller asking for money"

@@ -193,7 +193,8 @@ _SECURITY = alternatives(
     r"suspicious (?:\w+ ){0,2}(?:forwarding|inbox rules?|e-?mail sending)|"
     r"creation of (?:a )?forwarding|forwarding/redirect rule|"
     r"(?:security|single-use|one-time) (?:pass)?code|código de "
-    r"verificación|code de (?:vérification|sécurité)|(?:bestätigungs|verifizierungs|sicherheits)"
+    # ("sécurit": RE2's ASCII "\\b" stands before the final "é", not after it)
+    r"verificación|code de (?:vérification|sécurit)|(?:bestätigungs|verifizierungs|sicherheits)"
     r"code|"
     r"unauthori[sz]ed (?:transaction|charge|access)|account (?:locked|compromised)|account "
     r"(?:is |has been |will be )?(?:suspended|disabled|restricted|deactivated|on hold)|"
