@@ -81,7 +81,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-121.json", "blind-set-122.json",
                                 "blind-set-123.json", "blind-set-124.json",
                                 "blind-set-125.json", "blind-set-126.json",
-                                "blind-set-127.json", "blind-set-128.json"))
+                                "blind-set-127.json", "blind-set-128.json",
+                                "blind-set-129.json", "blind-set-130.json",
+                                "blind-set-131.json", "blind-set-132.json"))
 
 
 def labelled_sets() -> list[Path]:
