@@ -1704,6 +1704,17 @@ def test_a_repair_done_or_a_must_not_is_no_trouble(sender: str, subject: str, bo
     assert lane_of(sender, subject, body) is not Lane.PUSH
 
 
+def test_a_providers_planned_outage_notice_is_a_visible_record() -> None:
+    """A utility's notice, sent with list headers, of a planned interruption of the reader's
+    own supply is a record of the service (INFO), neither an incident nor noise."""
+    notice = message_from_fields(
+        sender="Coast Hydro <outages@coast-hydro.net>",
+        subject="Planned outage: Bay Rd - Tuesday 9:00 AM to 1:00 PM",
+        body="Planned power outage to replace poles. Please plan ahead.",
+        list_unsubscribe="<https://coast-hydro.net/u>")
+    assert classify(notice).decision.lane is Lane.INFO
+
+
 def test_a_desk_that_asks_in_urgent_words_is_no_promotion() -> None:
     """A reservations desk holding rooms for the reader's stranded group until 5pm is not
     selling, though "5 rooms left" is a seller's phrase; the same desk's offer is."""

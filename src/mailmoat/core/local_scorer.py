@@ -900,7 +900,7 @@ _TROUBLE = alternatives(
     r"\b(?:sous l'eau|de l'eau qui (?:sort|coule|rentre|entre|passe)|l'eau (?:monte|passe "
     r"par-dessus|rentre|entre)|ne décroche (?:pas|plus)|sur répondeur|a fondu|salió humo|"
     r"sin (?:agua|luz)|no hay (?:agua|luz)|no arranca|en la ruta|jadeando)\b|\b(?:(?:a|ont) "
-    r"pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)|cassé|sent le brûlé|se (?:nos |me |"
+    r"pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)|sent le brûlé|se (?:nos |me |"
     r"le |les )?(?:quemó|cortó|cayó|rompió|averió|derrumbó)|volcó|(?:dans le|au) fossé|toit "
     r"(?:\w+ )?(?:arraché|effondré|a cédé)|thit (?:sé|sí)|gortú)|ça fume|s'arrête tout seul|"
     r"(?:^|[^\w])(?:à la dérive|à deriva|überschlagen|überhitzt)"

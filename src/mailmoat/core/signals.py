@@ -92,6 +92,9 @@ _TRANSACTIONAL = alternatives(
     r"영수증|결제 (?:완료|내역)|주문 (?:완료|확인)|배송 (?:시작|완료|조회)|"
     r"출고 ?(?:완료|안내|되었|됐)|"
     r"예약 (?:완료|확정)|명세서",
+    # a provider's notice of a planned interruption of the reader's service: a record
+    r"\b(?:planned|scheduled) (?:power |water |network |system |electricity |service )?"
+    r"(?:outage|interruption|shutdown|maintenance|downtime)\b",
 )
 _PROMO = alternatives(
     # ("clearance" alone is also customs' and a mine-clearance charity's name)
