@@ -1283,6 +1283,14 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     # "à la dérive" opens with an accented letter, outside RE2's ASCII "\\b"
     ("Yann <yann@peche-groix.net>", "le Santez",
      "Le Santez est à la dérive devant Groix, moteur HS. Tu peux appeler le CROSS ?"),
+    # a reading still getting worse
+    ("Marta <marta@finca-lucero.net>", "el sótano",
+     "El agua del sótano ya llega a 10 cm y subiendo. ¿Apago la caldera?"),
+    ("Jonas <jonas@halle-nord.net>", "Keller",
+     "Das Wasser im Keller steht bei 20 cm und steigt. Kannst du den Notdienst anrufen?"),
+    # laughter does not take trouble out of a mail
+    ("Lee <lee.h@freemail.net>", "flat",
+     "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1485,6 +1493,12 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "available to move in at once" is an offer, not urgency
     ("민석 <rent.qt@freemail.net>", "원룸 당장 입주 가능",
      "원룸 주 280달러, 당장 입주 가능합니다. 관심 있으시면 연락 주세요."),
+    # a cheerful note with a near time and a question: an invitation or news
+    ("Tom <tom.b@freemail.net>", "tonight",
+     "Can you bring the speakers tonight? Party starts at 8 haha"),
+    ("Mia <mia.k@freemail.net>", "Sunday", "Are you coming to lunch today? Mum made lasagne ❤"),
+    ("Ana <ana.ruiz@freemail.net>", "¡aprobé!",
+     "¡Aprobé el examen de conducir hoy! 🎉 ¿Cenamos esta noche para celebrarlo?"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -599,6 +599,18 @@ _RELAXED = alternatives(
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
     r"the latest|so|and)\b)",
 )
+# A cheerful register: laughter, hearts, a party, in the sender's own words ("she passed!!
+# 🎉", "오늘 저녁 먹자 ㅎㅎ", "jajaja"). A near time with a question is then an invitation or
+# news, not an interruption, unless trouble, an incident or urgent words are told too.
+# ("lol" is not here: people write it about trouble too, "dog is being good but not for long
+# lol"; nor "jaja", which is also "eggs".)
+_CHEERFUL = alternatives(
+    "[\U0001F600-\U0001F606\U0001F60A\U0001F60D\U0001F618\U0001F602\U0001F923"
+    "\U0001F970\U0001F973\U0001F389\U0001F38A\u2764\U0001F495\U0001F496\U0001F499-"
+    "\U0001F49C\U0001F9E1]",
+    r"\^\^|ㅋㅋ|ㅎㅎ",
+    r"\b(?:ha(?:ha)+|jaja(?:ja)+|hihi|xoxo|kkkk+)\b",
+)
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
 # of its own. Read before negations are taken out of scope ("no rush" is one).
 _CALM = matcher(alternatives(
@@ -916,6 +928,11 @@ _TROUBLE = alternatives(
     r"terputus|tiada (?:bekalan|elektrik|air)|tidak berfungsi|tak berfungsi|air (?:naik|masuk)|"
     r"terperangkap|terkandas|tenggelam|karam|hanyut|tanah runtuh|pokok tumbang|sesak nafas|"
     r"dipatuk ular|terjatuh|melecur)\b",
+    # a reading that is still getting worse: "pulpa a 18,6 °C y subiendo", "3 inches and
+    # rising", "l'eau ... et ça monte", "계속 올라가요"
+    r"\b(?:and (?:still )?(?:rising|climbing)|still (?:rising|climbing)|(?:y|sigue|siguen) "
+    r"subiendo|et (?:ça )?monte|und steigt|steigt weiter|e sta salendo|e continua a salire|"
+    r"(?:e|et) augmente)\b|계속 올라|올라가고 있",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -1055,7 +1072,8 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
                            "today": _TODAY, "tomorrow": _TOMORROW, "date": _DATE,
                            "soon": _SOON, "drill": _DRILL,
-                           "relaxed": _RELAXED, "weekday_eod": _WEEKDAY_EOD,
+                           "relaxed": _RELAXED, "cheerful": _CHEERFUL,
+                           "weekday_eod": _WEEKDAY_EOD,
                            "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?",
                            "due_other_day": _DUE_OTHER_DAY,
@@ -1258,6 +1276,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         if s.automated_sender and not (s.action_requested or s.same_org):
             return 0.5, "automated reminder"
         if timed:
+            if "cheerful" in found and not trouble:
+                # laughter or hearts with a near time and a question: an invitation or news
+                return 0.5, "a cheerful note with time pressure"
             return 0.8, "time pressure with a request"
         if not near and routine():
             # "Claim documents for the burst pipe?", "boiler repair quote": the subject says

@@ -178,8 +178,7 @@ _NEVER_TUNED = ("written blind (its writer never read the judge) and never tuned
                 "once at the judge as it stands")
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 129)))},
-    **{f"blind-set-{i}.json": _NEVER_TUNED for i in range(129, 133)},
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 133)))},
 }
 
 
