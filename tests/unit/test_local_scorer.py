@@ -1288,6 +1288,14 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "El agua del sótano ya llega a 10 cm y subiendo. ¿Apago la caldera?"),
     ("Jonas <jonas@halle-nord.net>", "Keller",
      "Das Wasser im Keller steht bei 20 cm und steigt. Kannst du den Notdienst anrufen?"),
+    # Danish and Norwegian
+    ("Søren <soren@havnelager.net>", "Kølerummet",
+     "Kølerummet virker ikke og temperaturen stiger. Kan du ringe til teknikeren i dag?"),
+    ("Kari <kari@fjordbuss.net>", "Bussen",
+     "Bussen har kjørt av veien ved Vik. Ingen er skadet, men vi trenger en ny buss med en "
+     "gang. Gi beskjed!"),
+    ("Lars <lars@byggeriet.net>", "Kranen",
+     "Det haster: kranen skal flyttes inden for en time. Ring til mig."),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),
@@ -1493,6 +1501,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "available to move in at once" is an offer, not urgency
     ("민석 <rent.qt@freemail.net>", "원룸 당장 입주 가능",
      "원룸 주 280달러, 당장 입주 가능합니다. 관심 있으시면 연락 주세요."),
+    # Danish: an out-of-office reply's "for urgent matters", and "not urgent"
+    ("Mette <mette@kontoret.net>", "Autosvar: Møde",
+     "Tak for din mail. Jeg er på ferie til 3. januar. I hastende sager kontakt kontoret."),
+    ("Mette <mette@kontoret.net>", "Frokost",
+     "Ikke hastende: vil du med til frokost i dag?"),
     # a cheerful note with a near time and a question: an invitation or news
     ("Tom <tom.b@freemail.net>", "tonight",
      "Can you bring the speakers tonight? Party starts at 8 haha"),

@@ -583,8 +583,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
 
 _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
-    r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|자동 ?(?:회신|응답)|"
-    r"\[자동 ?응답\]|부재중|【?自動(?:返信|応答)】?|【?不在(?:通知|のお知らせ)】?)", re.IGNORECASE)
+    r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|autosvar|frånvaro|"
+    r"자동 ?(?:회신|응답)|\[자동 ?응답\]|부재중|"
+    r"【?自動(?:返信|応答)】?|【?不在(?:通知|のお知らせ)】?)", re.IGNORECASE)
 _AUTO_REPLY_WORDS = (
     # "away" with when it ends; "I'm away the week after" is a person planning
     rb"\b(?:i am|i'm|i will be) (?:currently )?(?:out of (?:the )?office|away (?:until|till|from|"

@@ -98,6 +98,10 @@ _EXPLICIT_URGENT = alternatives(
     # Malay and Indonesian: at once, as soon as possible, an emergency
     r"\b(?:segera|dengan segera|secepat mungkin|secepatnya|sesegera mungkin|kecemasan|"
     r"darurat)\b",
+    # Danish and Norwegian: it is urgent, at once, as soon as possible, an emergency, this is
+    # not a drill
+    r"\b(?:det haster|haster|hastende|omgående|hurtigst muligt?|snarest muligt?|"
+    r"snarest|nødsituation|nødstilfælde|dette er ikke en øvelse)\b",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -229,6 +233,11 @@ _NEAR_TIME = alternatives(
     r"\b(?:dans l'heure|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
     r"midi)|hari ini|sekarang|sekarang juga|petang ini|pagi ini|malam ini|malam ni|"
     r"dalam (?:\d+|satu|sejam) (?:jam|minit|menit))\b|\bdans la journée",
+    # Danish and Norwegian: today, tonight, this morning, this afternoon, right now, at once,
+    # within the hour
+    r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges|i eftermiddag|i ettermiddag|lige nu|"
+    r"med det samme|med en gang|inden for en time|innen en time|inden for \d+ minutter|innen "
+    r"\d+ minutter)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -507,6 +516,11 @@ _ASK = alternatives(
     r"arahan|perlu (?:encik|puan|dr|tuan|cik)|apa (?:perlu|patut|nak) (?:saya|kami|kita) buat|"
     r"(?:call|telefon|hubungi) saya|bisa (?:tolong|kirim|bantu)|harap (?:segera )?(?:hubungi|"
     r"kirim|balas))\b",
+    # Danish and Norwegian: can you, will you, call me, let me know, what do we do, I need,
+    # please answer, confirm, help
+    r"\b(?:kan i|kan dere|vil du|vil i|ring til mig|ring meg|ring til meg|giv besked|gi "
+    r"beskjed|sig til|si ifra|hvad gør vi|hva gjør vi|jeg har brug for|vi har brug for|jeg "
+    r"trenger|vi trenger|svar venligst|svar snarest|bekræft|bekreft|hjælp|hjelp)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -629,7 +643,8 @@ _CALM = matcher(alternatives(
     r"presarik|presarik gabe|machi mosta3jal|geen haast|niet dringend|geen spoed)\b|"
     r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال",
     r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe",
-    r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)"))
+    r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)",
+    r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b"))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -933,6 +948,13 @@ _TROUBLE = alternatives(
     r"\b(?:and (?:still )?(?:rising|climbing)|still (?:rising|climbing)|(?:y|sigue|siguen) "
     r"subiendo|et (?:ça )?monte|und steigt|steigt weiter|e sta salendo|e continua a salire|"
     r"(?:e|et) augmente)\b|계속 올라|올라가고 있",
+    # Danish and Norwegian: not working, won't start, not answering, the power is out, flooded,
+    # leaking, broken, stuck, hurt, fell, missing, off the road, a fire, an ambulance, hospital
+    r"\b(?:virker ikke|fungerer ikke|starter ikke|svarer ikke|tager ikke telefonen|tar ikke "
+    r"telefonen|strømmen er gået|strømmen er borte|strømafbrydelse|strømbrudd|ingen strøm|"
+    r"oversvømme\w*|lækker|lekker|i stykker|sidder fast|sitter fast|kommet til skade|skadet|"
+    r"er faldet|har falt|savnet|forsvundet|ikke kommet hjem|kørt af vejen|kjørt av veien|i "
+    r"grøften|i grøfta|det brænder|det brenner|brann|ambulanse|sygehus\w*|sykehus\w*)\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
@@ -990,7 +1012,9 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"\b(?:danas|večeras|noćas)\b",
     r"\b(?:inniu|anocht)\b",
     r"\b(?:tänään|tänä (?:aamuna|iltana)|idag|ikväll|i kväll)\b|\btänä yönä",
-                      r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",)
+                      r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",
+    r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
+)
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
                          r"(?:emergency|alarm|fire|event))\b",
@@ -1034,7 +1058,9 @@ def _drill_announced(subject: str) -> bool:
     return _DRILL_ALONE.search(searched) and not _DRILL_DENIED.search(searched)
 _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|\bamanhã|내일|"
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
-    r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",)
+    r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",
+    r"\bi morgen\b",
+)
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
                      rf"\b{_MONTH} \d{{1,2}}(?:[^\w,.]|[,.](?:\D|$)|$)",

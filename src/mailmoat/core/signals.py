@@ -434,6 +434,8 @@ _OUT_OF_SCOPE = _Matcher(
     # Basque and Arabic: "ez da premiazkoa", "ليس عاجلا"
     r"|\bez da premiazkoa\b|ليس عاجل|غير عاجل|\bniet (?:\w+ )?dringend\b|\bgeen spoed\b"
     r"|\b(?:voor|bij|in) (?:dringende|spoedeisende) (?:zaken|vragen|gevallen)\b"
+    # Danish and Norwegian: "i hastende sager kontakt kontoret", "ikke hastende"
+    r"|\bi (?:hastende|akutte) (?:sager|saker|tilfælde|tilfeller)\b|\bikke (?:\w+ )?hastende\b"
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
