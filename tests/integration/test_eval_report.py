@@ -39,6 +39,19 @@ def test_report_writes_every_section(tmp_path: Path) -> None:
     assert {"dev-set.json", "blind-set.json"} <= set(labelled)
     assert labelled["blind-set.json"]["items"] >= 250
     assert "### blind-set.json" in text and "### dev-set.json" in text
+    # pooled by how much each set flatters the judge: mails summed, never a set counted twice
+    from mailmoat.services.eval_report import SET_KINDS, set_kind
+
+    pooled = data["judgement"]["pooled"]
+    assert set(pooled) == set(SET_KINDS)
+    for kind in SET_KINDS:
+        mine = [d for d in labelled.values() if set_kind(d["set"]) == kind]
+        assert pooled[kind]["sets"] == len(mine)
+        assert pooled[kind]["items"] == sum(d["items"] for d in mine)
+    assert pooled["development set"]["sets"] == 1 and pooled["tuned on"]["sets"] >= 100
+    assert sum(p["items"] for p in pooled.values()) == sum(d["items"] for d in labelled.values())
+    assert "### All labelled sets, pooled by how much they flatter the judge" in text
+    assert f"tuned on ({pooled['tuned on']['sets']} sets" in text
 
 
 def test_model_comparison_has_a_row_per_configured_model_beside_the_local_path() -> None:

@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 from mailmoat.core.lanes import Lane
 from mailmoat.entrypoints.cli.main import app
 from mailmoat.eval.floors import check_floors, load_floors
-from mailmoat.eval.judgement import DEV_SET, corpus_split, label_metrics
+from mailmoat.eval.judgement import (
+    DEV_SET,
+    GOALS,
+    corpus_split,
+    label_metrics,
+    meets,
+    pool_label_metrics,
+)
 from mailmoat.eval.runner import evaluate, load_items
 from mailmoat.store import Store
 
@@ -47,6 +54,30 @@ def test_label_metrics_hold_the_committed_floors() -> None:
     assert all(c.ok for c in check_floors(report, load_floors()[DEV_SET.name]))
     flagged = [r for r in report.items if r.phishing]
     assert flagged and all(r.predicted is Lane.QUEUE for r in flagged)
+
+
+def test_pooled_figures_are_those_of_the_union_not_an_average_of_shares() -> None:
+    items = load_items(DEV_SET)
+    # two unequal parts: the smaller one's shares must not weigh as much as the larger's
+    parts = [items[:40], items[40:]]
+    found = [label_metrics(p, evaluate("part", p)) for p in parts]
+    pooled = pool_label_metrics(found)
+    whole = label_metrics(items, evaluate("whole", items))
+    for key in ("items", "lane_accepted", "urgent_push_or_meeting", "push_precision",
+                "push_total", "suspect_in_push", "promotions_silent_or_info",
+                "visible_hidden"):
+        assert pooled[key] == pytest.approx(whole[key]), key
+    assert pooled["sets"] == 2
+    assert pooled["suspect_in_push_per_1000"] == whole["suspect_in_push"] * 1000 / len(items)
+    assert pool_label_metrics([])["lane_accepted"] is None
+
+
+def test_goals_are_read_the_right_way_round() -> None:
+    assert meets("lane_accepted", 0.80) and not meets("lane_accepted", 0.79)
+    assert meets("visible_hidden", 0.01) and not meets("visible_hidden", 0.011)
+    assert meets("suspect_in_push_per_1000", 6.0) and not meets("suspect_in_push_per_1000", 7)
+    assert meets("push_total", 5) is None and meets("lane_accepted", None) is None
+    assert set(GOALS) <= set(pool_label_metrics([]))
 
 
 def test_corpus_split_counts_lanes_per_folder(tmp_path: Path) -> None:

@@ -128,6 +128,55 @@ def label_metrics(items: Sequence[EvalItem], report: EvalReport) -> dict[str, An
     }
 
 
+# The issue's goals for the figures above. Scams and phishing in PUSH are counted per 1,000
+# labelled mails when sets are pooled (the issue's "at most 2" was of 307 business mails).
+GOALS: dict[str, tuple[str, float]] = {
+    "lane_accepted": (">=", 0.80), "urgent_push_or_meeting": (">=", 0.90),
+    "push_precision": (">=", 0.80), "suspect_in_push_per_1000": ("<=", 2 / 307 * 1000),
+    "promotions_silent_or_info": (">=", 0.70), "visible_hidden": ("<=", 0.01),
+}
+
+
+def meets(key: str, value: float | None) -> bool | None:
+    """Whether `value` meets the goal GOALS names for `key` (None: no value or no goal)."""
+    if value is None or key not in GOALS:
+        return None
+    op, goal = GOALS[key]
+    return value >= goal if op == ">=" else value <= goal
+
+
+def pool_label_metrics(found: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of `label_metrics` over the union of several sets, from each set's counts
+    (not an average of their shares: a set of 250 and one of 300 weigh as many mails)."""
+    labels: dict[str, dict[str, Any]] = {}
+    for one in found:
+        for label, row in one["by_label"].items():
+            mine = labels.setdefault(label, {"items": 0, "accepted": 0, "lanes": Counter()})
+            mine["items"] += row["items"]
+            mine["accepted"] += row["accepted"]
+            mine["lanes"].update(row["lanes"])
+
+    def count(names: frozenset[str] | set[str], lanes: set[str]) -> tuple[int, int]:
+        rows = [labels[n] for n in names if n in labels]
+        return (sum(r["lanes"][lane] for r in rows for lane in lanes),
+                sum(r["items"] for r in rows))
+
+    items = sum(r["items"] for r in labels.values())
+    push_total = sum(one["push_total"] for one in found)
+    suspects = sum(one["suspect_in_push"] for one in found)
+    hidden = {lane.value for lane in HIDDEN_LANES}
+    return {
+        "sets": len(found), "items": items,
+        "lane_accepted": _share(sum(r["accepted"] for r in labels.values()), items),
+        "urgent_push_or_meeting": _share(*count({"urgent"}, {"PUSH", "MEETING"})),
+        "push_precision": _share(count({"urgent"}, {"PUSH"})[0], push_total),
+        "push_total": push_total, "suspect_in_push": suspects,
+        "suspect_in_push_per_1000": suspects * 1000 / items if items else None,
+        "promotions_silent_or_info": _share(*count(PROMO_LABELS, {"SILENT", "INFO"})),
+        "visible_hidden": _share(*count(VISIBLE_LABELS, hidden)),
+    }
+
+
 def half(key: str) -> str:
     """'tuning' or 'held-out': a fixed split of public items by the sha256 of a key that
     names them (`folder/file` in a corpus, `set:id` in an eval set), the same on every
