@@ -1296,6 +1296,21 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "gang. Gi beskjed!"),
     ("Lars <lars@byggeriet.net>", "Kranen",
      "Det haster: kranen skal flyttes inden for en time. Ring til mig."),
+    # cues that recur across independently written sets: someone has just phoned, a call
+    # finds no one, "send someone"
+    ("Ruth <ruth@kestrel-freight.net>", "Truck 4",
+     "The depot just called: truck 4 is blocking the loading bay. Can you move the afternoon "
+     "slot?"),
+    ("Pablo <pablo@finca-olmo.net>", "la cosechadora",
+     "El taller me acaba de llamar, la cosechadora no estará lista. ¿Qué hacemos con el "
+     "contratista?"),
+    ("Nina <nina@harbourkitchens.net>", "Mum",
+     "Mum's mobile goes straight to voicemail since she left the clinic. Can you ring the "
+     "ward?"),
+    ("Ian <ian@westfield-care.net>", "Room 12",
+     "No answer from the night nurse on room 12. Can you check on Mrs Dale?"),
+    ("Ola <ola@riverside-rentals.net>", "Flat 3",
+     "The tenant in flat 3 says the ceiling is dripping. Please send someone."),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),

@@ -238,6 +238,13 @@ _NEAR_TIME = alternatives(
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges|i eftermiddag|i ettermiddag|lige nu|"
     r"med det samme|med en gang|inden for en time|innen en time|inden for \d+ minutter|innen "
     r"\d+ minutter)\b",
+    # someone has just phoned: the news is of now ("the broker just called", "hat eben
+    # angerufen", "방금 전화")
+    r"\b(?:just (?:called|rang|phoned|rung)|has just (?:called|rung|phoned)|(?:me )?acaba de "
+    r"llamar(?:me)?|vient de (?:m'appeler|appeler|téléphoner)|hat (?:gerade|eben) angerufen|ha "
+    r"appena chiamato|acabou de ligar)\b|방금 전화",
+    # "send someone": someone is needed there, now
+    r"\bsend (?:someone|somebody)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -955,6 +962,9 @@ _TROUBLE = alternatives(
     r"oversvømme\w*|lækker|lekker|i stykker|sidder fast|sitter fast|kommet til skade|skadet|"
     r"er faldet|har falt|savnet|forsvundet|ikke kommet hjem|kørt af vejen|kjørt av veien|i "
     r"grøften|i grøfta|det brænder|det brenner|brann|ambulanse|sygehus\w*|sykehus\w*)\b",
+    # calls that find no one ("no answer", "goes straight to voicemail"); chest pain
+    r"\bno answer\b|\b(?:goes|going|went|go) (?:straight |directly )?to voice ?mail|\bchest "
+    r"pains?\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
