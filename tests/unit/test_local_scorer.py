@@ -1311,6 +1311,8 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "No answer from the night nurse on room 12. Can you check on Mrs Dale?"),
     ("Ola <ola@riverside-rentals.net>", "Flat 3",
      "The tenant in flat 3 says the ceiling is dripping. Please send someone."),
+    ("김과장 <kim@hanul-trade.co.kr>", "선적 서류",
+     "금일 18시까지 선적 서류 확인 부탁드립니다. 통관이 막혀 있습니다."),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),
@@ -1521,6 +1523,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Tak for din mail. Jeg er på ferie til 3. januar. I hastende sager kontakt kontoret."),
     ("Mette <mette@kontoret.net>", "Frokost",
      "Ikke hastende: vil du med til frokost i dag?"),
+    # "송금일" (the remittance's date) holds "금일" (today) but is no near time
+    ("하나은행 <noreply@kebhana.co.kr>", "[하나은행] 해외송금 처리 완료 안내",
+     "고객님, 요청하신 해외송금이 처리되었습니다.\n\n송금일: 2027.01.28\n송금액: USD 2,400.00\n\n"
+     "본 메일은 발신전용입니다. 문의사항은 고객센터로 연락주시기 바랍니다."),
     # a cheerful note with a near time and a question: an invitation or news
     ("Tom <tom.b@freemail.net>", "tonight",
      "Can you bring the speakers tonight? Party starts at 8 haha"),

@@ -202,7 +202,9 @@ _NEAR_TIME = alternatives(
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
-    r"오늘|금일|당일|지금 (?:바로|당장|자리에|사무실)|"
+    # ("금일" is today, but not inside "송금일", "입금일", "출금일": a remittance's, a deposit's,
+    # a withdrawal's date)
+    r"오늘|(?:^|[^송입출])금일|당일|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
