@@ -1313,6 +1313,11 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "The tenant in flat 3 says the ceiling is dripping. Please send someone."),
     ("김과장 <kim@hanul-trade.co.kr>", "선적 서류",
      "금일 18시까지 선적 서류 확인 부탁드립니다. 통관이 막혀 있습니다."),
+    # words ending in an accented letter, read as whole words (RE2's "\\b" is ASCII-only)
+    ("Hugo <hugo@chantier-lebrun.net>", "Karim",
+     "Karim est tombé de l'échafaudage, il est blessé. Tu peux appeler sa femme ?"),
+    ("Ewa <ewa@schronisko-hala.net>", "Jan",
+     "Jan zaginął w górach. Czy możesz zadzwonić do GOPR?"),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),

@@ -51,6 +51,7 @@ from mailmoat.core.patterns import (
     as_searched,
     greek,
     matcher,
+    whole_words,
 )
 from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
 from mailmoat.core.text import fold
@@ -179,6 +180,8 @@ _INCIDENT = alternatives(
     r"(?:화재|연기|열|가스|누수|침입) ?감지|"
     r"(?:소방차|구급차|소방관|구조대|해경)(?:가|이|를|도)? ?(?:출동|도착|오고|왔|불렀|부름)|"
     r"119 ?(?:출동|불러|에 신고|신고)",
+    # help arrived: "les pompiers sont là" ("là" ends in an accented letter: `whole_words`)
+    whole_words(r"(?:pompiers|samu|gendarmes) (?:sont|est) là"),
 )
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
@@ -694,10 +697,10 @@ _TROUBLE = alternatives(
     r"wasserschaden|rohrbruch|überschwemm\w+|evakuier\w+|liegen ?geblieben|inundaci\w+|"
     r"fuga de agua|evacu[ae]\w*|averiad[oa]s?|avería|cifrad[oa]s|chiffrés|verschlüsselt|"
     r"szpital\w*|karetk\w+|złamani\w+|wypadek|wypadku|awari\w+|pożar\w*|zalani\w+|"
-    r"przewróci\w+|nie działa|uderzy\w+|"
+    r"nie działa|uderzy\w+|"
     # Polish: gas, smoke, hurt, fallen, unconscious, not answering, missing, stopped, held
-    r"zapach gazu|czuć gaz|\bdym\b|rann[ya]|upadł[a]?|nieprzytomn\w+|nie odpowiada|"
-    r"zagin[ąę]ł\w*|wstrzyma\w+|stoją|blokad\w+|brak salda|nie dojechał\w*|"
+    r"zapach gazu|czuć gaz|\bdym\b|rann[ya]|nieprzytomn\w+|nie odpowiada|"
+    r"wstrzyma\w+|blokad\w+|brak salda|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
@@ -733,7 +736,7 @@ _TROUBLE = alternatives(
     r"compressor|chiller|lift|elevator) (?:\w+ )?(?:went out|quit|died|failed|stopped|is out|"
     r"broke)|(?:and|still) (?:climbing|rising)|rising \d|wrong (?:photo|picture|guy|name|price|"
     r"amount|version|file|invoice|dose|item|figure)|accidente|se cort[óo]|lesionad[oa]|"
-    r"blessée?|accident du travail|verletzt|unfall|blutet|eingeklemmt|gestürzt|trapped|"
+    r"accident du travail|verletzt|unfall|blutet|eingeklemmt|gestürzt|trapped|"
     r"(?:homes?|houses?|residents|customers|we|they|site|building) (?:are |is )?(?:now )?without "
     r"(?:water|power|heat\w*|electricity|internet)|main break|water main|changed the locks|"
     r"locked (?:me|us|them|him|her) out|evict\w*|(?:passengers|customers|patients|guests|drivers|"
@@ -819,14 +822,11 @@ _TROUBLE = alternatives(
     r"off|torn off|collapsed|caved in|gave way)|water (?:is )?rising|"
     r"no (?:radio )?(?:contact|word) (?:from|with|since)|"
     r"incendie|en feu|feu (?:dans|sur|près|derrière) (?:le|la|les|l')|de la fumée|flammes|"
-    r"blessée?s?|"
-    r"urgences|malaise|évanouie?|inconsciente?|électrisée?|électrocutée?|transportée? à|"
-    # a fall and a ride to hospital, as "fell" and "taken to hospital" in English
-    r"(?:est|s'est) tombée?|(?:amène|amènent|emmène|emmènent|transporte|transportent) à "
-    r"l'hôpital|(?:appelé|appelle) le 911|"
-    r"(?:voiture|camion|véhicule|bus|car) (?:\w+ )?(?:renversée?|accidentée?)|"
-    r"couchée? sur le (?:côté|flanc)|s'est effondrée?|l'eau monte|"
-    r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|disparue?s?|pas de (?:contact|nouvelles)|"
+    r"urgences|malaise|inconsciente?|"
+    # a ride to hospital, as "taken to hospital" in English
+    r"(?:amène|amènent|emmène|emmènent|transporte|transportent) à "
+    r"l'hôpital|(?:appelé|appelle) le 911|l'eau monte|"
+    r"disparue?s?|pas de (?:contact|nouvelles)|"
     r"brennt|flammen|verletzt\w*|notaufnahme|bewusstlos|zusammengebrochen|unfall|"
     r"umgekippt|eingestürzt|wasser steigt|vermisst|nicht zurück\w*|"
     r"kein kontakt|incendio|se (?:está )?quemando|(?:hay|sale|mucho) humo|herid[oa]s?|urgencias|"
@@ -836,7 +836,7 @@ _TROUBLE = alternatives(
     # a person crushed or buried, a vessel aground, adrift or taking water, oil on the water
     r"crushed|(?:was|got|been|badly|severely) burn(?:ed|t)|trapped (?:in|under|by|inside)|"
     r"dug out|aground|adrift|taking (?:on )?"
-    r"water|capsized|lost (?:steering|propulsion)|oil (?:sheen|on the water)|écrasée?|coincée?|"
+    r"water|capsized|lost (?:steering|propulsion)|oil (?:sheen|on the water)|"
     r"prend l'eau|eingeklemmt|gequetscht|verschüttet|aplastad[oa]|"
     r"atrapad[oa]|a la deriva|haciendo agua|encallad[oa]|"
     # Portuguese, the commonest emergencies
@@ -967,6 +967,15 @@ _TROUBLE = alternatives(
     # calls that find no one ("no answer", "goes straight to voicemail"); chest pain
     r"\bno answer\b|\b(?:goes|going|went|go) (?:straight |directly )?to voice ?mail|\bchest "
     r"pains?\b",
+    # French and Polish words that start or end with an accented letter, as whole words
+    # (`whole_words`: RE2's "\\b" is ASCII-only): hurt, fainted, electrocuted, taken to, fell,
+    # a vehicle overturned, lying on its side, collapsed, not back, crushed, caught,
+    # evacuated; fallen, missing, overturned, not arrived, standing still
+    whole_words(r"blessée?s?|évanouie?s?|électrisée?s?|électrocutée?s?|transportée?s? à|"
+                r"(?:est|s'est|sont) tombée?s?|(?:voiture|camion|véhicule|bus|car) (?:\w+ )?"
+                r"(?:renversée?|accidentée?)|couchée? sur le (?:côté|flanc)|s'est effondrée?|"
+                r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu\pL*|"
+                r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją"),
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
