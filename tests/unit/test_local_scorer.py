@@ -1318,6 +1318,10 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "Karim est tombé de l'échafaudage, il est blessé. Tu peux appeler sa femme ?"),
     ("Ewa <ewa@schronisko-hala.net>", "Jan",
      "Jan zaginął w górach. Czy możesz zadzwonić do GOPR?"),
+    ("Herr Vogt <vogt@kranverleih-sued.net>", "Kran 3",
+     "Der Kran 3 ist umgekippt. Rufen Sie mich bitte an."),
+    ("Rosa <rosa@finca-tejo.net>", "Manuel",
+     "Manuel va en la ambulancia con Pedro. ¿Puedes avisar a su mujer?"),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),

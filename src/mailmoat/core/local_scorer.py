@@ -533,6 +533,8 @@ _ASK = alternatives(
     r"\b(?:kan i|kan dere|vil du|vil i|ring til mig|ring meg|ring til meg|giv besked|gi "
     r"beskjed|sig til|si ifra|hvad gør vi|hva gjør vi|jeg har brug for|vi har brug for|jeg "
     r"trenger|vi trenger|svar venligst|svar snarest|bekræft|bekreft|hjælp|hjelp)\b",
+    # German: call me (the polite form)
+    r"\brufen sie (?:mich |uns )?(?:bitte )?(?:sofort |umgehend |gleich )?an\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -976,6 +978,7 @@ _TROUBLE = alternatives(
                 r"(?:renversée?|accidentée?)|couchée? sur le (?:côté|flanc)|s'est effondrée?|"
                 r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu\pL*|"
                 r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją"),
+    r"\bambulancias?\b",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
