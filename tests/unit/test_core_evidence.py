@@ -890,6 +890,8 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
 @pytest.mark.parametrize(("sender", "body", "reason"), [
     ("Procurement <buy@gulf-trading-llc.ae.com>", "We want 500 tonnes monthly.",
      "a domain wearing another domain's ending"),
+    ("University IT <it-service@leeds-ac-uk.help>", "Validate your account by 23:59 today.",
+     "a domain wearing another domain's ending"),
     ("Alan Hart <alan.hart.invest@outlook.com>", "Our AI-driven crypto arbitrage fund returned "
      "4.2% weekly. Shall I open your account?", "prize, inheritance or windfall"),
     ("Relief Appeal <relief.appeal@gmail.com>", "Can you make a donation? We have no charity "

@@ -1322,6 +1322,18 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "Der Kran 3 ist umgekippt. Rufen Sie mich bitte an."),
     ("Rosa <rosa@finca-tejo.net>", "Manuel",
      "Manuel va en la ambulancia con Pedro. ¿Puedes avisar a su mujer?"),
+    # a clock time today said as a limit, in four languages
+    ("Claire <claire@transports-morel.net>", "Dédouanement lot 44",
+     "Le transitaire doit avoir la facture corrigée avant 15h aujourd'hui, sinon le conteneur "
+     "part sans dédouanement."),
+    ("Jens <jens@spedition-alt.net>", "Zollpapiere",
+     "Der Zoll braucht die korrigierte Rechnung bis heute 17 Uhr, sonst bleibt der Container "
+     "stehen."),
+    ("Marta <marta@exportes-sol.net>", "Certificado",
+     "La naviera necesita el certificado antes de las 17:00 de hoy o el contenedor no embarca."),
+    ("Tom <tom@harbourfresh.net>", "Health cert",
+     "The vet office needs the corrected health certificate by 12:00 today or the load misses "
+     "the ferry."),
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),

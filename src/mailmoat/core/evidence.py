@@ -700,8 +700,13 @@ def wears_another_suffix(domain: str) -> bool:
     # that sells such endings (CentralNic's uk.com, us.com ...), not the country's own
     if len(labels) >= 3 and ".".join(labels[-2:]) in _RENTED_ENDINGS:
         return True
-    # "kr-gov.com", "irs-gov.net": an ending worn as a hyphen part of the name
-    return len(labels) >= 2 and any(p in _TLD_WORDS for p in labels[-2].split("-")[1:])
+    # "kr-gov.com", "irs-gov.net": an ending worn as a hyphen part of the name; a country's
+    # two-part ending too ("leeds-ac-uk.help", "hmrc-gov-uk.com")
+    if len(labels) < 2:
+        return False
+    parts = labels[-2].split("-")
+    return any(p in _TLD_WORDS for p in parts[1:]) or any(
+        p in _SECOND_LEVEL and len(q) == 2 for p, q in itertools.pairwise(parts[1:]))
 
 
 # Words a phisher joins to a borrowed name to make a domain ("adp-employee-portal.com",

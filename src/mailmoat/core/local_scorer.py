@@ -596,6 +596,12 @@ _DEADLINE = alternatives(
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
     r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
     r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
+    # a clock time today said as a limit: "before 14:00 today", "avant 15h aujourd'hui",
+    # "bis heute 17 Uhr", "antes de las 17:00 de hoy", "entro le 12 di oggi"
+    r"\b(?:(?:by|before) \d{1,2}(?:[:.]\d\d)? ?(?:am|pm)? today|today (?:by|before) \d{1,2}|"
+    r"avant \d{1,2} ?h\d* aujourd'hui|aujourd'hui avant \d{1,2} ?h|bis heute,? \d{1,2}"
+    r"(?:[:.]\d\d)? ?uhr|heute bis \d{1,2}|hoy antes de las? \d{1,2}|antes de las? \d{1,2}"
+    r"(?:[:.]\d\d)? (?:de )?hoy|entro le (?:ore )?\d{1,2}(?:[:.]\d\d)? di oggi|oggi entro le)",
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
