@@ -633,7 +633,7 @@ _RELAXED = alternatives(
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
     r"the latest|so|and)\b)",
 )
-# A cheerful register: laughter, hearts, a party, in the sender's own words ("she passed!!
+# A cheerful register: laughter, hearts, a party, love, in the sender's own words ("she passed!!
 # 🎉", "오늘 저녁 먹자 ㅎㅎ", "jajaja"). A near time with a question is then an invitation or
 # news, not an interruption, unless trouble, an incident or urgent words are told too.
 # ("lol" is not here: people write it about trouble too, "dog is being good but not for long
@@ -642,8 +642,12 @@ _CHEERFUL = alternatives(
     "[\U0001F600-\U0001F606\U0001F60A\U0001F60D\U0001F618\U0001F602\U0001F923"
     "\U0001F970\U0001F973\U0001F389\U0001F38A\u2764\U0001F495\U0001F496\U0001F499-"
     "\U0001F49C\U0001F9E1]",
-    r"\^\^|ㅋㅋ|ㅎㅎ",
+    # (written as matched: folding turns the compatibility jamo "ㅋ" into the leading "ᄏ")
+    r"\^\^|" + fold("ㅋㅋ|ㅎㅎ"),
     r"\b(?:ha(?:ha)+|jaja(?:ja)+|hihi|xoxo|kkkk+)\b",
+    # love said outright
+    r"\b(?:love you|love ya|luv you|te quiero|te amo|je t'aime|hab dich lieb|ti voglio "
+    r"bene)\b|사랑해",
 )
 # The sender says outright it is not urgent: this outweighs everything but explicit urgency
 # of its own. Read before negations are taken out of scope ("no rush" is one).
