@@ -31,3 +31,22 @@ def test_whole_words_work_in_a_pattern_set() -> None:
     found = PatternSet({"hurt": whole_words(WORDS), "other": r"\bnothing\b"}).found
     assert found("il est blessé, vite".encode()) == frozenset({"hurt"})
     assert found("débloqué".encode()) == frozenset()
+
+
+def test_pattern_literals_survive_folding() -> None:
+    """The judge's patterns read folded text (`core.text.fold`: NFKC, casefold). A literal that
+    folding changes can never match: "ㅋㅋ" (folded to leading jamo "ᄏᄏ") and "maßnahmen"
+    (folded to "massnahmen") did not. Greek letters that fold to two code points appear only
+    inside the accent classes `greek` writes ("[ιίϊΐ]"), beside their folded forms."""
+    import importlib
+
+    from mailmoat.core.text import fold
+
+    inside_greek_classes = {"ΐ", "ΰ"}
+    for name in ("local_scorer", "signals", "evidence"):
+        module = importlib.import_module(f"mailmoat.core.{name}")
+        for attr, value in vars(module).items():
+            if not isinstance(value, str) or "|" not in value:
+                continue
+            changed = {c for c in set(value) if ord(c) > 127 and fold(c) != c}
+            assert changed <= inside_greek_classes, (name, attr, sorted(changed))

@@ -610,7 +610,8 @@ _NO_ACTION = alternatives(
     r"notice)|"
     r"nothing (?:else |more |further )?(?:is )?(?:needed|required) (?:from|of) you|"
     r"nothing (?:else |more |further )?(?:that )?you (?:need|have) to do|"
-    r"nothing to do|keine weiteren maßnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
+    # ("Maßnahmen" is read folded, "massnahmen": a pattern's "ß" never matches)
+    r"nothing to do|keine weiteren massnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
     r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
