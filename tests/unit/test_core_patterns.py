@@ -50,3 +50,17 @@ def test_pattern_literals_survive_folding() -> None:
                 continue
             changed = {c for c in set(value) if ord(c) > 127 and fold(c) != c}
             assert changed <= inside_greek_classes, (name, attr, sorted(changed))
+
+
+@pytest.mark.parametrize(("text", "trouble"), [
+    ("wir bitten sie um die zertifikate", False),  # German "to ask"
+    ("she was bitten by the neighbour's dog", True),
+    ("we fell in love with your plates", False),
+    ("prices fell sharply last quarter", False),
+    ("mum fell. can you come?", True),
+    ("he fell off the ladder", True),
+])
+def test_trouble_words_that_mean_something_else_elsewhere(text: str, trouble: bool) -> None:
+    from mailmoat.core.local_scorer import _TROUBLE
+
+    assert bool(re2.compile(_TROUBLE).search(text)) is trouble

@@ -1554,6 +1554,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Mia <mia.k@freemail.net>", "Sunday", "Are you coming to lunch today? Mum made lasagne ❤"),
     ("Ana <ana.ruiz@freemail.net>", "¡aprobé!",
      "¡Aprobé el examen de conducir hoy! 🎉 ¿Cenamos esta noche para celebrarlo?"),
+    # German "bitten" is "to ask", not a bite
+    ("Petra Sommer <p.sommer@kaese-handel.net>", "Anfrage Zertifikate",
+     "Hallo Herr Lenz, wir bitten Sie um die aktuellen Zertifikate für die "
+     "Reblochon-Lieferung. Können Sie diese senden?"),
     # (Korean laughter is matched folded: "ㅎ" becomes the leading jamo "ᄒ")
     ("지은 <jieun.park@freemail.net>", "오늘", "오늘 저녁 7시까지 와줘~ 생일 파티야 ㅎㅎ"),
     ("Mum <mum.hale@freemail.net>", "tonight",

@@ -675,7 +675,8 @@ _CALM = matcher(alternatives(
 # with a request or a near time ("the AC has failed ... need a yes/no").
 _TROUBLE = alternatives(
     r"\b(?:alarm (?:went|is going|going) off|fire alarm|(?:has|have|just) (?:failed|died|crashed|"
-    r"stopped|collapsed)|died|fell|ambulance|(?:taken|rushed|admitted) to (?:the )?hospital|in "
+    r"stopped|collapsed)|died|"
+    r"ambulance|(?:taken|rushed|admitted) to (?:the )?hospital|in "
     r"hospital|at the hospital|(?:not|isn'?t|aren'?t|no one|nobody"
     r"(?: from \w+)?) "
     r"(?:answering|picking up|picking (?:the )?phone|responding|picks up)|(?:didn'?t|did not|"
@@ -774,7 +775,8 @@ _TROUBLE = alternatives(
     r"error)|missed the (?:last )?(?:bus|train|ferry|tram|flight)|(?:had|having|suffered) a "
     r"(?:mild |minor |suspected )?stroke|taken into (?:the )?\w+|(?:has |have )?(?:shifted|sunk|"
     r"subsided)|"
-    r"needle ?stick|(?:been )?bitten|sacked|(?:been )?fired|laid off|walked (?:out|off site)|no "
+    r"needle ?stick|(?:been|was|got|were|is|has|have|dog|snake) bitten|bitten (?:by|on)|"
+    r"sacked|(?:been )?fired|laid off|walked (?:out|off site)|no "
     r"heat(?:ing)?|(?:completely|totally) (?:down|dead|offline)|overdue (?:walkers|hikers|"
     r"climbers|vessel|boat)|missing (?:walkers?|hikers?|person|child|resident|patient|divers?|"
     r"swimmers?|climbers?|skiers?|kids?|boy|girl)|(?:diver|swimmer|child|kid|boy|girl|skier|"
@@ -990,6 +992,11 @@ _TROUBLE = alternatives(
                 r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu\pL*|"
                 r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją"),
     r"\bambulancias?\b",
+    # someone fell: off, down, from, at the end of a sentence; not "fell in love" (a
+    # stranger's opener), not "prices fell sharply" (German "bitten" is "to ask", so the English
+    # bite needs its verb or "by" above)
+    r"\bfell(?: (?:off|down|over|from|on|onto|into|in (?:the|a)|and|out|through (?:the|a)|while|"
+    r"trying|at|backwards|badly|hard|yesterday|today|this morning|last night)\b| ?[.,;:!)\n]|$)",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
