@@ -83,7 +83,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-125.json", "blind-set-126.json",
                                 "blind-set-127.json", "blind-set-128.json",
                                 "blind-set-129.json", "blind-set-130.json",
-                                "blind-set-131.json", "blind-set-132.json"))
+                                "blind-set-131.json", "blind-set-132.json",
+                                "blind-set-133.json", "blind-set-134.json",
+                                "blind-set-135.json", "blind-set-136.json"))
 
 
 def labelled_sets() -> list[Path]:
