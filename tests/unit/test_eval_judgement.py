@@ -177,3 +177,12 @@ def test_corpus_split_keeps_only_the_selected_half(tmp_path: Path) -> None:
     split = corpus_split(tmp_path, lambda m, raw: Lane.QUEUE,
                          select=lambda key: key.endswith(("0.eml", "1.eml")))
     assert split["spam_total"] == 2
+
+
+def test_only_sets_registered_as_never_tuned_are_pooled_as_such() -> None:
+    from mailmoat.services.eval_report import set_kind
+
+    assert set_kind("blind-set-133.json") == "never tuned"
+    assert set_kind("blind-set-50.json") == "tuned on"
+    assert set_kind("dev-set.json") == "development set"
+    assert set_kind("blind-set-999.json") == "tuned on"  # no note: never the honest pool

@@ -189,7 +189,9 @@ SET_KINDS = ("never tuned", "tuned on", "development set")
 
 
 def set_kind(name: str) -> str:
-    note = _SET_NOTES.get(name, _NEVER_TUNED)
+    """The pool a set belongs to. A set with no note counts as tuned on: the never-tuned pool
+    holds only sets registered as such, so it cannot be flattered by a forgotten note."""
+    note = _SET_NOTES.get(name, _TUNED)
     return {_NEVER_TUNED: "never tuned", _TUNED: "tuned on"}.get(note, "development set")
 
 
