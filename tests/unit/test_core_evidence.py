@@ -655,11 +655,42 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     ("Paul Ode <paul.ode.docs@gmail.com>", "translation job", "I will pay by cheque; my "
                                                               "accountant overpaid, so please "
                                                               "refund the difference."),
+    # the buyer's cheque, part of it passed on to a carrier or a consultant of theirs
+    ("Rev. Tom Hale <tom.hale.parish@gmail.com>", "restoration work",
+     "We will pay in advance by cheque. You will simply transfer £2,000 to him once the cheque "
+     "is deposited: our consultant."),
+    ("Compras Textil <compras.textil.sur@gmail.com>", "pedido grande",
+     "Pagaremos con cheque. Por favor transfiera la parte del transporte al transportista."),
+    # a guaranteed return, in English and Korean
+    ("Vine Capital <vine.capital.desk@gmail.com>", "your wealth plan",
+     "Invest in vineyard land with a GUARANTEED 18% annual return. Book a call today."),
+    ("투자센터 <invest.center.kr@gmail.com>", "[안내] 원금 보장 상품",
+     "연 20% 수익 보장, 원금 보장 상품을 오늘 안내드립니다."),
+    # a romance opener: a profile and a smile, a soldier far away
+    ("James Wilson <dr.james.wilson.un@gmail.com>", "hello dear",
+     "I saw your profile and your beautiful smile caught my eye. I am a doctor on a UN "
+     "peacekeeping mission."),
+    ("제임스 <james.army.doc@gmail.com>", "안녕하세요",
+     "링크드인에서 프로필을 보고 따뜻한 미소에 마음이 끌렸습니다. 저는 미군 군의관입니다."),
+    # a fee paid first, named before the amount
+    ("이민상담 <visa.center.kr@gmail.com>", "영주권 급행",
+     "상담 예약금 $2,500을 먼저 송금해 주시면 변호사가 배정됩니다."),
 ])
 def test_more_scam_shapes_keep_a_free_mail_stranger_out_of_push(
         sender: str, subject: str, body: str) -> None:
     found = ev(mail(sender, subject, body, to="Kim Roe <kim.roe@gmail.com>"))
     assert found.lure and found.cold_unsolicited, found.reasons()
+
+
+def test_a_customer_id_and_password_asked_for_is_a_credential_request() -> None:
+    found = ev(mail("Reefer Line eDocs <edocs@reefer-docs.example>", "Approve express release",
+                    "Approve via https://reefer-docs.example/approve\nLogin with your Pacífico "
+                    "Reefer Line customer ID and password."))
+    assert "asks for credentials or account details" in found.reasons()
+    # a portal telling its own user where to sign in, with no such ask, is no shape
+    calm = ev(mail("Reefer Line eDocs <edocs@reefer-docs.example>", "Your B/L is ready",
+                   "Your bill of lading is ready in the eDocs portal."))
+    assert "asks for credentials or account details" not in calm.reasons()
 
 
 def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
@@ -710,6 +741,11 @@ def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
      "payment or fee request"),
     ("Our wire instructions changed last week; please use the details below.",
      "money redirected to a new account"),
+    ("Notre compte est bloqué, merci de l'envoyer sur le compte de ma sœur.",
+     "money redirected to a new account"),
+    # silence taken for a signature: a directory's "renewal"
+    ("Your entry is due for renewal. By not objecting within 7 days you accept the renewal.",
+     "a registry or listing nobody ordered"),
 ])
 def test_more_payment_redirections_are_shapes(body: str, shape: str) -> None:
     found = ev(mail("Ava Pike <ava@pike-holdings.example>", "payment", body))

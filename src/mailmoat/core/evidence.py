@@ -277,7 +277,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
      # what a sign-in page will ask for: "your username, password and the one-time code"
-     r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\byour password,? and (?:the |your )?"
+     r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\bwith your (?:\S+ ){0,4}(?:customer|"
+     r"user|client|member|account) ?(?:id|number|name) and password\b"
+     r"|\byour password,? and (?:the |your )?"
      r"(?:one-time|otp|verification|sms) (?:code|password)\b"
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
      # the same asks in German, French, Spanish and Polish
@@ -344,6 +346,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:fees?|retainers?)\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b"
      r"|\bfully refundable against\b|예치 후|선입금"
      r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저|보증금[^.\n]{0,20}입금 ?후"
+     r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
      # the landlord who cannot show the flat and posts the keys once paid, in Korean
      r"|열쇠를 (?:택배|우편|등기)로|직접 보여(?:드릴|줄|드리지) 수(?:는|가)? 없"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
@@ -367,6 +370,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # money to a person's phone wallet, money passed on from the reader's account
      r"|\b(?:by|via) (?:momo|mobile money|m-?pesa) to\b|\bforward (?:it|this|the \w+(?: fee)?|"
      r"this amount) to (?:the|our|my|their) (?:agent|driver|transporter|shipper|mover)\b"
+     # the buyer's cheque, part of it passed on to a carrier or a consultant of theirs (the
+     # overpayment fraud): "transfer £6,500 to him once the cheque is deposited"
+     r"|\b(?:transfer|wire|send|pay) (?:\w+ ){0,5}(?:directly )?to (?:the|our|my|his|their) "
+     r"(?:carrier|shipper|transporter|mover|consultant|freight agent|shipping agent)\b"
+     r"|\btransfi(?:era|eran|ere) (?:\w+ ){0,6}al transportista\b|\b(?:virer|verser) (?:\w+ )"
+     r"{0,5}au transporteur\b|\btransfer (?:£|\$|€)?[\d,.]+ to (?:him|her|them) once\b"
      r"|\bonce the money is in your account\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
@@ -402,6 +411,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\ba la cuenta de (?:mi|su) (?:hermano|hermana|primo|prima|madre|padre|hijo|hija|amigo|"
      r"amiga|socio|esposa|esposo|marido|mujer|novio|novia)\b|\bauf das konto (?:von|meiner|"
      r"meines)\b|\brefund (?:\w+ ){0,3}to (?:my|a|the) new (?:card|account)\b"
+     r"|\bsur le compte de (?:ma|mon|sa|son) (?:sœur|frère|mère|père|fils|fille|cousine?|mari|"
+     r"femme|amie?|associée?|conjointe?)|\bsul conto di (?:mia|mio|sua|suo) (?:sorella|fratello|"
+     r"madre|padre|figlia|figlio|cugina|cugino|moglie|marito)\b|\bna conta d[ao] (?:minha|meu) "
+     r"(?:irmã|irmão|mãe|pai|filha|filho|prima|primo|esposa|marido)"
      r"|\b(?:op|naar) de rekening van\b|\bnieuwe? (?:rekeningnummer|iban|bankgegevens|"
      r"bankrekening)\b"
      # Greek and Swahili: a new account, the bank details changed
@@ -434,7 +447,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"obligatory|an invoice)\b|\bpayment (?:of this (?:offer|invoice|form) )?(?:implies|"
      r"constitutes|means) (?:acceptance|agreement|an order)\b"
      r"|\b(?:publication|listing|entry|registration) (?:of your \w+ )?(?:in|into|on) (?:our|the) "
-     r"(?:\w+ ){0,3}(?:register|registry|directory|database|catalogue)\b"),
+     r"(?:\w+ ){0,3}(?:register|registry|directory|database|catalogue)\b"
+     # silence taken for a signature: "by not objecting within 7 days you accept"
+     r"|\bby not (?:objecting|responding|replying)\b[^.\n]{0,60}\b(?:accept|agree)"),
     ("prize, inheritance or windfall", 1,
      r"\b(?:inheritance|next of kin (?:to|of) (?:the |our |my )?(?:late|deceased)|as (?:the )?next "
      # the beneficiary of a windfall, not a payment's "beneficiary name" or "account"
@@ -446,7 +461,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"donate .{0,30} (?:to|through) you|donate .{0,30} to your (?:organi[sz]ation|charity|"
      r"foundation|church|school)|foreign partner|business (?:proposal|assistance|"
      r"relationship)|urgent (?:business )?assistance|mutual benefit|transfer (?:of )?(?:the )?"
-     r"funds|guaranteed (?:returns?|profits?|buy-?back|income)|"
+     r"funds|guaranteed (?:\d+(?:[.,]\d+)? ?% )?(?:(?:annual|monthly|weekly|yearly|fixed) )?"
+     r"(?:returns?|profits?|buy-?back|income)|"
      r"(?:crypto|ai|forex|bitcoin)(?:-driven)? (?:\w+ )?"
      r"(?:trading|arbitrage|investment) (?:fund|bot|platform|programme|program))\b"
      # a job paid by the day for tasks, hired over a chat app: "earn RM 150 - RM 300 daily",
@@ -468,6 +484,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:저금리|정부 ?지원|대환) ?대출"
      # goods far below their price: "30% below market price", "시세보다 30% 낮은"
      r"|\b\d+ ?% below (?:the )?market (?:price|value|rate)\b|시세보다 (?:약 )?\d+ ?% 낮은"
+     # a guaranteed return in French, German, Spanish and Korean
+     r"|\b(?:rendement|rentabilité) (?:annuel )?garanti|\bgarantierte (?:\w+ )?rendite|"
+     r"\brendite (?:von )?(?:\d+ ?% )?garantiert|\brentabilidad (?:\w+ )?garantizada|"
+     r"수익(?:률)? ?\d* ?%? ?보장|원금 ?보장"
      # Greek and Swahili: an inheritance, you have won, a lottery
      r"|" + greek("κληρονομιά|κερδίσατε|λαχείο")
      + r"|\b(?:umeshinda|urithi|bahati nasibu)\b"),
@@ -500,6 +520,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|본인 ?(?:사용|결제)(?:이|가)? ?아닐 ?(?:경우|시)"),
     # A stranger's "wrong address" opener that turns to friendship: how investment and
     # romance scams begin ("Is this still your email? ... maybe we can be friends").
+    # A stranger drawn by the reader's profile or photo, or a soldier or doctor far away
+    # and widowed: how romance scams open ("saw your profile ... your warm smile").
+    ("a stranger's romance opener", 1,
+     r"\b(?:saw|came across|found|noticed) your (?:profile|photos?|pictures?)\b[^.\n]{0,80}"
+     r"\b(?:smile|beautiful|lovely|attract\w*|caught my (?:eye|attention)|friends?)\b|\byour "
+     r"(?:beautiful|lovely|warm|kind|sweet) (?:smile|face|eyes)\b|\b(?:un )?peacekeeping "
+     r"mission\b|\bdeployed (?:in|to) (?:syria|yemen|afghanistan|iraq|sudan|somalia)\b|"
+     r"\blost my (?:wife|husband) (?:to|in) (?:cancer|an? accident|a car accident)\b"
+     r"|프로필을 보고[^.\n]{0,60}(?:미소|마음|친구)|군의관|평화유지|아내를 (?:\S+ )?잃"),
     ("a stranger's wrong-address opener", 1,
      r"\b(?:is this still your (?:e-?mail|address|number)|(?:sorry|oh) (?:if )?(?:i|it seems i) "
      r"(?:have|got) the wrong (?:person|address|e-?mail|number)|maybe we (?:can|could) be "
