@@ -1337,6 +1337,15 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     # laughter does not take trouble out of a mail
     ("Lee <lee.h@freemail.net>", "flat",
      "haha no joke, the pipe burst and the kitchen is flooding right now. Can you come over?"),
+    # German's polite and familiar imperatives are asks; "within the next 10 minutes" is now
+    ("Jonas Petersen <j.petersen@nordlicht-reisen.net>", "Pier 1: Busse",
+     "Ich stehe an Pier 1. Bitte sagen Sie mir innerhalb der nächsten 10 Minuten, ob die Busse "
+     "kommen."),
+    ("Markus <m.brandl@feinkost-brandl.net>", "Charge TS-26/44",
+     "Ich habe deinen Anruf verstanden. Bitte schick mir heute das Laborergebnis."),
+    # stuck, in French, read as a whole word ("bloqués" ends in an accented letter)
+    ("Moustapha <m.gueye@transit-diasse.net>", "palettes",
+     "Le camion est bloqué, le chauffeur attend. Pouvez-vous appeler la douane ?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1562,6 +1571,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("지은 <jieun.park@freemail.net>", "오늘", "오늘 저녁 7시까지 와줘~ 생일 파티야 ㅎㅎ"),
     ("Mum <mum.hale@freemail.net>", "tonight",
      "Can you pick up Gran's prescription on your way tonight? Love you x"),
+    # what arrived today tells when it came, not a limit
+    ("Katrin <katrin.brandt@posteo.net>", "Hose ist da",
+     "Die Hose ist heute angekommen und passt perfekt. Bitte schick uns kurz den Betrag."),
+    ("Ana Lopez <ana@fields-qa.net>", "samples",
+     "The samples arrived today in good condition. Could you send the spec sheet?"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -250,6 +250,13 @@ _NEAR_TIME = alternatives(
     r"appena chiamato|acabou de ligar)\b|방금 전화",
     # "send someone": someone is needed there, now
     r"\bsend (?:someone|somebody)\b",
+    # within minutes or a few hours, in German, Spanish and French ("innerhalb der nächsten
+    # 10 Minuten", "en los próximos 30 minutos", "d'ici une heure")
+    r"\b(?:innerhalb (?:der nächsten |von )?(?:\d+|einer|zwei|zehn|zwanzig|dreissig) "
+    r"(?:minuten|stunden?)|in (?:den nächsten )?(?:\d+|zehn|zwanzig|dreissig) minuten|"
+    r"(?:en los próximos|dentro de) (?:\d+|diez|veinte|treinta) minutos|dentro de una hora|"
+    r"en (?:la próxima|una) hora|(?:dans|d'ici) (?:les )?(?:\d+|dix|vingt|trente) minutes|"
+    r"d'ici une heure)\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -369,6 +376,11 @@ _OTHER_DAY = alternatives(
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
+# German verbs of a request, in the polite imperative with "Sie" (`_ASK`); not "pay" or
+# "transfer", which a lure asks (nor does "please pay" count in English)
+_SIE_VERB = (r"kommen|schicken|senden|sagen|geben|prüfen|überprüfen|rufen|informieren|"
+             r"entscheiden|helfen|stoppen|klären|unterschreiben|veranlassen|kontaktieren|"
+             r"übernehmen|sorgen|organisieren|holen|bringen|teilen|schauen|sperren")
 _ASK = alternatives(
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|your "
     r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
@@ -427,6 +439,14 @@ _ASK = alternatives(
     r"pourrais-tu|tu peux|needs? (?:to be )?"
     r"(?:rectif\w+|fix\w*|sort\w*|doing|done|mov\w+|remov\w+|clear\w*|replac\w+|resolv\w+|"
     r"check\w*|looking at))\b",
+    # German's polite imperative, "please" and the verb with "Sie" ("Bitte kommen Sie",
+    # "Bitte schicken Sie mir", "Teilen Sie uns bitte mit"), or the familiar one ("bitte schick
+    # mir"): a request, as "please send" is (not "bitte beachten Sie", a notice's "please note",
+    # nor a notice's "die Rechnung senden Sie bitte an ...", where to send it)
+    rf"\b(?:bitte (?:\w+ ){{0,2}}(?:{_SIE_VERB}) sie|(?:{_SIE_VERB}) sie (?:(?:mir|uns) bitte|"
+    r"bitte (?:sofort|gleich|heute|umgehend|schnell)))\b|"
+    r"\bbitte (?:\w+ )?(?:komm|"
+    r"schick|sag|ruf|gib|hilf|prüf|schau|melde dich|meld dich|bring|hol|kümmer dich)\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -811,9 +831,8 @@ _TROUBLE = alternatives(
     r"geplatzt|undicht|fehlgeschlagen|geht (?:seit [\d:.]+ (?:uhr )?)?nicht mehr|springt "
     r"nicht an|startet nicht|no (?:arranca|enciende)|sangr(?:a|ando)|salvamento|(?:en|la|une) crue|"
     r"interrompu\w*|"
-    r"bloqu(?:é|ée|és|ées) (?:à|a|au|en|dans)|ausgefallen|funktioniert "
-    r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus)|(?:est|sont|suis|"
-    r"sommes) bloqu\w+)\b",
+    r"ausgefallen|funktioniert "
+    r"(?:nicht|gar nicht)|geht nicht|en panne|ne fonctionne (?:pas|plus))\b",
     r"(?:\A|[^면\s]\s?|[^면]\s)안 ?(?:된다|되는|돼요|됩니다)|"
     r"롤백|응급|입원|화재|사고|멈췄|멈춰|먹통|고장|정전|누수|유출|"
     r"강제 ?종료|튕기|떨어졌|비정상 ?로그인|안 ?돼서|안 ?되고|대기 ?중|도착 ?안|"
@@ -985,12 +1004,15 @@ _TROUBLE = alternatives(
     # French and Polish words that start or end with an accented letter, as whole words
     # (`whole_words`: RE2's "\\b" is ASCII-only): hurt, fainted, electrocuted, taken to, fell,
     # a vehicle overturned, lying on its side, collapsed, not back, crushed, caught,
-    # evacuated; fallen, missing, overturned, not arrived, standing still
+    # evacuated; fallen, missing, overturned, not arrived, standing still; stuck
     whole_words(r"blessée?s?|évanouie?s?|électrisée?s?|électrocutée?s?|transportée?s? à|"
                 r"(?:est|s'est|sont) tombée?s?|(?:voiture|camion|véhicule|bus|car) (?:\w+ )?"
                 r"(?:renversée?|accidentée?)|couchée? sur le (?:côté|flanc)|s'est effondrée?|"
                 r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu\pL*|"
-                r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją"),
+                r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją|"
+                # stuck: "sont bloqués", "bloquée à la frontière" (in the "\\b" group
+                # above, an ASCII "\\w" never took the "é": it never matched)
+                r"(?:est|sont|suis|sommes|reste|restent) bloqu\pL*|bloquée?s? (?:au|en|dans)"),
     r"\bambulancias?\b",
     # someone fell: off, down, from, at the end of a sentence; not "fell in love" (a
     # stranger's opener), not "prices fell sharply" (German "bitten" is "to ask", so the English
@@ -1171,6 +1193,14 @@ _PENDING_FIX = re.compile(
     + "|\\bn\u00e3o (?:foi )?(?:resolvid|reparad|consertad)|\\bnon (?:ancora |è stato )?"
       "(?:risolt|riparat)|\\bnu (?:a fost )?(?:rezolvat|reparat)".encode())
 _EXPLICIT_ALONE = matcher(_EXPLICIT_URGENT)
+# Something that arrived today tells when it came, not a limit: "the trousers arrived today",
+# "ist heute angekommen", "llegó hoy" (a near time elsewhere in the mail still counts, and so
+# does the arrival when trouble is told with it: "arrived this morning, held at customs")
+_ARRIVED_TODAY = matcher(
+    r"\b(?:arrived|came in|came|got here|was delivered|were delivered|turned up) (?:safely |"
+    r"(?:here|in) )?(?:today|this morning)\b|\bheute (?:morgen |früh )?(?:gut |bei uns |hier )?"
+    r"(?:angekommen|eingetroffen|geliefert|zugestellt)\b|\b(?:llegó|llegaron) hoy\b")
+_NEAR_ALONE = matcher(_NEAR_TIME)
 # The reader addressed or told what to do: "your shipment is held", "residents must leave
 # now", "action required" (a news feed's "satellites could be hacked" addresses no one).
 _YOU = matcher(alternatives(
@@ -1447,6 +1477,7 @@ _ROUTINE_SUBJECT = re.compile(
     r"presupuesto|cotización|solicitud)\b|보험|청구|서류|견적|점검|신청서|일정|협의")
 _ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
+_NEAR_NAME = frozenset({"near"})
 _NO_ACTION_NAME = frozenset({"no_action"})
 
 
@@ -1523,6 +1554,11 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     if "resolved" in found and _PENDING_FIX.search(read) and not _RESOLVED_ALONE.search(
             _PENDING_FIX.sub(b" ", read)):
         found = found - _RESOLVED_NAME
+    trouble_told = ReadWhenAsked(_TROUBLE_SET, read)
+    if "near" in found and _ARRIVED_TODAY.search(read) and not trouble_told() and not (
+            _NEAR_ALONE.search(_ARRIVED_TODAY.sub(b" ", read))):
+        # what arrived today, with no trouble told: when it came, not a limit
+        found = found - _NEAR_NAME
     if not signals.security_alert and _ALARM_SUBJECT.match(message.subject):
         found |= _ALARMED
     # "no action needed" is itself negated urgency, gone from the text in scope.
@@ -1539,7 +1575,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         return not any(found_in & {"explicit", "incident", "trouble"}
                        for found_in in (p.found(subject) for p in _ROUTINE_SETS))
 
-    urgency, why = _urgency(found, signals, ReadWhenAsked(_TROUBLE_SET, read),
+    urgency, why = _urgency(found, signals, trouble_told,
                             ReadWhenAsked(_ASK_SET, read if read is not scoped else asks_in),
                             no_action, calm, routine,
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),

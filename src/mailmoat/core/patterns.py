@@ -13,11 +13,16 @@ import re2
 
 class TextPattern(Protocol):
     """An RE2 pattern, searched in UTF-8 bytes (`as_searched`): `search` says whether it
-    matches anywhere, `start` where the first match begins (-1: none)."""
+    matches anywhere, `start` where the first match begins (-1: none), `sub` replaces the
+    matches."""
 
     def search(self, data: bytes) -> bool: ...
 
     def start(self, data: bytes) -> int: ...
+
+    def sub(self, repl: bytes, data: bytes) -> bytes:
+        """`data` with every match replaced by `repl`."""
+        ...
 
 
 _UNANCHORED = re2._Anchor.UNANCHORED
