@@ -672,6 +672,10 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
      "peacekeeping mission."),
     ("제임스 <james.army.doc@gmail.com>", "안녕하세요",
      "링크드인에서 프로필을 보고 따뜻한 미소에 마음이 끌렸습니다. 저는 미군 군의관입니다."),
+    # a buyer on a military mission, the carrier paid out of the reader's money
+    ("Capitaine Marc <marc.olivier.militaire@gmail.com>", "votre annonce",
+     "Je suis en mission militaire à Djibouti. Je vous paie via PayPal avec les frais de "
+     "transport que vous reverserez au transporteur."),
     # a fee paid first, named before the amount
     ("이민상담 <visa.center.kr@gmail.com>", "영주권 급행",
      "상담 예약금 $2,500을 먼저 송금해 주시면 변호사가 배정됩니다."),

@@ -1346,6 +1346,17 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     # stuck, in French, read as a whole word ("bloqués" ends in an accented letter)
     ("Moustapha <m.gueye@transit-diasse.net>", "palettes",
      "Le camion est bloqué, le chauffeur attend. Pouvez-vous appeler la douane ?"),
+    # French imperatives and "merci de vous rendre" are asks; "in less than an hour" is near;
+    # a plane taking on water is trouble
+    ("Hatem <hatem.z@freemail.net>", "L'eau monte",
+     "L'oued a débordé, l'eau monte dans la rue. Réponds vite."),
+    ("École Kairouan <ecole.kairouan@freemail.net>", "Youssef",
+     "Votre fils est tombé pendant la récréation. Merci de vous rendre directement aux "
+     "urgences."),
+    ("Seb <seb@gannet-air.net>", "GCX au quai",
+     "Le Beaver a pris l'eau au quai. J'ai besoin que tu m'autorises la grue."),
+    ("Tom <tom@harbourfresh.net>", "ferry",
+     "The ramp is jammed and the ferry leaves in less than an hour. Can you call the port?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1576,6 +1587,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Die Hose ist heute angekommen und passt perfekt. Bitte schick uns kurz den Betrag."),
     ("Ana Lopez <ana@fields-qa.net>", "samples",
      "The samples arrived today in good condition. Could you send the spec sheet?"),
+    # "en ce moment" is "these days" as often as "right now"
+    ("Claire <claire.dubreuil@orange.net>", "Échange de taille",
+     "Est-ce que vous avez un M en gris en stock en ce moment ? Sinon je peux attendre."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -375,7 +375,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:transfer|wire|send|pay) (?:\w+ ){0,5}(?:directly )?to (?:the|our|my|his|their) "
      r"(?:carrier|shipper|transporter|mover|consultant|freight agent|shipping agent)\b"
      r"|\btransfi(?:era|eran|ere) (?:\w+ ){0,6}al transportista\b|\b(?:virer|verser) (?:\w+ )"
-     r"{0,5}au transporteur\b|\btransfer (?:£|\$|€)?[\d,.]+ to (?:him|her|them) once\b"
+     r"{0,5}au transporteur\b|\b(?:vous )?(?:reverserez|verserez|virerez) (?:\w+ ){0,3}au "
+     r"transporteur\b|\btransfer (?:£|\$|€)?[\d,.]+ to (?:him|her|them) once\b"
      r"|\bonce the money is in your account\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
@@ -521,13 +522,16 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # A stranger's "wrong address" opener that turns to friendship: how investment and
     # romance scams begin ("Is this still your email? ... maybe we can be friends").
     # A stranger drawn by the reader's profile or photo, or a soldier or doctor far away
-    # and widowed: how romance scams open ("saw your profile ... your warm smile").
-    ("a stranger's romance opener", 1,
+    # and widowed: how romance scams open ("saw your profile ... your warm smile"); a buyer
+    # on a military mission who sends a carrier is the same stranger selling distance.
+    ("a stranger's romance opener or posting far away", 1,
      r"\b(?:saw|came across|found|noticed) your (?:profile|photos?|pictures?)\b[^.\n]{0,80}"
      r"\b(?:smile|beautiful|lovely|attract\w*|caught my (?:eye|attention)|friends?)\b|\byour "
      r"(?:beautiful|lovely|warm|kind|sweet) (?:smile|face|eyes)\b|\b(?:un )?peacekeeping "
      r"mission\b|\bdeployed (?:in|to) (?:syria|yemen|afghanistan|iraq|sudan|somalia)\b|"
      r"\blost my (?:wife|husband) (?:to|in) (?:cancer|an? accident|a car accident)\b"
+     r"|\b(?:en mission (?:militaire|humanitaire)|on (?:a )?(?:military|peacekeeping) "
+     r"(?:mission|deployment)|on an (?:offshore )?oil rig)\b"
      r"|프로필을 보고[^.\n]{0,60}(?:미소|마음|친구)|군의관|평화유지|아내를 (?:\S+ )?잃"),
     ("a stranger's wrong-address opener", 1,
      r"\b(?:is this still your (?:e-?mail|address|number)|(?:sorry|oh) (?:if )?(?:i|it seems i) "

@@ -250,6 +250,10 @@ _NEAR_TIME = alternatives(
     r"appena chiamato|acabou de ligar)\b|방금 전화",
     # "send someone": someone is needed there, now
     r"\bsend (?:someone|somebody)\b",
+    # in less than an hour, in English and French (not "en ce moment": "these days" as often
+    # as "right now")
+    r"\b(?:in (?:less than|under) an hour|within less than an hour|dans moins d'une heure|"
+    r"en moins d'une heure)\b",
     # within minutes or a few hours, in German, Spanish and French ("innerhalb der nächsten
     # 10 Minuten", "en los próximos 30 minutos", "d'ici une heure")
     r"\b(?:innerhalb (?:der nächsten |von )?(?:\d+|einer|zwei|zehn|zwanzig|dreissig) "
@@ -447,6 +451,13 @@ _ASK = alternatives(
     r"bitte (?:sofort|gleich|heute|umgehend|schnell)))\b|"
     r"\bbitte (?:\w+ )?(?:komm|"
     r"schick|sag|ruf|gib|hilf|prüf|schau|melde dich|meld dich|bring|hol|kümmer dich)\b",
+    # French imperatives at a sentence's start ("Réponds vite", "Venez", "Préviens-moi") or
+    # with "-moi"/"-nous" anywhere, and "merci de vous rendre ..." (a school's "please go to")
+    r"(?:\A|\n|[.!?] )(?:svp,? |s'il (?:te|vous) pla[iî]t,? )?(?:réponds|répondez|rappelez|"
+    r"appelez|venez|viens|préviens|prévenez|envoie|envoyez|confirme|confirmez|contacte|"
+    r"contactez)(?:-moi|-nous)?(?:$|[^\pL\pN_-])|\b(?:envoie|envoyez|confirme|confirmez|"
+    r"préviens|prévenez|appelez|rappelez)-(?:moi|nous)\b|\bmerci de (?:bien vouloir )?(?:vous|"
+    r"nous|me) (?:rendre|présenter|rappeler|contacter|appeler)\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -964,11 +975,14 @@ _TROUBLE = alternatives(
     r"alhaalla|kadonnut|kadoksissa|tajuton|brännskad\w+|olycka|ambulans\w*|sjukhus\w*|"
     r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad)\b",
     # French: under water, water coming out, a pipe burst, stuck in the mud, broken, not
-    # answering, smells of burning, smoking, melted; Rioplatense Spanish: burnt out, smoke, no
+    # answering, smells of burning, smoking, melted, taken on water, sinking, overflowed, on
+    # fire; Rioplatense Spanish: burnt out, smoke, no
     # water or power, the cows on the road, won't start
     # (words ending or starting in an accented letter stand outside "\\b")
     r"\b(?:sous l'eau|de l'eau qui (?:sort|coule|rentre|entre|passe)|l'eau (?:monte|passe "
     r"par-dessus|rentre|entre)|ne décroche (?:pas|plus)|sur répondeur|a fondu|salió humo|"
+    r"(?:a|ont|avait) pris l'eau|en train de (?:couler|sombrer|caler)|(?:a|ont|est|sont) "
+    r"débordée?s?|(?:a|ont) pris feu|(?:il )?y a le feu|"
     r"sin (?:agua|luz)|no hay (?:agua|luz)|no arranca|en la ruta|jadeando)\b|\b(?:(?:a|ont) "
     r"pété|a lâché|(?:est|sont) (?:planté|embourbé|enlisé)|sent le brûlé|se (?:nos |me |"
     r"le |les )?(?:quemó|cortó|cayó|rompió|averió|derrumbó)|volcó|(?:dans le|au) fossé|toit "
