@@ -676,6 +676,9 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     ("Capitaine Marc <marc.olivier.militaire@gmail.com>", "votre annonce",
      "Je suis en mission militaire à Djibouti. Je vous paie via PayPal avec les frais de "
      "transport que vous reverserez au transporteur."),
+    # a payment to a customs agent of theirs, directly
+    ("Álvaro <afidalgo.compras@gmail.com>", "pago sobreestadía",
+     "Os pedimos que hagáis el pago directamente a nuestro agente de aduanas en Portugal."),
     # a fee paid first, named before the amount
     ("이민상담 <visa.center.kr@gmail.com>", "영주권 급행",
      "상담 예약금 $2,500을 먼저 송금해 주시면 변호사가 배정됩니다."),
@@ -691,6 +694,10 @@ def test_a_customer_id_and_password_asked_for_is_a_credential_request() -> None:
                     "Approve via https://reefer-docs.example/approve\nLogin with your Pacífico "
                     "Reefer Line customer ID and password."))
     assert "asks for credentials or account details" in found.reasons()
+    for words in ("Deberá introducir su usuario, contraseña y el código SMS.",
+                  "Saisissez votre identifiant et votre mot de passe."):
+        assert "asks for credentials or account details" in ev(
+            mail("PCS <soporte@pcs-portal.example>", "acceso", words)).reasons(), words
     # a portal telling its own user where to sign in, with no such ask, is no shape
     calm = ev(mail("Reefer Line eDocs <edocs@reefer-docs.example>", "Your B/L is ready",
                    "Your bill of lading is ready in the eDocs portal."))
@@ -747,6 +754,8 @@ def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
      "money redirected to a new account"),
     ("Notre compte est bloqué, merci de l'envoyer sur le compte de ma sœur.",
      "money redirected to a new account"),
+    ("Adjuntamos la factura de la publicación de su establecimiento en la guía 2027.",
+     "a registry or listing nobody ordered"),
     # silence taken for a signature: a directory's "renewal"
     ("Your entry is due for renewal. By not objecting within 7 days you accept the renewal.",
      "a registry or listing nobody ordered"),

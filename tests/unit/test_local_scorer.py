@@ -1357,6 +1357,15 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
      "Le Beaver a pris l'eau au quai. J'ai besoin que tu m'autorises la grue."),
     ("Tom <tom@harbourfresh.net>", "ferry",
      "The ramp is jammed and the ferry leaves in less than an hour. Can you call the port?"),
+    # deadline words in Spanish, French and German with today's clock time
+    ("Secretaría <secretaria@bandera-concha.net>", "Licencias pendientes",
+     "Faltan dos licencias. El plazo termina hoy a las 14:00."),
+    ("Petra Lenz <p.lenz@lenz-transporte.net>", "Zulassung",
+     "Die Zulassung des Anhängers läuft heute ab. Ohne sie darf er morgen nicht fahren."),
+    # Spanish: water getting in, someone who has to open
+    ("Gladys <gladys.v@freemail.net>", "agua en su bodega",
+     "Está entrando agua a su bodega por la pared. Alguien tiene que abrir para sacar las "
+     "cajas."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1587,6 +1596,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Die Hose ist heute angekommen und passt perfekt. Bitte schick uns kurz den Betrag."),
     ("Ana Lopez <ana@fields-qa.net>", "samples",
      "The samples arrived today in good condition. Could you send the spec sheet?"),
+    # a seller's deadline is the seller's pressure
+    ("Congreso <inscripciones@cic-congreso.net>", "Últimos días de inscripción",
+     "El plazo de inscripción con tarifa reducida termina el 15 de diciembre. Inscríbase ya."),
     # "en ce moment" is "these days" as often as "right now"
     ("Claire <claire.dubreuil@orange.net>", "Échange de taille",
      "Est-ce que vous avez un M en gris en stock en ce moment ? Sinon je peux attendre."),

@@ -279,6 +279,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # what a sign-in page will ask for: "your username, password and the one-time code"
      r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\bwith your (?:\S+ ){0,4}(?:customer|"
      r"user|client|member|account) ?(?:id|number|name) and password\b"
+     r"|\b(?:su|tu) usuario,? (?:y )?(?:su |tu )?contraseña\b|\bvotre identifiant et (?:votre )?"
+     r"mot de passe\b|\b(?:ihren? )?benutzernamen? und (?:ihr )?passwort\b"
      r"|\byour password,? and (?:the |your )?"
      r"(?:one-time|otp|verification|sms) (?:code|password)\b"
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
@@ -375,7 +377,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:transfer|wire|send|pay) (?:\w+ ){0,5}(?:directly )?to (?:the|our|my|his|their) "
      r"(?:carrier|shipper|transporter|mover|consultant|freight agent|shipping agent)\b"
      r"|\btransfi(?:era|eran|ere) (?:\w+ ){0,6}al transportista\b|\b(?:virer|verser) (?:\w+ )"
-     r"{0,5}au transporteur\b|\b(?:vous )?(?:reverserez|verserez|virerez) (?:\w+ ){0,3}au "
+     r"{0,5}au transporteur\b|\bel pago directamente a (?:nuestro|el|su) (?:agente|transportista|"
+     r"transitario|despachante)\b|\ble (?:paiement|virement) directement à (?:notre|votre|leur) "
+     r"(?:agent|transporteur|transitaire)\b|\bdirekt an (?:unseren|ihren|den) (?:agenten|"
+     r"spediteur|frachtführer)\b|\b(?:vous )?(?:reverserez|verserez|virerez) (?:\w+ ){0,3}au "
      r"transporteur\b|\btransfer (?:£|\$|€)?[\d,.]+ to (?:him|her|them) once\b"
      r"|\bonce the money is in your account\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
@@ -449,6 +454,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"constitutes|means) (?:acceptance|agreement|an order)\b"
      r"|\b(?:publication|listing|entry|registration) (?:of your \w+ )?(?:in|into|on) (?:our|the) "
      r"(?:\w+ ){0,3}(?:register|registry|directory|database|catalogue)\b"
+     # the same listing in Spanish, and the debtors' register it threatens
+     r"|\bpublicaci[oó]n de su (?:empresa|establecimiento|negocio|hotel|comercio) en (?:la|el|"
+     r"nuestra|nuestro) (?:gu[ií]a|directorio|cat[aá]logo|registro)|\bregistro de deudores\b"
      # silence taken for a signature: "by not objecting within 7 days you accept"
      r"|\bby not (?:objecting|responding|replying)\b[^.\n]{0,60}\b(?:accept|agree)"),
     ("prize, inheritance or windfall", 1,

@@ -458,6 +458,13 @@ _ASK = alternatives(
     r"contactez)(?:-moi|-nous)?(?:$|[^\pL\pN_-])|\b(?:envoie|envoyez|confirme|confirmez|"
     r"préviens|prévenez|appelez|rappelez)-(?:moi|nous)\b|\bmerci de (?:bien vouloir )?(?:vous|"
     r"nous|me) (?:rendre|présenter|rappeler|contacter|appeler)\b",
+    # Spanish imperatives with their pronoun ("avísale", "contésteme", "llámenme", "ayúdenos")
+    # and someone who has to act ("alguien tiene que abrir")
+    r"\b(?:avísa(?:me|le|nos)|avíse(?:me|le|nos)|avísenme|contésta(?:me|nos)|contéste(?:me|nos)|"
+    r"contéstenme|llámeme|llámenme|llámanos|mánda(?:me|nos)|mánde(?:me|nos)|envía(?:me|nos)|"
+    r"envíe(?:me|nos)|confírma(?:me|nos)|confírme(?:me|nos)|dígame|díganme|escríbeme|"
+    r"respónde(?:me|nos)|respónda(?:me|nos)|ayúda(?:me|nos)|ayúde(?:me|nos)|ayúdenos|"
+    r"alguien (?:tiene|tendría) que|alguien debe)\b",
     # an errand told outright, at the start of a sentence: "Ask Dr Hale to cover."
     r"(?:\A|\n|[.!] )(?:please |pls )?(?:pull|bring|tell|ask|cancel|ring|grab|fetch) (?:the|"
     r"them|it|me|him|her|this|that|all|everyone|someone)\b",
@@ -624,6 +631,10 @@ _DEADLINE = alternatives(
     r"submissions|bids|window|portal|bookings?) close[sd]?|frist\w*|bis spätestens)\b",
     r"마감|기한|만료|까지",
     r"\b(?:scadenza|scade|termenul|expiră|expira|prazo)\b|термін|срок|дедлайн",
+    # the same in Spanish, French, German and Portuguese: a deadline, it expires, at the latest
+    r"\b(?:plazo|vence|vencen|vencimiento|caduca|fecha límite|a más tardar|date limite|expire|"
+    r"expirera|au plus tard|dernier délai|spätestens|fällig|läuft (?:heute |morgen )?ab|"
+    r"vencimento)\b|(?:^|[^\pL\pN_])échéance",
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
     r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
     r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
@@ -981,6 +992,8 @@ _TROUBLE = alternatives(
     # (words ending or starting in an accented letter stand outside "\\b")
     r"\b(?:sous l'eau|de l'eau qui (?:sort|coule|rentre|entre|passe)|l'eau (?:monte|passe "
     r"par-dessus|rentre|entre)|ne décroche (?:pas|plus)|sur répondeur|a fondu|salió humo|"
+    r"(?:está|se está|sigue) (?:entrando|cayendo|saliendo) (?:el |mucha )?agua|está "
+    r"rebosando|se (?:desbordó|desborda|está desbordando)|"
     r"(?:a|ont|avait) pris l'eau|en train de (?:couler|sombrer|caler)|(?:a|ont|est|sont) "
     r"débordée?s?|(?:a|ont) pris feu|(?:il )?y a le feu|"
     r"sin (?:agua|luz)|no hay (?:agua|luz)|no arranca|en la ruta|jadeando)\b|\b(?:(?:a|ont) "
@@ -1073,7 +1086,11 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"popravili|zamijenio|zamijenila|zamijenili|zamijenjen[aio]?)\b")
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
-                               r"seulement aujourd'?hui")
+                               r"seulement aujourd'?hui|early[- ]bird|últimos días|última "
+                               r"oportunidad|tarifa reducida|dernière chance|tarif réduit|"
+                               r"frühbucher")
+# (not "last chance" nor "les 21 derniers jours": a customer's ultimatum, an inspector's
+# count of days)
 # A warning about fraud in someone's name ("fraud attempts using my name", "phishing emails
 # claiming your mailbox is full", "these are not from me"): advice, not an event to act on,
 # unless trouble of the reader's own, urgent wording or a near time comes with it. (Not "we
@@ -1317,7 +1334,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
                                                  or s.list_discussion or s.marketing))
 
     if "promo_pressure" in found and not (explicit or incident):
-        near = False
+        # a seller's deadline is the seller's pressure ("early-bird rate ends 15 December")
+        near = deadline = False
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
         near = near and "today" in found and request()
