@@ -1596,6 +1596,12 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Die Hose ist heute angekommen und passt perfekt. Bitte schick uns kurz den Betrag."),
     ("Ana Lopez <ana@fields-qa.net>", "samples",
      "The samples arrived today in good condition. Could you send the spec sheet?"),
+    # a Korean notice to many, so tagged in its subject: a consulate's safety notice, "for
+    # reference", a community's news
+    ("주캐나다대사관 <consular@embassy-korea.net>", "[안전공지] 산불 관련 재외국민 안전 유의 안내",
+     "산불이 확산 중입니다. 현지 당국의 대피 지시가 있으면 즉시 따르시기 바랍니다."),
+    ("김 과장 <kim@haedeul.net>", "[참고] 지난주 긴급 가스 공급 중단 건 - 후속 정리",
+     "긴급 조치는 완료되었습니다. 참고 부탁드립니다."),
     # a seller's deadline is the seller's pressure
     ("Congreso <inscripciones@cic-congreso.net>", "Últimos días de inscripción",
      "El plazo de inscripción con tarifa reducida termina el 15 de diciembre. Inscríbase ya."),
