@@ -1086,7 +1086,7 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"popravili|zamijenio|zamijenila|zamijenili|zamijenjen[aio]?)\b")
 # A Korean subject that opens on a notice's tag: "[공지]" (notice), "[안전공지]" (a consulate's
 # safety notice to all its nationals), "[참고]" (for reference), "[공유]" (shared), "[...소식]"
-# (news): a notice to many, read as a record, not an interruption (none of the ~190 labelled
+# (news): a notice to many, read as a record, not an interruption (none of the ~170 labelled
 # mails so tagged is urgent)
 _NOTICE_TAG = r"\A\[(?:[^\]\n]{0,20} )?(?:공지|안전공지|참고|공유|[^\]\n]{0,20}소식)\]"
 _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight)|sale ends|nur heute|"
