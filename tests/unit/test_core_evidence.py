@@ -676,6 +676,12 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     ("Capitaine Marc <marc.olivier.militaire@gmail.com>", "votre annonce",
      "Je suis en mission militaire à Djibouti. Je vous paie via PayPal avec les frais de "
      "transport que vous reverserez au transporteur."),
+    # a stranger presenting a big buyer
+    ("Ocean Harvest <oceanharvest.trading@gmail.com>", "inquiry: 40 mt frozen shrimp",
+     "Good day. We are Ocean Harvest Trading Ltd, Hong Kong, seafood importer for restaurant "
+     "chains. We have urgent need for 40 MT."),
+    ("Compras <compras.importadora.mx@gmail.com>", "pedido 8 contenedores",
+     "Somos un grupo importador de México. Queremos 8 contenedores de canela."),
     # a payment to a customs agent of theirs, directly
     ("Álvaro <afidalgo.compras@gmail.com>", "pago sobreestadía",
      "Os pedimos que hagáis el pago directamente a nuestro agente de aduanas en Portugal."),
