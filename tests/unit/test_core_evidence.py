@@ -710,6 +710,12 @@ def test_a_customer_id_and_password_asked_for_is_a_credential_request() -> None:
     assert "asks for credentials or account details" not in calm.reasons()
 
 
+def test_a_scottish_or_welsh_government_domain_is_a_governments() -> None:
+    found = ev(mail("Fish Health Inspectorate <fhi.aberdeen@gov.scot>", "PCR result",
+                    "Please call today about the designation."))
+    assert not any("government body" in r for r in found.reasons()), found.reasons()
+
+
 def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
     found = ev(mail("Swift Post <parcels@swiftpost-redelivery.net>", "Parcel held",
                     "A redelivery fee of £1.20 is required: https://swiftpost-redelivery.net/p"))
@@ -1004,6 +1010,11 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
      "approved.", "a government body's name"),
     ("FDA Registration Renewal Services <renewals@food-facility-registrar.net>", "Renew your "
      "food facility registration.", "a government body's name"),
+    # a national body or a register by its kind
+    ("Companies House <enforcement@companieshouse-filings.net>", "A late filing penalty of "
+     "GBP 750 has been issued.", "a government body's name"),
+    ("National Maritime Center <credentialing@uscg-nmc-renewal.org>", "Your credential "
+     "renewal fee is outstanding.", "a government body's name"),
     # a card approval "to report if it was not you", in Korean: the callback lure
     ("해외결제 승인알림 <card.approval@freemail.example>", "해외승인 USD 980.00. 본인 사용이 "
      "아닌 경우 즉시 고객센터로 연락 바랍니다. 02-0000-0000", "a charge to cancel by phone"),
