@@ -766,6 +766,18 @@ def test_one_letter_off_is_not_an_added_letter_nor_a_short_name() -> None:
      "money redirected to a new account"),
     ("Notre compte est bloqué, merci de l'envoyer sur le compte de ma sœur.",
      "money redirected to a new account"),
+    # a salary account moved, a change of bank, an account closed for a restructuring, "not
+    # the usual account" in Korean, the originals sent to a new agent
+    ("I've moved my salary account to TymeBank. Could you forward the new details to payroll?",
+     "money redirected to a new account"),
+    ("Due to an internal restructuring and change of bank, all payments must be made to the "
+     "following account.", "money redirected to a new account"),
+    ("Our head office account is closed for restructuring. Kindly remit the refund to our "
+     "Hong Kong account.", "money redirected to a new account"),
+    ("이번 건은 기존 계좌가 아닌 아래 해외 정산 계좌로 부탁드려요.",
+     "money redirected to a new account"),
+    ("Could you please courier the original bills of lading to our new customs agent directly?",
+     "money redirected to a new account"),
     ("Adjuntamos la factura de la publicación de su establecimiento en la guía 2027.",
      "a registry or listing nobody ordered"),
     # silence taken for a signature: a directory's "renewal"

@@ -432,6 +432,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"friend|uncle|aunt|son|daughter|mother|father|partner)'?s? (?:bank )?account\b"
      r"|\bcompte (?:dédié aux?|temporaire)|\bprivremeni račun|\bcuenta temporal\b"
      r"|\btemporary (?:bank )?account\b"
+     # a salary account moved, a change of bank, an account closed for a restructuring or an
+     # audit, "not the usual account but the one below" (in Korean)
+     r"|\b(?:moved|changed|switched) (?:my|our) (?:salary|payroll|wages?) (?:bank )?account\b"
+     r"|\bchange of bank\b|\b(?:account|bank) (?:is|was|has been|has) closed (?:the old |for |as "
+     r"part of |due to )|\baccount is closed for\b|\btemporarily handled by (?:our|the) "
+     r"\w+ (?:treasury )?account\b|\bcourier (?:the|all) original (?:bills? of lading|b/?ls?|"
+     r"documents) to (?:our|the) new\b|\bto our new (?:customs )?(?:agent|driver|forwarder)\b"
+     r"|기존 계좌가 아닌|기존 계좌 ?말고"
      # money sent by mistake, the difference to send back: "erreur de virement ...
      # rembourser la différence", "bonifico per errore", "transferi por engano"
      r"|\berreur de virement\b|\bvirement (?:effectué )?par erreur\b|\brembourser la "
