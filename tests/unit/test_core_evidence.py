@@ -710,6 +710,28 @@ def test_a_customer_id_and_password_asked_for_is_a_credential_request() -> None:
     assert "asks for credentials or account details" not in calm.reasons()
 
 
+def test_a_password_expiry_from_outside_the_readers_organisation_is_a_lure() -> None:
+    shape = "a password or certificate expiry from outside the reader's organisation"
+    body = "Your network password expires in 1 day. Update it: https://{d}/reset"
+    outside = ev(mail("Island Health IT <it@islandhealth-ca.net>", "Password expires",
+                      body.format(d="islandhealth-ca.net"), to="Ann <ann@islandhealth.net>"))
+    assert shape in outside.reasons() and outside.cold_unsolicited, outside.reasons()
+    korean = ev(mail("그룹웨어 관리자 <admin@dongbang-gw.net>", "[그룹웨어] 비밀번호 만료",
+                     "비밀번호가 내일 만료됩니다. http://dongbang-gw.net/extend",
+                     to="박재훈 <jh.park@dongbang.net>"))
+    assert shape in korean.reasons()
+    # the reader's own IT, authenticated, and a ship's safety certificate are no such shape
+    own_auth = ("mx.islandhealth.net; spf=pass smtp.mailfrom=islandhealth.net; dkim=pass; "
+                "dmarc=pass header.from=islandhealth.net")
+    own = ev(mail("Island Health IT <it@islandhealth.net>", "Password expires",
+                  body.format(d="islandhealth.net"), to="Ann <ann@islandhealth.net>",
+                  Authentication_Results=own_auth))
+    assert shape not in own.reasons()
+    ship = ev(mail("Hans <h.vermeulen@maritime-survey.net>", "certificate",
+                   "The safety certificate of the vessel expires tonight at 23:59."))
+    assert shape not in ship.reasons()
+
+
 def test_a_scottish_or_welsh_government_domain_is_a_governments() -> None:
     found = ev(mail("Fish Health Inspectorate <fhi.aberdeen@gov.scot>", "PCR result",
                     "Please call today about the designation."))

@@ -1116,6 +1116,15 @@ _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fe
                r"(?:it|that|the \w+ fee|his fee|their fee)|(?:once|after|when) (?:the |it |"
                r"my )?(?:cheque|check|card|payment|funds?|money|transfer|it) (?:has )?"
                r"(?:clears?|cleared|shows?|arrives?|reflects?))\b")
+# A password's or a digital certificate's expiry announced ("your password expires in 24
+# hours", "비밀번호 만료 예정"; not a ship's safety certificate): from outside the reader's
+# organisation, and not from the brand's own authenticated domain, the commonest phishing
+# script there is (`_EXPIRY_SHAPE`)
+_EXPIRY = (r"\b(?:password|passwort|mot de passe|contraseña|(?:ssl|tls|digital|security) "
+           r"certificate|certificado digital)\b"
+           r"[^.\n]{0,30}\b(?:expires?|will expire|expiring|is about to expire|läuft ab|caduca|"
+           r"vence)\b|(?:비밀번호|인증서)[^.\n]{0,12}만료")
+_EXPIRY_SHAPE = "a password or certificate expiry from outside the reader's organisation"
 # The opening is read by two sets. The first three shapes (a credential ask, a fee, money
 # redirected) are spans of words with counted runs between them ("verify ... .{0,40} ...
 # account"): in one set with the rest their runs multiplied the DFA states, which on mail
@@ -1130,7 +1139,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME, "check apart": _CHECK_APART,
-                          "bank details": _BANK_DETAILS,
+                          "bank details": _BANK_DETAILS, "expiry": _EXPIRY,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
                           "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
@@ -1398,6 +1407,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _STRANDED))
         if "pass on" in seen and "over price" in seen:
             shapes.append((2, _OVERPAID))
+        if "expiry" in seen and not (colleague or same_org or own_brand):
+            shapes.append((1, _EXPIRY_SHAPE))
         if ("register" in seen and "register fee" in seen
                 and _REGISTRY_SHAPE not in {r for _, r in shapes}):
             shapes.append((2, _REGISTRY_SHAPE))
