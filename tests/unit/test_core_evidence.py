@@ -732,6 +732,18 @@ def test_a_password_expiry_from_outside_the_readers_organisation_is_a_lure() -> 
     assert shape not in ship.reasons()
 
 
+def test_a_colleague_asking_to_confirm_a_bank_change_by_phone_is_not_a_lure() -> None:
+    # the finance team, before today's remittance: "please confirm it by phone, directly"
+    raw = mail("정수진 <sujin.jung@haedeul.net>",
+               "라크사베르그 계좌 변경 건 - 오늘 15시 송금 전 확인 부탁",
+               "거래처에서 입금계좌가 변경됐다는 메일이 왔습니다. "
+               "새 계좌로 송금 예정인데, 과장님이 현지에서 "
+               "전화로 직접 확인해 주실 수 있을까요?",
+               to="박서연 <seoyeon.park@haedeul.net>")
+    assert not ev(raw).flagged, ev(raw).reasons()
+    assert classify(parse_message(raw)).decision.lane is Lane.PUSH
+
+
 def test_a_scottish_or_welsh_government_domain_is_a_governments() -> None:
     found = ev(mail("Fish Health Inspectorate <fhi.aberdeen@gov.scot>", "PCR result",
                     "Please call today about the designation."))

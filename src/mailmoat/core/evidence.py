@@ -1096,6 +1096,9 @@ _CHECK_APART = alternatives(
     r"arnaque|(?:das ist|ist ein|sind) betrug|betrüger (?:am telefon|haben|hat|sind)|es una "
     r"estafa|(?:son|es un) estafador)\b",
     r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인|"
+    # "confirm it by phone", "whether it is real", "if it was not your request", in Korean
+    r"전화로 (?:직접 )?확인|직접 전화해서 (?:\S+ )?확인|(?:진짜|사실)인지 확인|변경 사실 맞는지|"
+    r"(?:요청하신|보내신) (?:게|것이|거) 아니면|"
     r"보내신 (?:거|것|게) 맞|보이스 ?피싱|사기 ?(?:전화|꾼|야|예요|입니다|당하)")
 # A fee for a register's entry nobody ordered, told without the words "publication in our
 # register" (the shape above): a register named, and a fee or a renewal due, found apart.
