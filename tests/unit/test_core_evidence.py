@@ -744,6 +744,20 @@ def test_a_colleague_asking_to_confirm_a_bank_change_by_phone_is_not_a_lure() ->
     assert classify(parse_message(raw)).decision.lane is Lane.PUSH
 
 
+@pytest.mark.parametrize(("sender", "body"), [
+    ("Andres <andres.tidewater@gmail.com>", "Our company email was hacked last week. Someone "
+     "sent clients a new bank account in Miami. It's false, we never changed banks."),
+    ("Mia Ross <mia.ross@keel-supply.net>", "We received an email from your address asking us "
+     "to pay to a new account instead of the usual one. Please confirm."),
+    ("박준혁 <jh.park@dongil-build.net>",
+     "동일판넬 본사에 확인한 결과 계좌 변경 요청은 보낸 적이 없다고 합니다. "
+     "홍콩 계좌로 송금된 건 반환 요청이 필요합니다."),
+])
+def test_a_warning_about_a_bank_change_is_not_the_redirection(sender: str, body: str) -> None:
+    found = ev(mail(sender, "bank details", body))
+    assert "money redirected to a new account" not in found.reasons()
+
+
 def test_a_scottish_or_welsh_government_domain_is_a_governments() -> None:
     found = ev(mail("Fish Health Inspectorate <fhi.aberdeen@gov.scot>", "PCR result",
                     "Please call today about the designation."))

@@ -1085,7 +1085,10 @@ _CHECK_APART = alternatives(
     r"habitual|conocido)|"
     # the payee's own denial: "we did not change our bank"
     r"(?:we|i) (?:did not|didn'?t|have not|haven'?t|never) change[ds]? (?:our|my) (?:bank|account|"
-    r"banking|bank details|account details)|"
+    r"banking|bank details|account details)|(?:we|i) (?:have )?never changed (?:our |my )?banks?|"
+    # the sender's mailbox named as hacked, a mail "from your address" doubted
+    r"(?:e-?mail|account|mailbox|inbox) (?:was|has been|got|were) (?:hacked|compromised|"
+    r"spoofed)|(?:received|got) an? e-?mail from your (?:address|account|e-?mail)|"
     # a wary customer asking whether the change is the reader's own
     r"(?:is|was) (?:this|that|it) (?:really|actually|genuinely) (?:from )?you|(?:really|actually) "
     r"from you|did you (?:really |actually )?(?:send|write) (?:this|that|it|us)|est-ce bien vous|"
@@ -1098,7 +1101,7 @@ _CHECK_APART = alternatives(
     r"알고 (?:계신|있는|계시는) [^.\n]{0,20}번호|직접 전화(?:해서|하여|로) 확인|"
     # "confirm it by phone", "whether it is real", "if it was not your request", in Korean
     r"전화로 (?:직접 )?확인|직접 전화해서 (?:\S+ )?확인|(?:진짜|사실)인지 확인|변경 사실 맞는지|"
-    r"(?:요청하신|보내신) (?:게|것이|거) 아니면|"
+    r"(?:요청하신|보내신) (?:게|것이|거) 아니면|(?:보낸|요청한|변경한) 적이 없|"
     r"보내신 (?:거|것|게) 맞|보이스 ?피싱|사기 ?(?:전화|꾼|야|예요|입니다|당하)")
 # A fee for a register's entry nobody ordered, told without the words "publication in our
 # register" (the shape above): a register named, and a fee or a renewal due, found apart.
