@@ -1893,6 +1893,20 @@ def test_trouble_told_about_a_routine_matter_does_not_push(subject: str, body: s
     assert lane_of("Office <office@partner.example>", subject, body) is not Lane.PUSH
 
 
+def test_a_sellers_words_take_a_deadline_only_from_bulk_mail() -> None:
+    # a person's mail that borrows a seller's words keeps its deadline (something to answer,
+    # in sight); only bulk mail's deadline is the seller's pressure
+    words = ("Early-bird registration",
+             "Early-bird rate: the deadline for your speaker registration is 15 March.")
+    person = classify(message_from_fields(sender="Conference Office <office@coastal-conf.net>",
+                                          subject=words[0], body=words[1]))
+    assert person.features.urgency == 0.5 and person.decision.lane is Lane.QUEUE
+    bulk = classify(message_from_fields(sender="Conference Office <office@coastal-conf.net>",
+                                        subject=words[0], body=words[1],
+                                        list_unsubscribe="<mailto:leave@coastal-conf.net>"))
+    assert bulk.features.urgency < 0.5
+
+
 def test_a_routine_subject_that_tells_trouble_itself_still_pushes() -> None:
     body = "The pipe under the sink burst again. Can you send someone? Claim 26-4471."
     assert lane_of("Mrs Hale <hale@home.example>", "water still coming in - claim 26-4471",

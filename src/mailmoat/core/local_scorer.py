@@ -1341,8 +1341,10 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
                                                  or s.list_discussion or s.marketing))
 
     if "promo_pressure" in found and not (explicit or incident):
-        # a seller's deadline is the seller's pressure ("early-bird rate ends 15 December")
-        near = deadline = False
+        near = False
+        # a seller's deadline in bulk mail is the seller's pressure ("early-bird rate ends 15
+        # December"); a person's mail keeps its deadline, so that it is never filed away
+        deadline = deadline and not s.bulk
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
         near = near and "today" in found and request()
