@@ -85,7 +85,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-129.json", "blind-set-130.json",
                                 "blind-set-131.json", "blind-set-132.json",
                                 "blind-set-133.json", "blind-set-134.json",
-                                "blind-set-135.json", "blind-set-136.json"))
+                                "blind-set-135.json", "blind-set-136.json",
+                                "blind-set-137.json", "blind-set-138.json",
+                                "blind-set-139.json", "blind-set-140.json"))
 
 
 def labelled_sets() -> list[Path]:
