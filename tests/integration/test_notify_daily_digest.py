@@ -56,7 +56,9 @@ def test_the_scheduled_digest_goes_once_a_day_and_never_names_silent_mail(
     for m in silenced:
         assert m["subject"] not in body and m["from_addr"] not in body
 
-    again = send_due_digests(store, "https://mm.example", now + timedelta(minutes=30))
+    # later the same day: the hour's last second, not "+30 minutes" (after 23:29 UTC that is
+    # tomorrow, when the digest is due again only at its hour)
+    again = send_due_digests(store, "https://mm.example", now.replace(minute=59, second=59))
     assert [o.why for o in again] == ["already sent today"] and len(rec.hooks) == 1
     tomorrow = send_due_digests(store, "https://mm.example", now + timedelta(days=1))
     assert [o.sent for o in tomorrow] == [True] and len(rec.hooks) == 2
