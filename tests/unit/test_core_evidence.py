@@ -688,6 +688,13 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     # a fee paid first, named before the amount
     ("이민상담 <visa.center.kr@gmail.com>", "영주권 급행",
      "상담 예약금 $2,500을 먼저 송금해 주시면 변호사가 배정됩니다."),
+    # a relative who must not be phoned, in Dutch; a bank card's expiry from a look-alike
+    ("Marc <marc.peeters.63@gmail.com>", "probleem hier",
+     "Ik zit vast in Portugal en heb vandaag 2.300 euro nodig. Kunt ge het overschrijven naar "
+     "deze IBAN? Niet bellen, ik kan nu niet praten."),
+    ("KBC Kaartendienst <kaart@kbc-kaartbeheer.net>", "Uw bankkaart verloopt",
+     "Uw bankkaart verloopt binnenkort. Vraag vandaag nog een nieuwe kaart aan: "
+     "https://kbc-kaartbeheer.net/aanvraag"),
 ])
 def test_more_scam_shapes_keep_a_free_mail_stranger_out_of_push(
         sender: str, subject: str, body: str) -> None:
@@ -711,7 +718,7 @@ def test_a_customer_id_and_password_asked_for_is_a_credential_request() -> None:
 
 
 def test_a_password_expiry_from_outside_the_readers_organisation_is_a_lure() -> None:
-    shape = "a password or certificate expiry from outside the reader's organisation"
+    shape = "a password, bank card or certificate expiry from outside the reader's organisation"
     body = "Your network password expires in 1 day. Update it: https://{d}/reset"
     outside = ev(mail("Island Health IT <it@islandhealth-ca.net>", "Password expires",
                       body.format(d="islandhealth-ca.net"), to="Ann <ann@islandhealth.net>"))

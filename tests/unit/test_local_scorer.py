@@ -1366,6 +1366,19 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Gladys <gladys.v@freemail.net>", "agua en su bodega",
      "Está entrando agua a su bodega por la pared. Alguien tiene que abrir para sacar las "
      "cajas."),
+    # Dutch as Flanders writes it: "kunt ge", "bel mij terug aub", "10u40", "vóór 14u"
+    ("Pieter <pieter@bakkerij-maes.net>", "oven",
+     "De grote oven is uitgevallen en het deeg staat klaar. Kunt ge vanmorgen nog een "
+     "technieker sturen?"),
+    ("Els <els@kinderopvang-zon.net>", "kelder",
+     "Er loopt water binnen in de kelder van de opvang, al een half uur. Bel mij terug aub, we "
+     "vinden de hoofdkraan niet."),
+    ("Koen <koen@transport-dewilde.net>", "camion aan de grens",
+     "Onze chauffeur zit vast aan de grens sinds 6u, de papieren zijn tegengehouden. Laat ons "
+     "iets weten vóór 14u."),
+    ("Sara <sara@apotheek-noord.net>", "koelkast vaccins",
+     "De vaccinkoelkast staat op 14 graden sinds vanochtend, er is geen stroom op dat "
+     "stopcontact. Wat moet ik doen met de vaccins?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1608,6 +1621,16 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     # "en ce moment" is "these days" as often as "right now"
     ("Claire <claire.dubreuil@orange.net>", "Échange de taille",
      "Est-ce que vous avez un M en gris en stock en ce moment ? Sinon je peux attendre."),
+    # Dutch: a hospital named (not someone in it), an incident's review, a closure lifted
+    ("Kine Centrum <afspraken@kine-centrum.net>", "afspraken na de operatie",
+     "Na het ontslag uit het ziekenhuis komen we drie keer per week. Gelieve ons te laten "
+     "weten welk moment u verkiest."),
+    ("Hilde <hilde@wzc-linde.net>", "Evaluatie incident medicatie",
+     "We willen het incident van vorige week samen evalueren. Kan je dinsdag om 14u of "
+     "donderdag om 10u?"),
+    ("Waterweg <berichten@waterweg-info.net>", "stremming brug opgeheven",
+     "De stremming door een defect aan de brug is opgeheven. Vanaf 11u20 is de doorvaart "
+     "opnieuw normaal. Gelieve dit door te geven aan uw schippers."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -620,7 +620,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
      # Dutch: "hoi pap, dit is mijn nieuwe nummer", the phone broken, in a meeting
      r"|\b(?:dit is mijn nieuwe? nummer|mijn nieuwe? nummer|mijn (?:telefoon|mobiel) is (?:kapot|"
-     r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting))\b"
+     r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting)|niet bellen|bel (?:me|mij) "
+     r"niet|kan (?:nu )?(?:even )?niet (?:bellen|praten|telefoneren|opnemen)|zeg (?:niks|niets) "
+     r"tegen|vertel (?:het|dit) aan niemand|niemand mag (?:het|dit) weten)\b"
      # Greek and Swahili: in a meeting, can't talk, don't tell anyone
      r"|" + greek("αυστηρά εμπιστευτικό|είμαι σε σύσκεψη|μην το συζητήσεις|μην το πεις|"
                   "δεν μπορώ να μιλήσω|στείλε μου μόνο εδώ")
@@ -1126,11 +1128,12 @@ _OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fe
 # hours", "비밀번호 만료 예정"; not a ship's safety certificate): from outside the reader's
 # organisation, and not from the brand's own authenticated domain, the commonest phishing
 # script there is (`_EXPIRY_SHAPE`)
-_EXPIRY = (r"\b(?:password|passwort|mot de passe|contraseña|(?:ssl|tls|digital|security) "
-           r"certificate|certificado digital)\b"
+_EXPIRY = (r"\b(?:password|passwort|mot de passe|contraseña|wachtwoord|(?:ssl|tls|digital|"
+           r"security) certificate|certificado digital|betaalpas|bankpas|bankkaart|debit card|"
+           r"bank card)\b"
            r"[^.\n]{0,30}\b(?:expires?|will expire|expiring|is about to expire|läuft ab|caduca|"
-           r"vence)\b|(?:비밀번호|인증서)[^.\n]{0,12}만료")
-_EXPIRY_SHAPE = "a password or certificate expiry from outside the reader's organisation"
+           r"vence|vervalt|verloopt)\b|(?:비밀번호|인증서)[^.\n]{0,12}만료")
+_EXPIRY_SHAPE = "a password, bank card or certificate expiry from outside the reader's organisation"
 # The opening is read by two sets. The first three shapes (a credential ask, a fee, money
 # redirected) are spans of words with counted runs between them ("verify ... .{0,40} ...
 # account"): in one set with the rest their runs multiplied the DFA states, which on mail

@@ -227,6 +227,11 @@ _NEAR_TIME = alternatives(
     r"\b(?:gaur|gaurko|gaur gauean|orain|oraintxe|daba|lyoum|lyouma|had l3chiya|had lil)\b",
     r"اليوم|الليلة|هذا المساء|الآن|خلال ساعة|خلال \d+ دقيقة|بعد قليل",
     r"\b(?:vandaag|vanavond|vanochtend|vanmiddag|vannacht|binnen het uur|binnen \d+ minuten)\b",
+    # Dutch as Flanders writes it too: this morning, this afternoon, at once, within an hour
+    # or a quarter, in an hour ("nu" alone is "now" in any clause, as "en ce moment" is not)
+    r"\b(?:vanmorgen|vannamiddag|deze (?:voormiddag|namiddag|middag|ochtend|avond)|vandaag nog|"
+    r"zo meteen|meteen|binnen (?:een|het|[1-9]|1[0-2]) (?:uur|kwartier)|over (?:een|[1-9]|"
+    r"1[0-2]) uur|over (?:een|\d+) (?:kwartier|minuten)|binnen (?:enkele|\d+) minuten)\b",
     r"\b(?:danas|jutros|noćas|večeras|za sat vremena|u roku od sat vremena|"
     r"u (?:sljedećih|iduć\w+) \d+ minuta|za \d+ minuta|do kraja dana|daqui a \d+ minutos|"
     r"daqui a (?:uma|1) hora)\b|\besta manhã",
@@ -300,6 +305,11 @@ _CLOCK = alternatives(
     r"\b(?:kabla ya|hadi|mpaka|ifikapo) saa \w+",
     r"\d{1,2} ?時(?: ?\d{1,2} ?分)?(?:まで|前)",
     r"\b(?:voor|vóór|om) \d{1,2}(?:[:.]\d\d)? ?uur\b|\b(?:voor|om) \d{1,2}[:.]\d\d\b",
+    # Flemish "10u40", "om 15u", "vóór 16u", "tot 18u"; "sinds 6u"; minutes or an hour ago
+    r"\b\d{1,2}u\d\d\b|\b(?:om|tegen|voor|vóór|tot|vanaf|sinds|rond) \d{1,2} ?u\b|"
+    r"\b(?:tegen|tot|vanaf|sinds|rond) \d{1,2}[:.]\d\d\b|\b(?:\d+|een paar|enkele) minuten "
+    r"geleden\b|\been (?:half )?uur geleden\b|\b(?:al|sinds) (?:\d+|een|twee|drie) (?:uur|"
+    r"minuten)\b|\bal een half uur\b|\bsinds (?:vanmorgen|vanochtend|vannacht|gisteravond)\b",
     r"(?:قبل|حتى|على) الساعة \d{1,2}|\b\d{1,2}(?:[:.]\d\d)?(?:ak|etan) (?:baino lehen|arte)\b",
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
@@ -517,6 +527,16 @@ _ASK = alternatives(
     r"\b(?:kun je|kunt u|kan je|kan jij|wil je|wilt u|graag|bel me|bel mij|laat (?:me|het) "
     r"weten|(?:ik|we|wij) (?:heb|hebben) (?:\w+ )?nodig|wat moeten we|wat doen we|alsjeblieft|"
     r"alstublieft|bevestig)\b|"
+    # ... and as Flanders writes it: can you (all), would you, please, let us know, call us
+    # (back), get in touch, send me, tell me, give a sign, what must I do
+    r"\b(?:kunt (?:ge|gij|u|jij|je)|kunde|kunnen jullie|kan (?:iemand|u)|zou (?:je|jij|u)|zoudt "
+    r"ge|wil (?:jij|u)|willen jullie|gelieve|aub|laat (?:ons|mij|me|iets|het|even) (?:\w+ )?"
+    r"weten|bel (?:me|mij|ons|even|dan|terug)|(?:bel|belt) (?:ons|mij|me) (?:\w+ )?terug|"
+    r"terugbellen|neem (?:\w+ )?contact (?:met \w+ )?op|contacteer|stuur (?:me|mij|ons|even)|"
+    r"zeg (?:me|mij|ons) |geef (?:me|mij|ons) (?:\w+ )?(?:door|een seintje)|geef (?:een|even "
+    r"een) seintje|bevestig (?:uw|je|jouw|even|aub|ons)|graag (?:een )?(?:bevestiging|"
+    r"antwoord|reactie|bericht)|wat moet ik|moet ik (?:\w+ ){0,3}\w+\?|wij vragen u)\b|"
+    r"\ba\.u\.b\.|"
     r"いかがでしょうか|してください|して下さい|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
@@ -635,6 +655,9 @@ _DEADLINE = alternatives(
     r"\b(?:plazo|vence|vencen|vencimiento|caduca|fecha límite|a más tardar|date limite|expire|"
     r"expirera|au plus tard|dernier délai|spätestens|fällig|läuft (?:heute |morgen )?ab|"
     r"vencimento)\b|(?:^|[^\pL\pN_])échéance",
+    # Dutch: at the latest, it expires, the due date; without an answer by then ...
+    r"\b(?:uiterlijk|ten laatste|vervalt|verloopt|vervaldag|vervaldatum|zonder (?:uw |jouw |je )?"
+    r"(?:antwoord|reactie|bevestiging|tegenbericht))\b",
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
     r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
     r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
@@ -925,9 +948,24 @@ _TROUBLE = alternatives(
     r"連絡が(?:取れ|つか)ない|浸水|漏れ|故障|停電|止まっ|動かない|事故|やけど|火傷",
     # Dutch ("brand" and "storing" alone are English words too)
     r"\b(?:er is brand|uitslaande brand|rookontwikkeling|rook|gewond|gevallen|"
-    r"ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|ondergelopen|lekkage|lekt|"
+    r"(?:in|naar) (?:het |'t )?ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|"
+    r"ondergelopen|lekkage|lekt|"
     r"werkt niet|een storing|storing (?:in|aan|bij|op)|storingsmelding|kapot|ongeluk|ongeval|"
     r"gaslucht|gaslek|stroomstoring|vastgelopen)\b",
+    # ... held, blocked, burst, water running, sick, feverish, stolen, broken into, forced,
+    # shut down, out of order, stuck, no power or water, the fire brigade or the police, a
+    # life in danger, an outbreak, a collision, hacked, an alarm gone off, not arrived
+    r"\b(?:geblokkeerd|tegengehouden|gesprongen|(?:het )?water (?:loopt|staat|komt|stroomt|"
+    r"druppelt)|loopt (?:\w+ )?binnen|misselijk|koorts|overgeven|gestolen|inbraak\w*|"
+    r"ingebroken|opengebroken|geforceerd|stilgelegd|ligt stil|stilgevallen|uitgevallen|valt "
+    r"(?:steeds )?uit|defect|in panne|zit(?:ten)? vast|geen (?:stroom|water|verwarming|"
+    r"elektriciteit)|zonder (?:stroom|water|verwarming)|brandweer|politie|ziekenwagen|"
+    r"spoedgevallen|spoedopname|levensbedreigend|vergiftig\w*|allergische "
+    r"reactie|bloedt|ingestort|omgewaaid|omgevallen|aanrijding|botsing|gehackt|alarm (?:gaat|"
+    r"ging|is) af|afgegaan|co-melder|co melder|rookmelder|koolmonoxide|wateroverlast|"
+    r"stormschade|onwel|flauwgevallen|reageert niet|ademt niet|niet (?:aangekomen|geleverd|"
+    r"opgedaagd|komen opdagen)|oververhit|ontsnapt|losgebroken|gebeten|versleuteld|"
+    r"(?:temperatuur|temp) (?:loopt op|stijgt|is gestegen))\b",
     # Greek and Swahili: fire, smoke, hurt, fallen, an ambulance, the hospital, fainted,
     # unconscious, not answering, missing, trapped, flooded, a leak, not working, an accident
     greek("φωτιά|πυρκαγιά|καπνός|καπνούς|τραυματ|έπεσε|ασθενοφόρο|εκαβ|νοσοκομείο|λιποθύμ|"
@@ -1076,7 +1114,9 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          + r"|\b(?:imetatuliwa|imerekebishwa|tatizo limeisha|"
                          r"imeshughulikiwa|konpondu (?:da|dugu)|konponduta)\b"
                          r"|تم حل|تم إصلاح|تم الإصلاح|عاد للعمل"
-                         r"|\b(?:opgelost|verholpen|hersteld)\b"
+                         r"|\b(?:opgelost|verholpen|hersteld|opgeheven|(?:is|zijn) (?:weer|"
+                         r"opnieuw) (?:normaal|in orde|bereikbaar|beschikbaar)|loos alarm|"
+                         r"evaluatie (?:van )?(?:het )?incident|nabespreking)\b"
                          # Croatian and European Portuguese
                          r"|\b(?:riješeno|riješen|popravljeno|popravljen|proradilo|radi opet|"
                          r"opet radi|sve je u redu|resolvido|resolvida|reposta|encerrad[oa]|"
