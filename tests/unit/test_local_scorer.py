@@ -1379,6 +1379,24 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Sara <sara@apotheek-noord.net>", "koelkast vaccins",
      "De vaccinkoelkast staat op 14 graden sinds vanochtend, er is geen stroom op dat "
      "stopcontact. Wat moet ik doen met de vaccins?"),
+    # French as Quebec writes it: "depuis 9 h 40", a car on the shoulder
+    ("Guy <guy.fortin@transport-fortin.net>", "arrêté au poste de pesée",
+     "Le camion est immobilisé au poste de pesée depuis 9 h 40. Peux-tu m'envoyer un autre "
+     "chauffeur avec le 12?"),
+    ("Line <line.pelletier@videotron.net>", "ça cogne dans la roue",
+     "Je me suis mise sur l'accotement, ça cogne à l'arrière depuis le changement de pneus. "
+     "Est-ce que je peux continuer?"),
+    # people at the door, "please catch them"
+    ("Dana <dana.reyes@gmail.com>", "door code",
+     "Sorry, I changed the door code. Your cleaners say they're standing at the back door in "
+     "the rain. Can you pass them the new code?"),
+    ("Rob <rob@floorsbyrob.net>", "don't send the crew",
+     "The varnish is still wet at the Elm St job. Please catch your crew before they get there "
+     "this morning."),
+    # a robot's notice of trouble at the reader's own place, today (not an account's)
+    ("Harbour Propane <no-reply@harbourpropane.net>", "Leak found at your tank",
+     "During this morning's delivery our driver found a leak at your tank regulator and closed "
+     "the main valve. Do not use your kitchen appliances until our technician visits today."),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1631,6 +1649,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Waterweg <berichten@waterweg-info.net>", "stremming brug opgeheven",
      "De stremming door een defect aan de brug is opgeheven. Vanaf 11u20 is de doorvaart "
      "opnieuw normaal. Gelieve dit door te geven aan uw schippers."),
+    # a duration, "3 h 40 m", is no clock time: the incident note asked for is paperwork
+    ("Sam <sam@pastures-co.net>", "bookings and an incident note",
+     "Our logger shows the reefer was off power for 3 h 40 m on the 18th. Can you send me an "
+     "incident note for the QA file with the bookings for 25/05?"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -291,6 +291,10 @@ _CLOCK = alternatives(
     r"hasta las? \d{1,2}(?:h|[:.]\d\d)?|"
     r"avant \d{1,2} ?h)\b",
     r"(?:^|\s)à \d{1,2} ?h\d*",
+    # French as Quebec writes it: "9 h 40" (not a duration, "3 h 40 m"), "depuis 9 h",
+    # "avant midi"
+    r"\b\d{1,2} h [0-5]\d(?:[.,;:)!?\n]|$| [^m\s])|\b(?:(?:depuis|dès) \d{1,2} ?h\d*|"
+    r"(?:avant|d'ici) midi)\b",
     r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|(?:leaves|"
     r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
     # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
@@ -402,7 +406,8 @@ _ASK = alternatives(
     r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
     r"to|pls|plz|please (?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
     r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce que|"
-    r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|können sie|"
+    r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|veuillez "
+    r"(?:nous|me) (?:rappeler|contacter|appeler|joindre|téléphoner)|können sie|"
     r"könnten sie|bitte (?:rufen|melden|antworten|bestätigen)|me llamas|puedes|podéis|"
     r"puede usted|qué hacemos|(?:must|need to|are required to) (?:confirm|reply|respond|attend|"
     r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
@@ -798,7 +803,8 @@ _TROUBLE = alternatives(
     r"sat|sitting|standing|queu\w+)|(?:\d+|several|many|a few) (?:people|customers|groups|"
     r"patients|guests|buyers|drivers|trucks|lorries|callers) (?:\w+ )?(?:waiting|outside|queu\w+|"
     r"stuck|in the queue)|(?:is|are) (?:\w+ )?(?:upset|furious|angry|distressed)|(?:is|are) "
-    r"(?:still )?(?:sat|sitting|stood|standing|queu\w+) (?:at|in|outside|on|by)|(?:is|are) "
+    r"(?:still )?(?:sat|sitting|stood|standing|queu\w+) (?:at|in|outside|on|by)|(?:'re|'s) "
+    r"(?:still )?(?:standing|sitting|waiting|stuck) (?:at|in|outside|on|by)|(?:is|are) "
     r"(?:still )?waiting (?:at|outside|downstairs|in reception|in the lobby)|(?:just |has |"
     r"have )?arrived unannounced|(?:is|are) (?:in|at) reception|turned up|paramedics?|"
     # animals out: "horses loose on the road", "the cows are out on the lane"
@@ -856,7 +862,8 @@ _TROUBLE = alternatives(
     r"feueralarm|towed|grúa|(?:gives?|returns?|getting|shows?) (?:a |an )?(?:404|500|503)|tree "
     r"(?:down|fell|fallen|came down)|(?:came|brought|blown|fell) (?:\w+ )?down|(?:generator|"
     r"genny|engine|power|fridge|freezer|pump) (?:\w+ )?(?:cut out|quit|died)|"
-    r"hard shoulder|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
+    r"hard shoulder|accotement|(?:camion|véhicule|autobus|bateau|navire) (?:est )?"
+    r"immobilisé|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
     r"(?:remains|bones?|skull|femur)|aux urgences|en urgencias|feuer\b|incendi[eo]|no contesta\w*|"
     r"garrea|dragging (?:her |its |the )?anchor|(?:towards|onto|on) the rocks|"
     r"hacia las rocas|"
@@ -1452,7 +1459,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             return 0.5, "list discussion with time pressure"
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
-        if s.automated_sender and not (s.action_requested or s.same_org):
+        if s.automated_sender and not (s.action_requested or s.same_org or _robots_trouble()):
             return 0.5, "automated reminder"
         if timed:
             if "cheerful" in found and not trouble:

@@ -222,6 +222,7 @@ _ACTION_REQUESTED = alternatives(
     r"waiting (?:on|for) you|can u|could u|call me|need (?:a|an) (?:answer|yes/no|yes or no|"
     r"decision|reply)|escalated to you|(?:do you want|would you like) me to|should i|shall i|"
     rf"{_PLEASE}(?:come|move|help|check|ring|pick|stand|get|take|stop|shut|look|handle|sort|"
+    r"catch|text|phone|ask|fix|switch|cancel|"
     r"escalate|authori[sz]e|release|tell|arrange)|can (?:someone|anyone|somebody)|could (?:someone|"
     r"anyone)|anyone free|need (?:someone|somebody|your (?:yes|ok|okay|go-ahead|sign-?off))|"
     r"what (?:should|do) (?:i|we) do|(?:do not|don'?t) let (?:anyone|anybody)|(?:ok|okay) to "
