@@ -1653,6 +1653,10 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Sam <sam@pastures-co.net>", "bookings and an incident note",
      "Our logger shows the reefer was off power for 3 h 40 m on the 18th. Can you send me an "
      "incident note for the QA file with the bookings for 25/05?"),
+    # what may happen to a car left out tonight is a rule's consequence, not a car towed
+    ("Town of Elm Bay <noreply@elmbay.net>", "Parking ban tonight",
+     "A parking ban is in effect tonight from 11 p.m. on all town streets. Vehicles left on "
+     "the street may be ticketed and towed at your expense."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
