@@ -897,6 +897,9 @@ def test_a_list_post_or_a_robot_asking_twice_over_does_not_push() -> None:
      "and an explanation."),
     ("Refund request - booking MDP-5512", "We saw no whales on the 14:00 trip. Your website "
      "says sighting guarantee. I would like to know how this works."),
+    # ... and in the first person plural
+    ("Refund request - site P5", "We stayed two nights and the showers in the camp kitchen "
+     "were cold. We'd like a 50% refund of our $116."),
 ])
 def test_people_writing_from_the_eighteenth_pass_are_not_hidden(subject: str, body: str) -> None:
     assert lane_of("Elin <elin@inbox.example>", subject, body) not in HIDDEN_LANES
@@ -1654,6 +1657,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Our logger shows the reefer was off power for 3 h 40 m on the 18th. Can you send me an "
      "incident note for the QA file with the bookings for 25/05?"),
     # what may happen to a car left out tonight is a rule's consequence, not a car towed
+    # an incident as the subject of a report due another day
+    ("Sajan <sajan@port-ops.net>", "Incident report IR-0604",
+     "Further to yesterday's meeting, please submit the following for incident IR-0604 (the "
+     "hoist brake overheating):\n\n1. The incident report in the port's format\n2. A root "
+     "cause analysis\n\nDeadline: Monday 7 June, 17:00."),
     ("Town of Elm Bay <noreply@elmbay.net>", "Parking ban tonight",
      "A parking ban is in effect tonight from 11 p.m. on all town streets. Vehicles left on "
      "the street may be ticketed and towed at your expense."),

@@ -1291,6 +1291,12 @@ _YOU = matcher(alternatives(
     r"\b(?:you|your|yours|vous|votre|vos|ihr|ihre|ihren|sie müssen|usted|su envío|sus|"
     r"residents|must (?:leave|evacuate)|leave (?:the area|now|immediately)|evacuate (?:now|"
     r"immediately)|action (?:required|needed))\b", r"귀하|고객님|주민 ?여러분|대피하"))
+# The reader's own place or thing named ("your tank", "votre réservoir"), or the residents
+# told to leave: narrower than `_YOU` ("you've been stuck in traffic" in a feed is no one's)
+_YOURS = matcher(alternatives(
+    r"\b(?:your|yours|votre|vos|ihr|ihre|ihren|su envío|sus|residents|must (?:leave|evacuate)|"
+    r"leave (?:the area|now|immediately)|evacuate (?:now|immediately))\b",
+    r"귀하|고객님|주민 ?여러분|대피하"))
 
 
 
@@ -1323,7 +1329,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              account_ask: Callable[[], bool] = _never,
              addressed: Callable[[], bool] = _never,
              averted: Callable[[], bool] = _never,
-             not_real: Callable[[], bool] = _never) -> tuple[float, str]:
+             not_real: Callable[[], bool] = _never,
+             owned: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
@@ -1349,6 +1356,13 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     incident = "incident" in found and not (not explicit and "resolved" in found)
     if incident and not explicit and "days_away" in found and "near" not in found:
         # "documents about the incident, within 30 days": a record to answer, not an event now
+        incident = False
+    if incident and not explicit and "other_day" in found and found & {"deadline", "date"} and not (
+            found & {"near", "clock", "today", "tomorrow", "alarm_subject"}
+            or s.automated_sender or s.security_alert or s.marketing):
+        # "the incident report, deadline Monday 7 June": a task dated another day, the
+        # incident its subject (a robot's or an account's notice still tells it now; in
+        # marketing an incident never pushes, and this rule is not for it)
         incident = False
     if incident and not explicit and "other_day" in found and not (
             # "send the claim papers for the forklift incident by Friday": a person's request
@@ -1460,7 +1474,11 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             return 0.5, "list discussion with time pressure"
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
-        if s.automated_sender and not (s.action_requested or s.same_org or _robots_trouble()):
+        if s.automated_sender and not (s.action_requested or s.same_org or (
+                trouble_told() and owned() and not account_ask())):
+            # (a robot telling trouble at the reader's own place or thing, "a leak at your
+            # tank", "residents must leave", is no reminder; a feed's "you've been stuck in
+            # traffic" is not the reader's)
             return 0.5, "automated reminder"
         if timed:
             if "cheerful" in found and not trouble:
@@ -1670,7 +1688,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
                             lambda: _AVERTED.search(read),
                             lambda: bool(_NOT_REAL_ALONE.search(read)
-                                         or _drill_announced(texts.subject)))
+                                         or _drill_announced(texts.subject)),
+                            lambda: _YOURS.search(read))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

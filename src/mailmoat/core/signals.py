@@ -268,9 +268,11 @@ _PITCH_NAME = re.compile(r"^[^\s@|]+ (?:at|from|@|\|) \S")
 _PERSONAL = alternatives(
     r"^(?:re|fw|fwd|답장|회신)\s?:",
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
-    r"your thoughts|quick question|thanks for|please review|i(?:'?d| would) like (?:a|an|to|you)|"
+    r"your thoughts|quick question|thanks for|please review|(?:i|we)(?:'?d| would) like (?:a|an|"
+    r"to|you)|"
     # a customer's claim in the first person: "I expect a partial refund", "I wish to complain"
-    r"i (?:expect|request|demand) (?:a|an|my|the|your|to)|i wish to (?:complain|know|request|"
+    r"(?:i|we) (?:expect|request|demand) (?:a|an|my|our|the|your|to)|(?:i|we) wish to "
+    r"(?:complain|know|request|"
     r"cancel|make|report))\b",
     r"(?:해 ?주(?:세요|실 수)|부탁드립니다|어떻게 생각|가능할까요|주실 수 있나요)",
 )
