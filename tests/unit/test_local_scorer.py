@@ -1657,6 +1657,15 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
      "Our logger shows the reefer was off power for 3 h 40 m on the 18th. Can you send me an "
      "incident note for the QA file with the bookings for 25/05?"),
     # what may happen to a car left out tonight is a rule's consequence, not a car towed
+    # "no hay urgencia", "당장 ... 할 일은 없고", "지금 당장 안 와도 돼": urgency said away
+    ("Vicente <vicente@alfombras-levante.net>", "packing list y certificados",
+     "Necesitamos el packing list y el certificado de seguro. No hay urgencia extrema, el "
+     "barco llega a mediados de julio."),
+    ("김태현 <thkim@polar-lab.net>", "RE: 시료 반출",
+     "자료 잘 받았어요. 반출 서류는 방금 접수됐어요. 당장 민지 씨가 따로 할 일은 없고, 허가 나오면 "
+     "다시 연락할게요."),
+    ("정수진 <sujin.j@naver.net>", "언니 아빠 시술 끝났어",
+     "시술 잘 끝났대. 지금 당장 안 와도 될 것 같아. 내일 일반병실로 옮긴대."),
     # an incident as the subject of a report due another day
     ("Sajan <sajan@port-ops.net>", "Incident report IR-0604",
      "Further to yesterday's meeting, please submit the following for incident IR-0604 (the "

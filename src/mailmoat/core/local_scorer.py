@@ -684,7 +684,8 @@ _NO_ACTION = alternatives(
     r"nothing to do|keine weiteren massnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
-    r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없",
+    r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없|따로 할 (?:일|건|것)"
+    r"(?:은|는)? 없",
     r"\b(?:per conoscenza|solo per informazione|nessuna azione richiesta|spre [șş]tiin[țţ][ăa]|"
     r"nu este necesar[ăa] nicio ac[țţ]iune|para (?:seu )?conhecimento|nenhuma a[çc][ãa]o "
     r"necess[áa]ria|não (?:é preciso|é necessário|precisas? de|precisa) fazer (?:mais )?nada|"
@@ -727,9 +728,11 @@ _CALM = matcher(alternatives(
     r"time[- ]sensitive)\b",
     # French, Spanish and German: "rien d'urgent", "no hay prisa", "eilt nicht"
     r"\b(?:pas d'urgence|rien ne presse|rien d'urgent|pas (?:très |si )?urgent|(?:sin|no hay|no "
-    r"corre) prisa|sin urgencia|no es urgente|nada urgente|keine eile|eilt nicht|nicht "
+    r"corre) prisa|sin urgencia|no hay (?:\w+ )?urgencia|no es urgente|nada urgente|keine eile|"
+    r"eilt nicht|nicht "
     r"(?:so |sehr )?dringend)\b",
-    r"급하지 않|급하진 않|천천히",
+    # (Korean: "no need to come right now", "지금 당장 안 와도 될 것 같아")
+    r"급하지 않|급하진 않|천천히|안 (?:와도|오셔도|해도|하셔도) (?:돼|될|됩니다|되|괜찮)",
     r"\b(?:nessuna fretta|con calma|non (?:è|e) urgente|nu (?:e|este) urgent|f[ăa]r[ăa] "
     r"grab[ăa]|nu e grab[ăa]|sem pressa|não é urgente)|не терміново|не срочно|не горить",
     greek("δεν είναι επείγον|δεν βιάζομαι|δεν βιάζεται|χωρίς βιασύνη|όποτε μπορείς|"

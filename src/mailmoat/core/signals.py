@@ -351,6 +351,8 @@ _OUT_OF_SCOPE = _Matcher(
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
+    # "지금 당장 안 와도 될 것 같아" (no need to come right now), "당장 ... 따로 할 일은 없고"
+    r"|(?:지금 )?당장 (?:\S+ ){0,3}?(?:안 (?:와도|오셔도|해도|하셔도)|할 (?:일|건|것)(?:은|는)? 없)"
     r"|긴급 ?(?:상황|사항|문의|건)(?:은|는| ?시|에는|이 있으면| ?발생 ?시)|긴급 ?연락(?:처| ?번호)"
     # a condition in French, Spanish, German and English: "en cas de départ de feu, appelez
     # le 18 immédiatement", "in the event of a fire ..."
@@ -420,7 +422,8 @@ _OUT_OF_SCOPE = _Matcher(
     r"|당장 조치할"
     # "rien d'urgent", "no es urgente", "no hay prisa", "nicht dringend", "eilt nicht"
     r"|\b(?:rien d'|pas (?:très |si )?|nada |no es (?:\w+ )?|sin )urgen\w*|\brien ne presse\b"
-    r"|\bpas d'urgence\b|\b(?:sin|no hay|no corre) prisa\b|\bnicht (?:so |sehr )?dringend\w*"
+    r"|\bpas d'urgence\b|\b(?:sin|no hay|no corre) prisa\b|\bno hay (?:\w+ )?urgencia\b"
+    r"|\bnicht (?:so |sehr )?dringend\w*"
     r"|\bkeine eile\b|\beilt nicht\b"
     # Finnish and Swedish: "ei ole kiireellinen", "inte brådskande"
     r"|\bei (?:ole )?kiire(?:\w|ä)*|\binte (?:så )?brådskande\b|\bingen brådska\b|\binte bråttom\b"
