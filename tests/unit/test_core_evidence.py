@@ -692,6 +692,13 @@ def test_a_hurried_subject_alone_with_no_link_is_no_cold_contact() -> None:
     ("Marc <marc.peeters.63@gmail.com>", "probleem hier",
      "Ik zit vast in Portugal en heb vandaag 2.300 euro nodig. Kunt ge het overschrijven naar "
      "deze IBAN? Niet bellen, ik kan nu niet praten."),
+    # a recruiter's deposit per candidate; a "bug bounty" asked for before the details
+    ("CarePlus Staffing <placements@careplus-staffing.net>", "nurses available now",
+     "We have 8 registered nurses ready for immediate placement. A refundable placement "
+     "deposit of $2,000 per nurse reserves them, on a first-paid basis."),
+    ("White Hat <whitehat.reports.sec@gmail.com>", "critical bug in your site",
+     "I found a critical vulnerability in your website. I will share the details after you "
+     "confirm the bounty amount."),
     ("KBC Kaartendienst <kaart@kbc-kaartbeheer.net>", "Uw bankkaart verloopt",
      "Uw bankkaart verloopt binnenkort. Vraag vandaag nog een nieuwe kaart aan: "
      "https://kbc-kaartbeheer.net/aanvraag"),

@@ -326,6 +326,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
+     # a recruiter's deposit per candidate, paid first ("reserved on a first-paid basis"); a
+     # stranger's "bug bounty" asked for before the details ("confirm the bounty amount")
+     r"|\bplacement (?:deposit|fees?)\b|\bon a first[- ]paid basis\b|\b(?:confirm|agree|pay) "
+     r"(?:the |a |my )?bounty\b|\bminimum bounty\b|\bbounty (?:amount|request|payment)\b"
      # the same fees in Spanish, French and German
      r"|\btasa (?:única|de registro|de inscripción|administrativa|de despacho)\b"
      r"|\bfrais (?:de dossier|d'inscription|d'enregistrement|de dédouanement|de déblocage)\b"
