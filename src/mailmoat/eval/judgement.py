@@ -87,7 +87,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-133.json", "blind-set-134.json",
                                 "blind-set-135.json", "blind-set-136.json",
                                 "blind-set-137.json", "blind-set-138.json",
-                                "blind-set-139.json", "blind-set-140.json"))
+                                "blind-set-139.json", "blind-set-140.json",
+                                "blind-set-141.json", "blind-set-142.json",
+                                "blind-set-143.json", "blind-set-144.json"))
 
 
 def labelled_sets() -> list[Path]:
