@@ -1382,6 +1382,8 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Sara <sara@apotheek-noord.net>", "koelkast vaccins",
      "De vaccinkoelkast staat op 14 graden sinds vanochtend, er is geen stroom op dat "
      "stopcontact. Wat moet ik doen met de vaccins?"),
+    ("Jef <jef@vishandel-noord.net>", "koelcel",
+     "De koelcel is uitgevallen. Moet ik de vis weggooien?"),
     # French as Quebec writes it: "depuis 9 h 40", a car on the shoulder
     ("Guy <guy.fortin@transport-fortin.net>", "arrêté au poste de pesée",
      "Le camion est immobilisé au poste de pesée depuis 9 h 40. Peux-tu m'envoyer un autre "

@@ -540,8 +540,9 @@ _ASK = alternatives(
     r"terugbellen|neem (?:\w+ )?contact (?:met \w+ )?op|contacteer|stuur (?:me|mij|ons|even)|"
     r"zeg (?:me|mij|ons) |geef (?:me|mij|ons) (?:\w+ )?(?:door|een seintje)|geef (?:een|even "
     r"een) seintje|bevestig (?:uw|je|jouw|even|aub|ons)|graag (?:een )?(?:bevestiging|"
-    r"antwoord|reactie|bericht)|wat moet ik|moet ik (?:\w+ ){0,3}\w+\?|wij vragen u)\b|"
-    r"\ba\.u\.b\.|"
+    r"antwoord|reactie|bericht)|wat moet ik|wij vragen u)\b|"
+    # (a question ends in "?", where no "\\b" follows)
+    r"\bmoet ik (?:\w+ ){0,3}\w+\?|\ba\.u\.b\.|"
     r"いかがでしょうか|してください|して下さい|"
     r"ください|お願いします|(?:지시|조치|확인|회신) ?바랍니다|(?:전화|연락) ?(?:좀 )?"
     r"해 ?줘|(?:수정|처리|확인|승인)(?:이|가)? ?(?:필요|되어야|해야)|"
@@ -965,7 +966,8 @@ _TROUBLE = alternatives(
     r"gaslucht|gaslek|stroomstoring|vastgelopen)\b",
     # ... held, blocked, burst, water running, sick, feverish, stolen, broken into, forced,
     # shut down, out of order, stuck, no power or water, the fire brigade or the police, a
-    # life in danger, an outbreak, a collision, hacked, an alarm gone off, not arrived
+    # life in danger, a collision, hacked, an alarm gone off, not arrived (not an outbreak:
+    # a circular about one is a notice, and English reads none)
     r"\b(?:geblokkeerd|tegengehouden|gesprongen|(?:het )?water (?:loopt|staat|komt|stroomt|"
     r"druppelt)|loopt (?:\w+ )?binnen|misselijk|koorts|overgeven|gestolen|inbraak\w*|"
     r"ingebroken|opengebroken|geforceerd|stilgelegd|ligt stil|stilgevallen|uitgevallen|valt "
@@ -1341,7 +1343,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
     "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
     "실제 상황 아님") or its subject announces the drill (`_drill_announced`), asked only
-    when a drill and urgent words are both found.
+    when a drill and urgent words are both found; `owned`: the mail names the reader's own
+    place or thing (`_YOURS`: "your tank", "residents must leave"), asked only of a robot's
+    trouble with a near time.
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
