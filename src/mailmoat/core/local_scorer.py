@@ -1292,16 +1292,15 @@ _ARRIVED_TODAY = matcher(
 _NEAR_ALONE = matcher(_NEAR_TIME)
 # The reader addressed or told what to do: "your shipment is held", "residents must leave
 # now", "action required" (a news feed's "satellites could be hacked" addresses no one).
-_YOU = matcher(alternatives(
-    r"\b(?:you|your|yours|vous|votre|vos|ihr|ihre|ihren|sie müssen|usted|su envío|sus|"
-    r"residents|must (?:leave|evacuate)|leave (?:the area|now|immediately)|evacuate (?:now|"
-    r"immediately)|action (?:required|needed))\b", r"귀하|고객님|주민 ?여러분|대피하"))
 # The reader's own place or thing named ("your tank", "votre réservoir"), or the residents
-# told to leave: narrower than `_YOU` ("you've been stuck in traffic" in a feed is no one's)
-_YOURS = matcher(alternatives(
-    r"\b(?:your|yours|votre|vos|ihr|ihre|ihren|su envío|sus|residents|must (?:leave|evacuate)|"
-    r"leave (?:the area|now|immediately)|evacuate (?:now|immediately))\b",
-    r"귀하|고객님|주민 ?여러분|대피하"))
+# told to leave (`_YOURS`); with "you" and "action required" besides, the reader addressed
+# (`_YOU`). "you've been stuck in traffic" in a feed addresses the reader but is no one's.
+_OWNED = (r"your|yours|votre|vos|ihr|ihre|ihren|su envío|sus|residents|must (?:leave|evacuate)|"
+          r"leave (?:the area|now|immediately)|evacuate (?:now|immediately)")
+_OWNED_KO = r"귀하|고객님|주민 ?여러분|대피하"
+_YOU = matcher(alternatives(
+    rf"\b(?:you|vous|sie müssen|usted|action (?:required|needed)|{_OWNED})\b", _OWNED_KO))
+_YOURS = matcher(alternatives(rf"\b(?:{_OWNED})\b", _OWNED_KO))
 
 
 
