@@ -1402,6 +1402,35 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Harbour Propane <no-reply@harbourpropane.net>", "Leak found at your tank",
      "During this morning's delivery our driver found a leak at your tank regulator and closed "
      "the main valve. Do not use your kitchen appliances until our technician visits today."),
+    # (forty-fifth pass) Italian, Spanish, German and Japanese asks, near times and trouble
+    ("Segreteria <segreteria@scuolamontale.net>", "Luca – febbre",
+     "Buongiorno, Luca ha la febbre a 38,9 e ha mal di testa. Le chiediamo di venire a "
+     "prenderlo appena possibile."),
+    ("Dario <dario@trasportiverdi.net>", "modulo firmato",
+     "Mi serve la firma sul modulo doganale entro mezz'ora che il corriere riparte."),
+    ("Franco <franco.pinna@tiscalinet.net>", "casa vostra",
+     "Sono Franco, il vicino: è scattato l'allarme da voi e la porta sul retro sembra "
+     "forzata. Chiamo i carabinieri o vieni?"),
+    ("Pepe <pepe@frutasdelvalle.net>", "cámara 2",
+     "La cámara frigorífica se ha parado y no rearma, estamos a 9 grados. Dime algo y llamo "
+     "al técnico."),
+    ("Jonas <jonas.weber@windpark-nord.net>", "Call mit dem Kunden",
+     "Wir sind alle im Call und warten auf dich. Bitte jetzt einwählen, der Kunde muss bald "
+     "los."),
+    ("保健室 <hoken@kita-shogakko.net>", "お迎えのお願い",
+     "保健室です。娘さんが38.4度の熱を出しています。できるだけ早めにお迎えをお願いします。"),
+    ("Timo <timo@muehle-ahrens.net>", "Linie 3",
+     "Moin, auf Linie 3 ist der Antriebsriemen gerissen. Der Spediteur lädt um 14 Uhr. "
+     "Sollen wir ihn anrufen und verschieben oder Linie 1 umstellen?"),
+    ("Familie Roth <roth.familie@mailbox-web.net>", "Ferienwohnung",
+     "Im Bad läuft Wasser aus der Decke und jetzt ist der Strom weg. Bitte kommen Sie oder "
+     "sagen Sie uns, was wir tun sollen."),
+    ("Prüfstelle <pruefung@aufzug-pruefstelle.net>", "Betriebsverbot Aufzug 2",
+     "Bei der heutigen Prüfung wurden Schäden am Tragseil festgestellt. Der Betrieb ist ab "
+     "sofort untersagt. Bitte stellen Sie sicher, dass der Aufzug heute nicht mehr fährt."),
+    ("Josée <josee@garderie-soleil.net>", "Panne",
+     "Ça fait 30 minutes qu'on n'a plus de courant et il fait froid. Est-ce qu'on évacue les "
+     "enfants vers la salle paroissiale?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1676,6 +1705,24 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Town of Elm Bay <noreply@elmbay.net>", "Parking ban tonight",
      "A parking ban is in effect tonight from 11 p.m. on all town streets. Vehicles left on "
      "the street may be ticketed and towed at your expense."),
+    # (forty-fifth pass) "ab sofort" is "as of now"; a code's lifetime; "특이사항 없음";
+    # "ce n'est pas grave"; "today or tomorrow" asked as either
+    ("Nordbank <kontoauszug@nordbank-direkt.net>", "Ihr Kontoauszug steht bereit",
+     "Ihr Kontoauszug für März steht ab sofort in Ihrem Postfach bereit. Bitte melden Sie "
+     "sich wie gewohnt in der App an."),
+    ("IT <it@ourfirm.net>", "Sign-in code",
+     "A sign-in was started for your account at 10:05 today. Your code is 552 901. It "
+     "expires in 10 minutes."),
+    ("민호 <minho@hyunjangteam.net>", "오늘 현장 보고",
+     "오늘 현장 보고드립니다. 점심 식당 에어컨 고장이라 옆 식당으로 옮겼어요. 특이사항 없음."),
+    ("Yves <yves@maree-bretonne.net>", "Facture 2231",
+     "Suite à mon appel de ce matin : pouvez-vous vérifier la facture 2231 et nous faire un "
+     "avoir ? Ce n'est pas grave, ça arrive."),
+    ("Ines <ines@hotelalba.net>", "Allotment",
+     "Could you please confirm today or tomorrow how many rooms you will use in August?"),
+    ("Einkauf <einkauf@sonnenreisen-katalog.net>", "Ihr Hotel im Katalog",
+     "Ihr Hotel ist ab sofort in unserem Sommerkatalog zu finden. Fehler teilen Sie uns "
+     "bitte bis Ende Mai mit."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

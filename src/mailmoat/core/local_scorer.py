@@ -70,10 +70,12 @@ _EXPLICIT_URGENT = alternatives(
     r"긴급|급히|급합니다|즉시|당장|지금 바로|"
     # "빨리" with what is asked: answer, come, call, decide ... quickly
     r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내|말해)",
-    r"至急|緊急|大至急|早急に|すぐに",
+    # "できるだけ早く", "なるべく早めに": as early as one can
+    r"至急|緊急|大至急|早急に|すぐに|できるだけ早(?:く|め)|なるべく早(?:く|め)",
     # Italian, Romanian, Portuguese and Ukrainian/Russian: the commonest words ("\\b" is
     # ASCII-only in RE2: words ending in a letter with a diacritic sit outside it)
     r"\b(?:urgentemente|subito|immediatamente|il prima possibile|quanto prima|con urgenza|"
+    r"appena possibile|"
     r"emergenza|imediat|de urgen[țţ]ă|c[âa]t mai (?:repede|curând|curand)|urgen[țţ]ă|"
     r"o mais (?:rápido|rapido|breve) possível|imediatamente|emergência)",
     r"терміново|негайно|невідкладно|якнайшвидше|срочно|немедленно|как можно скорее",
@@ -266,6 +268,9 @@ _NEAR_TIME = alternatives(
     r"(?:en los próximos|dentro de) (?:\d+|diez|veinte|treinta) minutos|dentro de una hora|"
     r"en (?:la próxima|una) hora|(?:dans|d'ici) (?:les )?(?:\d+|dix|vingt|trente) minutes|"
     r"d'ici une heure)\b",
+    # German "bitte jetzt dazuschalten", "wir warten auf dich" (the call is on, now); not
+    # "wir warten auf Ihre Antwort", nor a hotel's "wir warten auf Sie"
+    r"\b(?:bitte (?:\w+ )?jetzt|jetzt sofort|(?:wir )?warten auf (?:dich|euch))\b",
 )
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
@@ -405,7 +410,7 @@ _ASK = alternatives(
     r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
     r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
     r"to|pls|plz|please (?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
-    r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce que|"
+    r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce qu(?:e\b|')|"
     r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|veuillez "
     r"(?:nous|me) (?:rappeler|contacter|appeler|joindre|téléphoner)|können sie|"
     r"könnten sie|bitte (?:rufen|melden|antworten|bestätigen)|me llamas|puedes|podéis|"
@@ -451,7 +456,8 @@ _ASK = alternatives(
     r"bescheid|wie|was)|gib (?:mir|uns) (?:bitte )?bescheid|geben sie (?:mir|uns) (?:bitte )?"
     r"bescheid|proszę (?:o|pana|panią|cię)|czy (?:możesz|może pan|może pani|"
     r"mógłbyś|mogłabyś)|necesit(?:o|amos|an) que|hace falta que|falta (?:tu|su) (?:firma|ok|"
-    r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|brauche(?:n)? (?:dich|sie|ihre)|"
+    r"visto bueno|aprobaci[oó]n)|j'ai besoin que|il me faut|j'ai besoin d'une (?:réponse|"
+    r"décision)|brauche(?:n)? (?:dich|sie|ihre)|"
     r"bitte um (?:\w+ )?(?:rückmeldung|antwort|bestätigung)|j'ai besoin (?:de (?:votre|vos|"
     r"ton|ta|tes)|aujourd'hui)|"
     r"must be (?:made safe|removed|repaired|fixed|cleared|secured)|peux-tu|"
@@ -505,7 +511,13 @@ _ASK = alternatives(
     r"confirma[țţt]i|pode|podes|poderia|preciso|precisamos|me liga|liga-me|ligue|me avis[ae]|"
     r"me (?:diga|fala)|liga pra mim|consegue|tem como|o que (?:eu )?fa[çc]o|o que fazemos|"
     r"autoriza|chiamate|mi richiami|bisogna|dobbiamo|decida|decidi|confermi|ci dica|"
-    r"mi dica|serve (?:la|il|una|un) (?:sua|tua|vostra)?)\b",
+    r"mi dica|serve (?:la|il|una|un) (?:sua|tua|vostra)?|"
+    # Italian asks to "tu" and "Lei" (tell me, send me again, can you manage, we ask you to,
+    # are you coming?) and German "bitte jetzt einwählen": please, now
+    r"mi (?:dici|rimandi|mandi|confermi|chiami|richiami)|riesci a|riuscite a|"
+    r"(?:le|vi|ti) chied(?:iamo|o) di|(?:la|vi|ti) preg(?:hiamo|o) di (?:richiam|chiam|contatt|"
+    r"ven|pass|conferm|invi|mand)\w*|bitte (?:\w+ )?(?:jetzt|sofort))\b|"
+    r"\b(?:vieni|venite|passi|passate)\?",
     r"\b(?:potrzebuj[eę]\w*|zadzwoń|zadzwon|daj(?:cie)? znać|prosimy o|proszę (?:pilnie|o "
     r"pilny|natychmiast)|co robimy|co mam zrobić|czy mo[żz]emy)",
     r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
@@ -569,7 +581,13 @@ _ASK = alternatives(
     # "was sollen wir tun?"
     r"(?:^|[.!?\n] *)da (?:li )?\w+[^.?!\n]{0,60}\?|\b(?:moramo|trebamo|treba) odlučiti\b|"
     r"\bodlučite\b|\bwas (?:sollen|soll) (?:wir|ich) (?:jetzt )?(?:tun|machen)\b|"
-    r"\bwas (?:tun|machen) wir\b|\bsoll ich (?:\w+ )?(?:anrufen|rufen)\b",
+    r"\bwas (?:tun|machen) wir\b|\bsoll ich (?:\w+ )?(?:anrufen|rufen)\b|"
+    # German "Sollen wir verschieben oder ...?", "Ruf ihn bitte gleich an", "Bitte die
+    # Ordner bereitlegen", "Brauche bis 9:00 eine Entscheidung"
+    r"\b(?:soll|sollen) (?:ich|wir) [^.?!\n]*\?|"
+    r"\bruf (?:ihn|sie|ihr|den|die) (?:bitte )?(?:sofort |gleich )?an\b|"
+    r"\bbitte [^.?!\n]{0,60}\b(?:bereitlegen|bereithalten|vorbereiten|zurückrufen|"
+    r"freigeben)\b|\b(?:brauche|brauchen) (?:\w+ ){0,3}(?:eine )?entscheidung\b",
     # Finnish and Swedish: can you, I need, a decision needed, call me, tell me, what do we do
     r"\b(?:pystytkö|pitääkö|päätä)|\b(?:voitko|voisitko|voitteko|voisitteko|tarvitsen|tarvitsemme|tarvitaan|"
     r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|mitä teemme|mitä tehdään|"
@@ -584,7 +602,7 @@ _ASK = alternatives(
     r"je mets quoi|veuillez|je vous prie de|appelez-moi|tiens-moi au courant|tenez-moi au "
     r"courant|decime|decinos|avisame|avisanos|llamame|mandame|confirmame|necesito saber|"
     r"necesitamos saber|vi preghiamo di|la preghiamo di|ti prego)\b"
-    r"|\b(?:avisá|mandá|confirmá|dime qué)|\bbitte (?:\w+ ){0,6}bescheid\b",
+    r"|\b(?:avisá|mandá|confirmá|dime (?:qué|algo|si|cómo|cuándo))|\bbitte (?:\w+ ){0,6}bescheid\b",
     # Malay and Indonesian: can you send, please help, please give instructions, I am waiting
     r"\b(?:boleh (?:tak |\w+ )?(?:\w+ )?(?:hantar|tolong|bantu|call|telefon|hubungi|bagi|beri|"
     r"sahkan|datang|balas|maklumkan|bawa)|sila (?:\w+ )?(?:hubungi|hantar|beri|sahkan|balas|"
@@ -686,7 +704,9 @@ _NO_ACTION = alternatives(
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
     r"sepas|pour (?:votre |ton )?information|zur (?:info|kenntnis)(?:nahme)?)\b",
     r"참고용|참고로|조치 (?:불필요|필요 없)|조치할 (?:건|것|필요)(?:은|는)? 없|따로 할 (?:일|건|것)"
-    r"(?:은|는)? 없",
+    r"(?:은|는)? 없|"
+    # a report's "특이사항 없음": nothing out of the ordinary
+    r"특이 ?사항(?:은|이)? 없",
     r"\b(?:per conoscenza|solo per informazione|nessuna azione richiesta|spre [șş]tiin[țţ][ăa]|"
     r"nu este necesar[ăa] nicio ac[țţ]iune|para (?:seu )?conhecimento|nenhuma a[çc][ãa]o "
     r"necess[áa]ria|não (?:é preciso|é necessário|precisas? de|precisa) fazer (?:mais )?nada|"
@@ -701,10 +721,13 @@ _RELAXED = alternatives(
     r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
     r"(?:earliest )?(?:convenience|leisure)|low priority|"
     r"no pressure)\b",
+    # "it's not serious" in French, Spanish, Italian and German (trouble told still counts)
+    r"\b(?:ce n'est pas grave|c'est pas grave|no es grave|non (?:è|e) grave|(?:ist )?nicht "
+    r"(?:so )?schlimm)(?:[^a-z]|$)",
     r"편하실 때",
     # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
-    r"the latest|so|and)\b)",
+    r"the latest|so|and|how|what|which|whether|when|who)\b)",
 )
 # A cheerful register: laughter, hearts, a party, love, in the sender's own words ("she passed!!
 # 🎉", "오늘 저녁 먹자 ㅎㅎ", "jajaja"). A near time with a question is then an invitation or
@@ -948,7 +971,23 @@ _TROUBLE = alternatives(
     r"inconsciente|vazamento de gás|não funciona|tombou|capotou|machucad[oa]|sangr\w+|"
     r"cheiro (?:forte )?de gás|fogo|sendo levad[oa]|afogand\w+|alagad[oa]|inundad[oa]|"
     r"entrando (?:na|no|em)|sem energia|queda de energia|parou|ferma|fermo a|non parte|"
-    r"in avaria|avaria|scalda|perde (?:acqua|olio|gas))",
+    r"in avaria|avaria|scalda|perde (?:acqua|olio|gas)|"
+    # an alarm gone off, a break-in, a theft; a machine stopped in Spanish; a fever
+    r"(?:s'est|se sont|me suis|nous sommes|on s'est) fait (?:voler|cambrioler|agresser)|"
+    r"cambriol\w+|(?:a|ont) été volée?s?|plus de courant|coupure de courant|"
+    r"scattat[oa] l'allarme|l'allarme (?:è )?scattat[oa]|forzat[aeio]|scasso|effrazione|"
+    r"hanno rubato|rubat[aeio]|febbre (?:a |di )?(?:3[89]|4[01])|se ha (?:parado|roto)|"
+    r"ha saltado (?:el|la)|no rearma)",
+    # German: the power gone, water coming in, a smell of burning or gas, smoke, a machine
+    # stopped or torn, a break-in, stuck on a roof
+    r"\b(?:strom (?:ist )?(?:weg|aus)|kein strom|stromausfall|wasser (?:läuft|tropft|kommt)|"
+    r"läuft wasser|riecht (?:\w+ )?(?:verbrannt|nach gas|nach rauch)|gasgeruch|"
+    r"rauchentwicklung|qualm\w*|stehen ?geblieben|steht still|gerissen|geplatzt|eingebrochen|"
+    r"einbruch|gestohlen|geklaut|überfallen|gestürzt|hingefallen|steckt fest|sitzt fest|"
+    r"festgefahren|kann nicht (?:mehr )?runter|abkochgebot|betriebsverbot|(?:ist|wird|sind|"
+    r"werden)\s+(?:\w+\s+)?(?:untersagt|gesperrt|verboten))\b",
+    # (a fullwidth "．" is folded to ".")
+    r"(?:3[89]|4[01])\.\d ?度",
     r"пожежа|пожар|поранен|ранен|травм|аварія|авария|дтп|впав|впала|упал|швидк[аоу] "
     r"допомог|скорую|лікарн|больниц|без свідомості|без сознания|не відповідає|не отвечает|"
     r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"

@@ -453,7 +453,14 @@ _OUT_OF_SCOPE = _Matcher(
     # the same call to action in Portuguese and Italian: "ative agora", "acquista subito"
     # Croatian "odmah dostupno" (available at once); "agora que", "adesso che": "now that"
     r"|\b(?:odmah|hitno) (?:dostupn\w*|na zalihi|isporuk\w*)|\bdostupn\w* odmah\b"
-    r"|\b(?:agora que|adesso che|ora che)\b"
+    # (not the "ora che" of "entro mezz'ora che ...": within half an hour)
+    r"|\b(?:agora que|adesso che)\b|(?:^|[^'’])\bora che\b"
+    # German "ab sofort" is "from now on" ("ist ab sofort in unserem Katalog", "steht ab
+    # sofort bereit"; an order's "ab sofort untersagt" is told by what it forbids); a code's
+    # or a link's own lifetime ("Your reset code is 448 213. It expires in 15 minutes") is
+    # how long it works, not the reader's hurry
+    r"|\bab sofort\b|\b(?:code|link|otp|pin)\b[^\n]{0,40}"
+    r"\b(?:expires?|is valid|valid) (?:in|for) (?:the next )?\d+ ?min\w*"
     r"|\b(?:ative|ativar|aproveite|compre|reserve|garanta|assine|inscreva-se|attiva|acquista|"
     r"prenota|scopri|approfitta|iscriviti) (?:já|agora|hoje|subito|ora|adesso|oggi)",
 )
