@@ -1431,6 +1431,18 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Josée <josee@garderie-soleil.net>", "Panne",
      "Ça fait 30 minutes qu'on n'a plus de courant et il fait froid. Est-ce qu'on évacue les "
      "enfants vers la salle paroissiale?"),
+    ("Lorena <lorena@frigorificosur.net>", "lote 118 - frenar contenedor",
+     "El laboratorio acaba de confirmar un positivo en el lote 118. El contenedor sale en el "
+     "buque de esta noche: hay que sacarlo antes del cierre."),
+    ("Banco Atlântico <comex@bancoatlantico.net>", "Transferência retida",
+     "A transferência recebida encontra-se retida para verificação. Para crédito hoje, "
+     "deverá enviar até às 14h00 cópia da fatura comercial."),
+    ("Tehdaspäivystys <paivystys@tehdas-pohjola.net>", "VAARATIEDOTE",
+     "Tehtaalla on tapahtunut kaasuvuoto. Toimikaa näin heti: kaikki sisälle ja sulkekaa "
+     "ilmanvaihto."),
+    ("Jouni <jouni@kotiposti-lappi.net>", "kämpällä",
+     "Häkävaroitin alkoi piipata puoli tuntia sitten ja Oskari oksensi äsken. Soitanko 112 "
+     "vai tuotko auton tienpäähän?"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1723,6 +1735,9 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Einkauf <einkauf@sonnenreisen-katalog.net>", "Ihr Hotel im Katalog",
      "Ihr Hotel ist ab sofort in unserem Sommerkatalog zu finden. Fehler teilen Sie uns "
      "bitte bis Ende Mai mit."),
+    ("Pilar <pilar@fundacionvalle.net>", "Línea 2 en marcha",
+     "La línea 2 funciona desde esta mañana; a Yurena le operaron un dedo, está en casa. No "
+     "hay que hacer nada más por ahora."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -268,6 +268,10 @@ _NEAR_TIME = alternatives(
     r"(?:en los próximos|dentro de) (?:\d+|diez|veinte|treinta) minutos|dentro de una hora|"
     r"en (?:la próxima|una) hora|(?:dans|d'ici) (?:les )?(?:\d+|dix|vingt|trente) minutes|"
     r"d'ici une heure)\b",
+    # Finnish and Swedish: a moment ago ("puoli tuntia sitten", "äsken", "för en halvtimme
+    # sedan", "nyss")
+    r"\b(?:(?:puoli|\d+) (?:tuntia|minuuttia) sitten|tunti sitten|hetki sitten|för en "
+    r"(?:halvtimme|timme|stund) sedan|för \d+ minuter sedan|nyss)\b|(?:^|[^a-z])äsken\b",
     # German "bitte jetzt dazuschalten", "wir warten auf dich" (the call is on, now); not
     # "wir warten auf Ihre Antwort", nor a hotel's "wir warten auf Sie"
     r"\b(?:bitte (?:\w+ )?jetzt|jetzt sofort|(?:wir )?warten auf (?:dich|euch))\b",
@@ -588,6 +592,19 @@ _ASK = alternatives(
     r"\bruf (?:ihn|sie|ihr|den|die) (?:bitte )?(?:sofort |gleich )?an\b|"
     r"\bbitte [^.?!\n]{0,60}\b(?:bereitlegen|bereithalten|vorbereiten|zurückrufen|"
     r"freigeben)\b|\b(?:brauche|brauchen) (?:\w+ ){0,3}(?:eine )?entscheidung\b",
+    # what must be done, in Spanish, Portuguese and Italian: "hay que sacarlo", "deberá
+    # tener", "solicitamos que confirme", "é preciso", "basta che lo firmi"
+    # ("\\b" is ASCII-only: the words ending or starting in "á", "ão", "é" sit outside it)
+    # (not "no hay que hacer nada", nothing to do; not a third person's "tiene que")
+    r"(?:^|[^o\s]\s|(?:^|[^n])o\s)hay que\b|"
+    r"\b(?:hace falta (?:la|el|un|una)|deberán|tienes que|"
+    r"tenés que|solicitamos que|tens de|tem de|temos de|basta che|devi|dovete)\b|"
+    r"\b(?:deberá|deverá|deverão)(?:[^a-z]|$)|(?:^|[^a-z])é preciso\b",
+    # Finnish: the plural imperative ("Toimikaa näin", "sulkekaa ilmanvaihto") and a question
+    # opening with "-ko"/"-kö" ("Soitanko 112 vai tuotko auton?"); not a noun's partitive
+    # ("kelkkaa", "ruokaa": a double "k" or an "o"/"u" before the ending)
+    r"(?:^|[^a-zäöå])[a-zäö]{2,}[aeiylnrstäö](?:kaa|kää)(?:[^a-zäöå]|$)|"
+    r"(?:^|[.!?\n] *)[a-zäö]{3,}(?:ko|kö)[^a-zäöå][^.?!\n]*\?",
     # Finnish and Swedish: can you, I need, a decision needed, call me, tell me, what do we do
     r"\b(?:pystytkö|pitääkö|päätä)|\b(?:voitko|voisitko|voitteko|voisitteko|tarvitsen|tarvitsemme|tarvitaan|"
     r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|mitä teemme|mitä tehdään|"
