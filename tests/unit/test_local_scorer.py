@@ -1738,6 +1738,19 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Pilar <pilar@fundacionvalle.net>", "Línea 2 en marcha",
      "La línea 2 funciona desde esta mañana; a Yurena le operaron un dedo, está en casa. No "
      "hay que hacer nada más por ahora."),
+    ("Klaus <klaus.schaefer@webpost-mail.net>", "Mama nach der OP",
+     "Die Operation ist gut verlaufen, Mama ist heute schon wieder ganz die Alte. Kannst du mir "
+     "bis Ende nächster Woche sagen, welche Reha du besser findest?"),
+    ("Sarah <sarah@crosswalks-tours.net>", "FYI: group arrives a day later (rebooked, no action "
+     "needed)",
+     "The group's coach broke down and they missed their connection; we moved their hotel "
+     "this morning. Could you check today that the luggage list shows rev. 3?"),
+    ("IT Support <it@brightpath-staffing.net>", "Laptop incident",
+     "The stolen laptop was remotely wiped at 14:12 yesterday; the disk was encrypted, so no "
+     "data was reachable. Ticket closed."),
+    ("Trent <trent.vickers82@freemail-box.net>", "Driver position",
+     "I saw your ad for van drivers. Is a regular licence enough for the 15-seat vans? I'm "
+     "available to start right away."),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -662,7 +662,9 @@ _DUE_OTHER_DAY = alternatives(
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|end of (?:the |next )?week|"
     r"\d{1,2}(?:st|nd|rd|th)|" + _MONTH + r" \d{1,2}|\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r")",
     r"\b(?:bis|bis zum|bis spätestens|spätestens (?:am|bis)) (?:(?:kommenden|nächsten) )?"
-    r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|nächste woche|ende der woche|"
+    # ("bis Ende nächster Woche", "bis Ende des Monats": a day to come)
+    r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|nächste woche|ende (?:der|"
+    r"dieser|nächster|der nächsten|kommender) woche|ende (?:des|nächsten) monats|"
     r"\d{1,2}\. ?(?:\d{1,2}\.|januar|februar|märz|april|mai|juni|juli|august|september|oktober|"
     r"november|dezember))",
     # (French and Spanish with what is asked: "pas avant jeudi" is when a part comes)
@@ -1157,7 +1159,8 @@ _TROUBLE = alternatives(
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
                          r"restored)|(?:ticket|case|issue|incident|alert|it) (?:is|was|has been) "
-                         r"closed|back (?:online|to normal|inside|in service)|(?:is|are|was|"
+                         r"closed|(?:ticket|case|incident) closed|back (?:online|to normal|"
+                         r"inside|in service)|(?:is|are|was|"
                          r"were|came|comes?|now|it'?s|we'?re|they'?re|all) back up|"
                          r"all good|all sorted|sorted now|repaired|reverted|"
                          r"marked (?:as )?(?:complete|completed|"
@@ -1320,6 +1323,11 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
+# A subject that says outright nothing is to be done (not a bare "FYI": "FYI ... need a
+# replacement within 2 hrs" still asks)
+_NO_ACTION_SUBJECT = matcher(r"\bno (?:action|reply|response) (?:is )?(?:needed|required|"
+                             r"necessary)\b|\bnothing (?:to do|needed)\b|\bno need to (?:act|"
+                             r"reply|respond|do anything)\b")
 # "If this was you, you don't need to do anything": no action only on that condition
 _IF_YOU = re.compile(rb"\bif (?:this|it|that) (?:was|is) (?:really )?you\b[^.\n]*|\bif you "
                      rb"(?:did|made|requested|recogni[sz]e|authori[sz]ed) (?:this|that|it|the "
@@ -1735,7 +1743,10 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         found = found - _NO_ACTION_NAME
     no_action = "no_action" in found or (scoped is not searched and _no_action_in(searched))
     calm = (scoped is not searched and bool(_CALM.search(searched))) or (
-        asks_in is not asks_said and bool(_CALM.search(asks_said)))
+        asks_in is not asks_said and bool(_CALM.search(asks_said))) or (
+        # "FYI - revised arrival (already rebooked, no action needed)": the subject itself
+        # says so, and the trouble told below is what was already dealt with
+        no_action and bool(_NO_ACTION_SUBJECT.search(as_searched(texts.subject))))
     def routine() -> bool:
         """The subject names a routine matter and tells no trouble or urgency itself."""
         if not _ROUTINE_SUBJECT.search(texts.subject):

@@ -445,6 +445,8 @@ _OUT_OF_SCOPE = _Matcher(
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
     r"today|immediately)\b|\b(?:available|start|ships?) immediately\b"
+    # a candidate's "I'm available to start right away"
+    r"|\b(?:available|start|begin) (?:work(?:ing)? )?(?:right|straight) away\b"
     r"|지금 바로 (?:주문|구매|쇼핑|확인하기|신청)"
     r"|(?:당장|즉시|바로) (?:입주|구매|사용|배송|출고)(?: ?가능)"
     # available at once in Italian, Spanish and French: "disponibile subito", "entrega inmediata"
