@@ -89,7 +89,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-137.json", "blind-set-138.json",
                                 "blind-set-139.json", "blind-set-140.json",
                                 "blind-set-141.json", "blind-set-142.json",
-                                "blind-set-143.json", "blind-set-144.json"))
+                                "blind-set-143.json", "blind-set-144.json",
+                                "blind-set-145.json", "blind-set-146.json",
+                                "blind-set-147.json", "blind-set-148.json"))
 
 
 def labelled_sets() -> list[Path]:
