@@ -178,6 +178,7 @@ def test_documentation_domains_are_not_judged_by_brand() -> None:
     "for urgent matters contact my assistant", "if anything is urgent, ping noah",
     "in case of emergency call the desk", "urgent questions please contact finance",
     "긴급한 문의는 당직자에게", "급하지 않습니다",
+    "for anything urgent regarding transport after 10 pm, call the desk",
 ])
 def test_negated_and_conditional_urgency_is_out_of_scope(text: str) -> None:
     scoped = in_scope(text.encode())
@@ -194,6 +195,26 @@ def test_quotes_signatures_and_footers_are_not_the_senders_words() -> None:
     assert own_words(body) == "Forwarding for context.\n\n"
     assert "urgent" not in own_words("Done.\n--\nCarlos\nFor urgent matters call").lower()
     assert own_words("Thanks\n\nSent from my iPhone") == "Thanks\n\n"
+
+
+def test_a_sign_off_line_ends_the_senders_words() -> None:
+    # what follows a sign-off on a line of its own is the signature ("bis Samstag" is the
+    # guest's stay, not a day to act by)
+    body = "Wasser tropft aus der Lampe. Was sollen wir tun?\n\nViele Grüße\nTom\n(bis Samstag)"
+    assert own_words(body) == "Wasser tropft aus der Lampe. Was sollen wir tun?\n\n"
+    assert own_words("Call me.\n\nKind regards,\nAl\nOn leave Friday") == "Call me.\n\n"
+    # a sign-off inside a sentence is no signature
+    assert "Friday" in own_words("Best regards to Jo; she is back Friday.")
+
+
+def test_the_senders_words_go_on_below_a_forward_they_closed() -> None:
+    body = ("Forwarding the engineer's note.\n\n----- Forwarded message -----\nFrom: CE\n"
+            "Hoses burst at 13:20.\n-----\n\nCan you deliver them by 20:00?\nRegards,\nG")
+    own = own_words(body)
+    assert "Can you deliver them by 20:00?" in own and "Hoses burst" not in own
+    # an open forward (nothing closes it) still ends the sender's words
+    assert own_words("See below.\n---------- Forwarded message ----------\nFrom: X\nHi") \
+        == "See below.\n"
 
 
 def test_quoted_urgency_does_not_push() -> None:
@@ -1270,6 +1291,20 @@ def test_a_council_warning_of_enforcement_from_a_government_domain_is_not_a_lure
     # "Überweisung" opens with "Ü", where RE2's ASCII "\\b" does not stand
     ("Hilfswerk <hilfe.flut@freemail.net>", "Bitte spenden Sie jetzt per Überweisung für die "
      "Flutopfer.", "donation"),
+    # don't call, the phone is dead, another mailbox: German, Italian, French, Spanish,
+    # Finnish and Swedish, and the Galician "lost my phone"
+    ("Ute <ute.brandt@freemail.net>", "Kannst du die Rechnung heute begleichen? Ruf nicht an, "
+     "ich bin in der Besprechung.", "secrecy"),
+    ("Zia <zia.carla@freemail.net>", "Fammi il bonifico entro stasera. Non chiamarmi, il "
+     "telefono mi si è scaricato.", "secrecy"),
+    ("Paul <paul.mercier@freemail.net>", "Je t'écris de ma boîte perso. Tu peux faire le "
+     "virement avant midi ?", "secrecy"),
+    ("Mikko <mikko.uusi@freemail.net>", "Moi, tää on mun uus numero ja sposti. Älä soita "
+     "vanhaan, maksa lasku tänään.", "secrecy"),
+    ("Olle <olle.berg@freemail.net>", "Hej farmor, detta är min nya mejl. Ring inte, jag har "
+     "ingen täckning.", "secrecy"),
+    ("Papá <papa.novo@freemail.net>", "Filla, perdín o móbil. Manda 200 € a esta conta e non "
+     "lle digas nada a túa nai.", "secrecy"),
 ])
 def test_more_scam_shapes_are_read(sender: str, body: str, reason: str) -> None:
     found = ev(mail(sender, "Hello", body, to="Aroha <aroha@studio.example>"))

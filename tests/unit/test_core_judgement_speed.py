@@ -50,7 +50,13 @@ def reference_own_words(body: str) -> str:
     (bottom-posting), the words below the quote, read line by line."""
     own = _reference_head(body)
     if own.strip():
-        return own
+        # a forward the sender closed with a line of dashes: their words go on below it
+        head = body[: signals_mod.OPENING_CHARS]
+        closed = re.match(r"-{2,} ?(?:forwarded message|weitergeleitete nachricht|message "
+                          r"transféré|mensaje reenviado|mensagem encaminhada|messaggio "
+                          r"inoltrato) ?-*[ \t]*\n.*?\n-{3,}[ \t]*\n", head[len(own):],
+                          re.IGNORECASE | re.DOTALL)
+        return f"{own}\n{_reference_head(head[len(own) + closed.end():])}" if closed else own
     lines, i, quoted = body.split("\n"), 0, False
     while i < len(lines):
         line = lines[i]

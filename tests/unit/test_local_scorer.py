@@ -1443,6 +1443,40 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
     ("Jouni <jouni@kotiposti-lappi.net>", "kämpällä",
      "Häkävaroitin alkoi piipata puoli tuntia sitten ja Oskari oksensi äsken. Soitanko 112 "
      "vai tuotko auton tienpäähän?"),
+    # Galician: a burst hose and water coming in, what do I do; an inspector today, can you
+    ("Brais <brais@estaleiro-norte.net>", "bomba parada",
+     "Rebentou a mangueira da bomba e hai auga na sala de máquinas. Que fago?"),
+    ("Uxía <uxia@queixeria-norte.net>", "Inspección",
+     "O inspector vén hoxe ás 11:00. Podes deixar preparados os rexistros?"),
+    # Finnish and Swedish: fell, come if you can; as soon as possible; call me now; call at once
+    ("Aino <aino@kotiposti-pohjoinen.net>", "isä",
+     "Isä kaatui pihalla ja lonkka on kipeä, ambulanssi on tulossa. Tule jos pääset."),
+    ("Skolsköterskan <skoterska@skola-norr.net>", "Olle 3B",
+     "Olle har feber 39 och har kräkts. Han behöver hämtas så snart som möjligt."),
+    ("Mats <mats@gruvservice-norr.net>", "Ring mig", "Ring mig nu. Det gäller nattskiftet."),
+    ("Santeri <santeri@koiratarha.net>", "valjakko",
+     "Valjakko lähti omille teilleen järven jäälle. Soita heti kun näet."),
+    # Korean: collapsed, in the emergency room, call as soon as you see this; the coach
+    # leaves in 30 minutes, what shall we do
+    ("지혜 <jihye@family-mail.net>", "아빠",
+     "언니 아빠가 등산하다가 쓰러지셔서 지금 응급실이야. 보면 바로 전화해 010-5550-0000"),
+    ("민재 <minjae@tour-desk.net>", "수하물",
+     "언니 공항이에요. 단체 수하물 절반이 안 나왔어요. 버스는 30분 뒤에 출발한대요. "
+     "어떻게 할까요?"),
+    # a machine's alarm naming itself in capitals: an intrusion, a Finnish fire alarm, a
+    # French frost alert in brackets
+    ("GuardLink ARC <arc@guardlink-arc.net>", "INTRUSION - Yard 2 - keyholder required",
+     "ALARM EVENT\nSite: Yard 2\nEvent: intrusion confirmed in zone 4.\nPolice on site."),
+    ("Paloilmoitin <paloilmoitin@hotelli-tunturi.net>",
+     "PALOHÄLYTYS 3.12 / KRS 3 - siirretty hätäkeskukseen",
+     "Ilmaisin 3.12, kerros 3. Tila: siirretty hätäkeskukseen."),
+    ("VitiSonde <alertes@vigne-sonde.net>", "[ALERTE GEL] Parcelle 4 : -1,6 °C",
+     "Station parcelle 4 : -1,6 °C mesurés à 03:50."),
+    # the ask written below a forward the sender closed
+    ("Gina <gina@terminal-desk.net>", "hoses for crane 2",
+     "Forwarding the chief engineer's request.\n\n----- Forwarded message -----\nFrom: Chief "
+     "Engineer\nHoses burst on crane 2.\n-----\n\nCan you make and deliver them before 20:00 "
+     "tonight?\n\nRegards,\nGina"),
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
@@ -1751,6 +1785,38 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Trent <trent.vickers82@freemail-box.net>", "Driver position",
      "I saw your ad for van drivers. Is a regular licence enough for the 15-seat vans? I'm "
      "available to start right away."),
+    # a near time said away, or not the reader's: nothing to do right now, neither needed
+    # today, the sender's own plan for today, no need to reply, nothing needs your action
+    ("Rohit <rohit@medora-ops.net>", "Draft RCA",
+     "Draft RCA for last week's outage attached. Nothing for you to do right now; read it "
+     "before the review call."),
+    ("Noel <noel@snowline-tours.net>", "Half-term allocation",
+     "Two changes for half-term, neither needed today, but could you confirm the seats?"),
+    ("Bradley <bradley@aero-brokers.net>", "Buyer for your aircraft",
+     "My client would like to buy your aircraft. Please send the logbooks and I will send the "
+     "letter of intent today."),
+    ("Laura <laura@bridge-crew.net>", "Kehl job wrapped",
+     "The job is done. The police stopped us at the bridge but let us go. Photos are on the "
+     "drive. No need to reply."),
+    ("Ramp <ramp@ground-ops.net>", "Turnaround report",
+     "Short report from today's turnaround: two no-show passengers, their bags offloaded. "
+     "Nothing needs your action."),
+    ("Jana <jana@welcome-dinner.net>", "Welcome dinner",
+     "Can we bring our own wine to Friday's dinner? Let me know when you can today or "
+     "tomorrow morning."),
+    # money kept safe is no payment held; a centre's name is no emergency
+    ("Martin <martin@reserve-capital.net>", "Reserve placements",
+     "Funds are held in trust, with monthly statements to council. Can we present to your "
+     "council?"),
+    ("Duty Office <duty@airport-ops.net>", "Exercise on 9 Feb",
+     "Please nominate a manager for the emergency coordination centre during the exercise."),
+    # "in urgent cases call ..." in Finnish, in a clinic's automatic receipt
+    ("Klinikka <vastaanotto@elainklinikka.net>", "Vastaanotettu: rokotukset",
+     "Kiitos viestistäsi! Vastaamme arkisin klo 8-16. Kiireellisissä tapauksissa soita "
+     "päivystykseen."),
+    # a seller's pitch: "Call now!!!"
+    ("IDs <ids@license-world.net>", "Get your license",
+     "Need a new driver's licence? No tests, no questions. Call now!!! 1-770-555-0100"),
 ])
 def test_named_things_and_calm_words_do_not_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -613,7 +613,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:ligar|falar|atender)|estou (?:numa|em) reuni[ãa]o|n[ãa]o conte a ningu[ée]m|"
      # the "new number" relative: "esse é meu email novo", "perdi meu celular", "não liga"
      r"(?:meu|esse [ée] (?:o )?meu) (?:e-?mail|n[úu]mero) novo|perdi (?:o )?meu celular|"
-     r"n[ãa]o (?:me )?liga)"
+     r"n[ãa]o (?:me )?liga|"
+     # ... in Spanish and Galician: "perdí el móvil", "perdín o móbil", "no le digas nada a
+     # mamá", "non lle digas nada a túa nai" (not to tell a parent; "no le digas nada a Javi"
+     # is a neighbour sparing a brother)
+     r"perd[ií]n? (?:el |o |mi |meu )?m[óo](?:vil|bil)|(?:no le|non lle) digas nada a "
+     r"(?:t[úu]a? )?(?:nai|mai|madre|mam[áa]|pai|padre|pap[áa])|"
+     r"(?:mi|meu) (?:n[úu]mero|correo) novo|(?:mi|este es mi) (?:n[úu]mero|correo) nuevo)"
      # kept from the others: "treat this as confidential", "send your proforma only to this
      # address, our office is not involved"; the "new number" relative in German
      r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\b(?:send|reply|write) (?:\w+ ){0,3}"
@@ -622,6 +628,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:bitte )?nur hier\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
+     # German, Italian, French, Spanish, Finnish and Swedish: don't call me, my phone is dead
+     # or broken, I write from another mailbox ("Ruf nicht an, ich bin in der Besprechung",
+     # "non chiamarmi", "ma boîte perso", "älä soita vanhaan numeroon", "min nya mejl")
+     r"|\b(?:ruf (?:mich )?(?:bitte )?nicht an|ich bin in (?:der|einer) besprechung|non "
+     r"(?:chiamarmi|mi chiamare)|il telefono (?:mi )?si è scaricato|ti scrivo dal computer|"
+     r"ma boîte perso|mon téléphone n'a plus de batterie|ne m'appelle pas|no me llames|mi "
+     r"(?:móvil|teléfono) se (?:ha roto|ha estropeado|quedó sin batería)|älä soita|"
+     r"(?:mun|minun) uus(?:i)? (?:sposti|sähköposti|osoite|numero)|puhelin (?:hajos|hajosi|on "
+     r"rikki)|ring inte|min nya (?:mejl|e-?post|adress|nummer)|mobilen är (?:trasig|sönder))"
      # Dutch: "hoi pap, dit is mijn nieuwe nummer", the phone broken, in a meeting
      r"|\b(?:dit is mijn nieuwe? nummer|mijn nieuwe? nummer|mijn (?:telefoon|mobiel) is (?:kapot|"
      r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting)|niet bellen|bel (?:me|mij) "
@@ -647,6 +662,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
 _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|autosvar|frånvaro|"
+    r"automaattinen vastaus|vastaanotettu\s*:|poissa toimistolta|automatiskt svar|"
     r"자동 ?(?:회신|응답)|\[자동 ?응답\]|부재중|"
     r"【?自動(?:返信|応答)】?|【?不在(?:通知|のお知らせ)】?)", re.IGNORECASE)
 _AUTO_REPLY_WORDS = (

@@ -97,7 +97,10 @@ _EXPLICIT_URGENT = alternatives(
     r"\bkritičn(?:a|o|e|i|u) (?:vrijednost|stanje)\w*",
     # Finnish and Swedish ("tämä ei ole harjoitus": this is not a drill)
     r"\b(?:kiireellinen|kiireellisesti|kiireesti|välittömästi|pikaisesti|hätätilanne|"
-    r"tämä ei ole harjoitus|this is not a drill|brådskande|omedelbart|akut)\b",
+    r"tämä ei ole harjoitus|this is not a drill|brådskande|omedelbart|akut|mahdollisimman pian|"
+    r"så (?:snart|fort) som möjligt|snarast(?: möjligt)?|omgående)\b",
+    # Galician: urgent, as soon as possible ("\\b" is ASCII-only: "axiña" ends outside it)
+    r"\b(?:urxente\w*|urxencia|canto antes|o antes posible)\b|\b(?:o máis )?axiña(?:[^a-z]|$)",
     # Malay and Indonesian: at once, as soon as possible, an emergency
     r"\b(?:segera|dengan segera|secepat mungkin|secepatnya|sesegera mungkin|kecemasan|"
     r"darurat)\b",
@@ -210,7 +213,8 @@ _NEAR_TIME = alternatives(
     # ("금일" is today, but not inside "송금일", "입금일", "출금일": a remittance's, a deposit's,
     # a withdrawal's date)
     r"오늘|(?:^|[^송입출])금일|당일|지금 (?:바로|당장|자리에|사무실)|"
-    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
+    r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로|뒤에?|후에?)|보면 바로|보는 대로|보시면 바로|"
+    r"바로 (?:전화|연락|문자|와)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     # "현재 표류 중" is now; "(현재 61%)" is a figure's date
@@ -239,7 +243,10 @@ _NEAR_TIME = alternatives(
     r"daqui a (?:uma|1) hora)\b|\besta manhã",
     r"\b(?:inniu|anocht|anois)\b|(?:^|[^\w])ó mhaidin\b",
     r"\b(?:tänä yönä|tunnin sisällä|\d+ minuutin sisällä)|\b(?:tänään|tänä (?:aamuna|iltana)|"
-    r"juuri nyt|heti|idag|ikväll|i kväll|i natt|nu direkt|genast)\b",
+    r"juuri nyt|heti|idag|ikväll|i kväll|i natt|nu direkt|genast|(?:ring|kom|svara) (?:mig |hit "
+    r")?nu)\b",
+    # Galician: today, tonight, right now
+    r"\b(?:hoxe|esta noite|agora mesmo|xa mesmo)\b",
     # French "dans l'heure", "cet après-midi"; Malay and Indonesian today, now, this evening
     # (RE2's "\\b" is ASCII-only: a word ending in "é" stands outside a "\\b...\\b" group)
     r"\b(?:dans l'heure|cet après-midi|cette nuit|ce midi|d'ici (?:ce soir|"
@@ -422,7 +429,12 @@ _ASK = alternatives(
     r"submit|provide|pay|sign|upload|call)|anyone (?:spare|free|available|around)|llámame|"
     r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
     r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature)|por favor|confirma|"
-    r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|need (?:a|an) \w+ (?:out|"
+    r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|"
+    # others to be reached by the reader: "please contact them before 16:00" (not "please
+    # contact us", a notice's boilerplate)
+    r"please (?:\w+ )?(?:contact|call|phone|notify|inform|warn) (?:them|him|her|all|each|every|"
+    r"the (?:passengers|guests|customers|clients|crew|drivers|families|parents))|"
+    r"need (?:a|an) \w+ (?:out|"
     r"here|over|on site|today|now)|need it (?:gone|moved|fixed|sorted|looked at)|call (?:mom|mum|"
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht)|\bwer übernimmt|"
@@ -566,6 +578,9 @@ _ASK = alternatives(
     r"주셔야 (?:합니다|해요|할 것 같)|"
     r"어떻게 (?:하죠|해요|할까요|하지)|"
     r"있으면 연락해|빨리요|주시면 됩니다|전화 ?(?:좀|받아)|"
+    # the informal "can you ...?", "call / text me", "give (me your view) within ..."
+    r"수 있어\?|수 있니\?|(?:문자|카톡|전화|연락) ?(?:좀 )?(?:줘|줄래|해줘|해요|주세요)"
+    r"(?:[^가-힣]|$)|(?:의견|답변?|회신|결정|연락)(?:을|를)? (?:\S+ ){0,3}주세요|"
     r"(?:인원|사람|지게차|장비|도움|손) ?(?:이|가)? ?필요합니다)",
     # Croatian: I need (your decision), tell me, call me, what do we do, shall I ...
     r"\b(?:trebam|treba mi|trebamo li|moram znati?|javi (?:mi|se|odmah)|javite|zovi me|nazovi|"
@@ -609,7 +624,11 @@ _ASK = alternatives(
     r"\b(?:pystytkö|pitääkö|päätä)|\b(?:voitko|voisitko|voitteko|voisitteko|tarvitsen|tarvitsemme|tarvitaan|"
     r"soita (?:minulle|mulle)|soittakaa|ilmoita|kerro|mitä teemme|mitä tehdään|"
     r"saako|kan du|kan ni|kunde du|vi behöver|jag behöver|ring mig|hör av dig|meddela|"
-    r"vad gör vi|vad ska vi göra)\b",
+    r"vad gör vi|vad ska vi göra|tule|tulkaa|soita|kom hit|kom (?:direkt|nu|genast)|ring oss|"
+    r"svara)\b",
+    # Galician: call me, let me know, tell me, can you, what do I tell them, what do I do
+    r"\b(?:chámame|chámeme|chamádeme|avísame|avíseme|dígame|podes|poderías|pode vostede|"
+    r"que lles digo|que fago|que facemos|necesito que)(?:[^a-z]|$)",
     # French: a question put to the reader ("Tu peux me donner ton accord ?", "Vous pouvez
     # venir ?"), tell me, what do I do; Rioplatense Spanish: tell me, send someone, I need to
     # know
@@ -718,6 +737,8 @@ _NO_ACTION = alternatives(
     r"notice)|"
     r"nothing (?:else |more |further )?(?:is )?(?:needed|required) (?:from|of) you|"
     r"nothing (?:else |more |further )?(?:that )?you (?:need|have) to do|"
+    r"nothing (?:else |more |here )?needs your (?:action|attention|input|reply|response)|"
+    r"nothing (?:else |more )?for you to do|"
     # ("Maßnahmen" is read folded, "massnahmen": a pattern's "ß" never matches)
     r"nothing to do|keine weiteren massnahmen|kein handlungsbedarf|aucune action (?:n'est )?"
     r"(?:requise|nécessaire)|no (?:es necesario|hace falta) (?:hacer nada|que haga)|para que lo "
@@ -737,16 +758,22 @@ _NO_ACTION = alternatives(
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
 _RELAXED = alternatives(
-    r"\b(?:whenever|when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
+    # (not "whenever you say": the sender is ready, the reader decides now)
+    r"\b(?:whenever (?:you (?:can|like|want|wish|prefer|have (?:a|the) (?:moment|minute|time|"
+    r"chance)|have time|get (?:a|the) chance|are free|'re free|are ready|'re ready|get round to "
+    r"it)|(?:it'?s |is )?convenient|it suits|suits you|works for you)|"
+    r"when you (?:get|have) a (?:sec|second|minute|moment|chance)|at your "
     r"(?:earliest )?(?:convenience|leisure)|low priority|"
     r"no pressure)\b",
     # "it's not serious" in French, Spanish, Italian and German (trouble told still counts)
     r"\b(?:ce n'est pas grave|c'est pas grave|no es grave|non (?:è|e) grave|(?:ist )?nicht "
     r"(?:so )?schlimm)(?:[^a-z]|$)",
     r"편하실 때",
-    # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot
+    # "today or tomorrow" is either; "tonight or tomorrow morning" offers a slot, and "when you
+    # can today or tomorrow morning" asks for no particular one
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
-    r"the latest|so|and|how|what|which|whether|when|who)\b)",
+    r"the latest|so|and|how|what|which|whether|when|who)\b)|\bwhen(?:ever)? you can,? (?:today|"
+    r"tonight) or tomorrow\b",
 )
 # A cheerful register: laughter, hearts, a party, love, in the sender's own words ("she passed!!
 # 🎉", "오늘 저녁 먹자 ㅎㅎ", "jajaja"). A near time with a question is then an invitation or
@@ -941,7 +968,8 @@ _TROUBLE = alternatives(
     r"안 ?(?:돌아|돔)|물 ?새|두드러기|병원(?:을|에)? ?가야|"
     r"(?:물|기름|유압|오일)(?:이|가)? ?새|사용 ?중지|동물병원|응급실|"
     r"중단(?:됐|되었|됨)|작업 ?중지|"
-    r"쓰러|넘어졌|골절|119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
+    r"쓰러|넘어졌|골절|분실|도난|탑승 ?(?:불가|거부)|"
+    r"119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
     r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
     r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)|연기가? ?(?:계속 )?(?:나|올라)|타는 ?냄새|"
     r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
@@ -1093,7 +1121,14 @@ _TROUBLE = alternatives(
     r"vikaantui|laukesi|sammui|loukkaantu\w+|kuollu\w+|kuolleita|onnettomuu\w+|vuotaa|"
     r"vuoto|tulipalo|savua|putkirikko|sähkökatko|ambulanssi|sairaala\w*|jäätyi|jäätyny\w+|"
     r"alhaalla|kadonnut|kadoksissa|tajuton|brännskad\w+|olycka|ambulans\w*|sjukhus\w*|"
-    r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad)\b",
+    r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad|kaatui|kaatunut|"
+    r"jumissa|jumiin|karkuteillä|tie poikki|i diket|sitter fast|står still|är nere|ligger nere|"
+    r"(?:terminalerna|systemet|kassan|nätet) (?:är )?nere)\b",
+    # Galician: burst, spilled, fire, hurt, not working, won't start, broken down, stopped,
+    # listing, sinking, flooded, won't arrive
+    r"\b(?:rebentou|rompeu|caeu (?:aceite|auga|gasóleo)|lume|ferid[oa]s?|non funciona|"
+    r"non arranca|avariad[oa]|está parad[oa]|quedou parad[oa]|escorando|afundindo|"
+    r"inundad[oa]|non chega)\b",
     # French: under water, water coming out, a pipe burst, stuck in the mud, broken, not
     # answering, smells of burning, smoking, melted, taken on water, sinking, overflowed, on
     # fire; Rioplatense Spanish: burnt out, smoke, no
@@ -1167,7 +1202,8 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"resolved|closed|done|fixed)|"
                          r"(?:working|running) (?:again|fine|now)|"
                          r"false alarm|all clear|(?:evac\w*|warning|alert|order|closure) "
-                         r"(?:has been |was |is )?lifted|stood down|stand down|stable (?:since|"
+                         r"(?:has been |was |is )?lifted|lifted the (?:evac\w*|warning|alert|"
+                         r"order|closure)|stood down|stand down|stable (?:since|"
                          r"again|now)|closing (?:this|the ticket)|home from (?:the )?hospital|"
                          r"(?:everyone|all) (?:is |are )?(?:safe|"
                          r"accounted for)|restored|post-incident|incident (?:closed|form filed|"
@@ -1205,7 +1241,13 @@ _PROMO_PRESSURE = alternatives(r"오늘만|today only|ends (?:soon|today|tonight
                                r"heute nur|solo hoy|hoy solo|aujourd'?hui seulement|"
                                r"seulement aujourd'?hui|early[- ]bird|últimos días|última "
                                r"oportunidad|tarifa reducida|dernière chance|tarif réduit|"
-                               r"frühbucher")
+                               r"frühbucher",
+                               # a seller's own pressure in a pitch: "Call now!!!", "today's
+                               # special", "order today!", "in 30 minutes or less"
+                               r"\b(?:call (?:us )?now ?!|today'?s special|order (?:now|today) ?!|"
+                               r"(?:buy|get|try|grab) (?:\w+ ){0,5}(?:now|today) ?!|act now|"
+                               r"(?:in|within) \d+ minutes or less|while supplies last|"
+                               r"limited time offer)")
 # (not "last chance" nor "les 21 derniers jours": a customer's ultimatum, an inspector's
 # count of days)
 # A warning about fraud in someone's name ("fraud attempts using my name", "phishing emails
@@ -1637,11 +1679,13 @@ _ALARM_SUBJECT = re.compile(
     r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
     r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERT[AE]?|FAULT|"
     r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL|ALLARME|"
-    r"GUASTO|FALHA|ALARMĂ)\b"
+    r"GUASTO|FALHA|ALARMĂ|INTRUSION|INTRUSIÓN|EINBRUCH|SHUTDOWN|[A-ZÄÖ]*HÄLYTYS|[A-ZÅÄÖ]+LARM)"
+    r"\b"
     # a warning names its hazard ("HIGH WIND WARNING", "FROST WARNING"); "WARNING." alone
     # heads a mail server's delay notice, and "FINAL WARNING" a dunning letter's threat
     r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
-    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|CRITICO|CRÍTICO)\]"
+    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|ALERTE|CRITICO|CRÍTICO)(?: [A-ZÄÖÜÉÈ]+)"
+    r"{0,2}\]"
     r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
 _ALARMED = frozenset({"incident", "alarm_subject"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
