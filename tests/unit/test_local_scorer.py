@@ -1814,6 +1814,11 @@ def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: st
     ("Klinikka <vastaanotto@elainklinikka.net>", "Vastaanotettu: rokotukset",
      "Kiitos viestistäsi! Vastaamme arkisin klo 8-16. Kiireellisissä tapauksissa soita "
      "päivystykseen."),
+    # a robot from outside asking for the account behind a link, under a threat
+    ("Supplier Portal <no-reply@buyer-suppliers.net>",
+     "Action required: your supplier account will be deactivated",
+     "Accounts not confirmed by 9 June will be deactivated and open orders put on hold. Log in "
+     "to confirm your company and bank details: https://buyer-suppliers.net/srm"),
     # a seller's pitch: "Call now!!!"
     ("IDs <ids@license-world.net>", "Get your license",
      "Need a new driver's licence? No tests, no questions. Call now!!! 1-770-555-0100"),

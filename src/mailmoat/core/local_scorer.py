@@ -1440,7 +1440,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              addressed: Callable[[], bool] = _never,
              averted: Callable[[], bool] = _never,
              not_real: Callable[[], bool] = _never,
-             owned: Callable[[], bool] = _never) -> tuple[float, str]:
+             owned: Callable[[], bool] = _never,
+             linked_account_ask: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
@@ -1450,7 +1451,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     "실제 상황 아님") or its subject announces the drill (`_drill_announced`), asked only
     when a drill and urgent words are both found; `owned`: the mail names the reader's own
     place or thing (`_YOURS`: "your tank", "residents must leave"), asked only of a robot's
-    trouble with a near time.
+    trouble with a near time; `linked_account_ask`: the mail asks for the account and gives a
+    link to follow (`ACCOUNT_ASK` and a web address), asked only of a robot's security notice
+    from outside the reader's organisation.
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
@@ -1547,6 +1550,14 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         return 0.5, "urgent wording for another day"
     if "fraud_warning" in found and not (explicit or near or trouble_told()):
         return 0.15, "a warning about fraud attempts"
+    if (s.security_alert and s.automated_sender and not (s.same_org or s.brand_verified)
+            and linked_account_ask()):
+        # a robot from outside the reader's organisation asking for the account behind a link
+        # ("log in with your current credentials: https://... or be deactivated"): the lure's
+        # own script. Kept in sight (QUEUE), never an interruption. A bank's real fraud alert
+        # names no link to follow ("call the number on your card"); a provider's own notice
+        # is `brand_verified`, a colleague's `same_org`
+        return 0.5, "an account asked for behind a link, by a robot from outside"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
@@ -1699,6 +1710,7 @@ _ROUTINE_SUBJECT = re.compile(
 _ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
 _NEAR_NAME = frozenset({"near"})
+_WEB_ADDRESS = matcher(r"https?://|\bwww\.")
 _NO_ACTION_NAME = frozenset({"no_action"})
 
 
@@ -1806,7 +1818,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: _AVERTED.search(read),
                             lambda: bool(_NOT_REAL_ALONE.search(read)
                                          or _drill_announced(texts.subject)),
-                            lambda: _YOURS.search(read))
+                            lambda: _YOURS.search(read),
+                            lambda: bool(ACCOUNT_ASK.search(read)) and _WEB_ADDRESS.search(
+                                texts.opening))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
