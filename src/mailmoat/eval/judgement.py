@@ -91,7 +91,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-141.json", "blind-set-142.json",
                                 "blind-set-143.json", "blind-set-144.json",
                                 "blind-set-145.json", "blind-set-146.json",
-                                "blind-set-147.json", "blind-set-148.json"))
+                                "blind-set-147.json", "blind-set-148.json",
+                                "blind-set-149.json", "blind-set-150.json",
+                                "blind-set-151.json", "blind-set-152.json"))
 
 
 def labelled_sets() -> list[Path]:
