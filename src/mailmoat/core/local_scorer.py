@@ -1553,7 +1553,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if (s.security_alert and s.automated_sender and not (s.same_org or s.brand_verified)
             and linked_account_ask()):
         # a robot from outside the reader's organisation asking for the account behind a link
-        # ("log in with your current credentials: https://... or be deactivated"): the lure's
+        # ("log in to confirm your company and bank details: https://..."): the lure's
         # own script. Kept in sight (QUEUE), never an interruption. A bank's real fraud alert
         # names no link to follow ("call the number on your card"); a provider's own notice
         # is `brand_verified`, a colleague's `same_org`
