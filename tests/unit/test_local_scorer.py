@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mailmoat.core.lanes import HIDDEN_LANES, Lane
-from mailmoat.core.local_scorer import score_local
+from mailmoat.core.local_scorer import ASK_CHARS, score_local
 from mailmoat.core.message import message_from_fields
-from mailmoat.core.signals import detect_signals
+from mailmoat.core.signals import URGENCY_CHARS, detect_signals, own_words
 from mailmoat.judge.cascade import classify
 
 
@@ -1480,6 +1480,70 @@ def test_a_court_writing_dear_sir_or_madam_is_not_bulk_mail() -> None:
 ])
 def test_trouble_and_asks_in_more_words_push(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+# A letter of a few paragraphs that tells what happened first and asks at its close, past
+# the first URGENCY_CHARS of its own words and within ASK_CHARS
+_TERMINAL = "Tomas Berg <t.berg@nordic-tankers.example>"
+_PUMP_TOLD = (
+    "our loading master reports that pump 3 on jetty B lost pressure during the night shift "
+    "and the seal on the discharge side is weeping oil. We isolated it and moved the hoses to "
+    "pump 4, which is slower, so the MT Solvik has taken on only 2,100 of the 3,400 tonnes "
+    "booked for your account. The surveyor has been informed and the figures are in the "
+    "attached ullage report.\n\nPump 4 can finish the parcel, but only if we extend the berth "
+    "window, and the harbour office charges the extra hours to the cargo owner. The other "
+    "option is to sail with the part cargo and ship the rest on the next call in ten days.")
+_PUMP_ASK = ("I need your go-ahead for the extension before 15:00 today, otherwise the master "
+             "sails with what is on board.")
+
+
+def _letter(greeting: str, told: str, ask: str) -> str:
+    return f"{greeting}\n\n{told}\n\n{ask}\n\nBest regards\nTomas Berg\nTerminal operations"
+
+
+def test_a_letters_closing_ask_is_read_with_its_time() -> None:
+    body = _letter("Dear Ms Varga,", _PUMP_TOLD, _PUMP_ASK)
+    assert URGENCY_CHARS < len(own_words(body)) <= ASK_CHARS
+    assert lane_of(_TERMINAL, "Pump 3 on the quay", body) is Lane.PUSH
+    # "bis heute 14:00 Uhr" is today's limit, so an ask for "Ende nächster Woche" in the same
+    # mail is one item of it, not the request's own later day
+    body = _letter(
+        "Sehr geehrter Herr Diaz,",
+        "heute früh haben wir den Container geöffnet. An einem Drittel der Ballen sehen wir "
+        "Schimmel, die Feuchte liegt bei 18 % statt der vereinbarten 12 %. Fotos anbei. Unsere "
+        "Linie 2 läuft ab morgen mit genau dieser Faser.\n\nIch muss bis heute 14:00 Uhr mit der "
+        "Planung entscheiden, ob wir die Linie umstellen. Dafür brauche ich von Ihnen die "
+        "Feuchteprotokolle vom Verladetag, eine Aussage, ob Sie eine Ersatzlieferung per "
+        "Luftfracht bis Ende nächster Woche stellen können, und Ihr Einverständnis, dass ein "
+        "Sachverständiger die Ballen morgen ansieht. Die Versicherung hat schon nach der "
+        "Vertragsnummer gefragt, und der Spediteur will wissen, wohin der leere Container geht.",
+        "Bitte rufen Sie mich an.")
+    assert URGENCY_CHARS < len(own_words(body)) <= ASK_CHARS
+    assert lane_of("Katrin Wolff <k.wolff@filzwerk.example>", "Ballen mit Schimmel",
+                   body) is Lane.PUSH
+
+
+def test_a_letters_closing_ask_for_another_day_is_not_pushed() -> None:
+    body = _letter(
+        "Dear Ms Varga,",
+        "thank you for the call this morning. As promised, here is where we stand on the June "
+        "berth schedule for jetty B. The MT Solvik is planned for the 9th, the MT Kaarna for "
+        "the 17th, and the third parcel is still open because the refinery has not confirmed "
+        "its volumes. The surveyor's rates go up by four percent from July, which we have "
+        "already put into the new price sheet, and the harbour office is moving its night "
+        "shift to a new rota.\n\nWe would also like to try the new hose sets on the first "
+        "call, if you have no objection, and we can show your inspector how they are tested.",
+        "Could you send your comments by Friday 12 June? Nothing needs deciding before then.")
+    assert URGENCY_CHARS < len(own_words(body)) <= ASK_CHARS
+    assert lane_of(_TERMINAL, "Berth schedule for June", body) is not Lane.PUSH
+
+
+def test_only_a_letter_is_read_to_its_close() -> None:
+    """A text that greets no one (a report, a bulletin, a pitch) keeps the first
+    URGENCY_CHARS: the same close under a report's title does not push."""
+    body = _letter("LOADING REPORT - JETTY B", _PUMP_TOLD, _PUMP_ASK)
+    assert URGENCY_CHARS < len(own_words(body)) <= ASK_CHARS
+    assert lane_of(_TERMINAL, "Pump 3 on the quay", body) is not Lane.PUSH
 
 
 @pytest.mark.parametrize(("sender", "subject", "body"), [

@@ -707,6 +707,13 @@ _DUE_OTHER_DAY = alternatives(
 _DAYS_AWAY = alternatives(r"\b(?:(?:in|after|within) (?:\d+|a few|two|three|several) (?:days|"
                           r"weeks)|\d+ (?:working|business) days|next week)\b",
                           r"\d+ ?일 ?(?:이내|안에|내에|후)|다음 ?주")
+# a clock time today said as a limit: "before 14:00 today", "avant 15h aujourd'hui", "bis
+# heute 17 Uhr", "antes de las 17:00 de hoy", "entro le 12 di oggi" (a deadline, and today)
+_TODAY_LIMIT = (
+    r"\b(?:(?:by|before) \d{1,2}(?:[:.]\d\d)? ?(?:am|pm)? today|today (?:by|before) \d{1,2}|"
+    r"avant \d{1,2} ?h\d* aujourd'hui|aujourd'hui avant \d{1,2} ?h|bis heute,? \d{1,2}"
+    r"(?:[:.]\d\d)? ?uhr|heute bis \d{1,2}|hoy antes de las? \d{1,2}|antes de las? \d{1,2}"
+    r"(?:[:.]\d\d)? (?:de )?hoy|entro le (?:ore )?\d{1,2}(?:[:.]\d\d)? di oggi|oggi entro le)")
 _DEADLINE = alternatives(
     r"\b(?:deadline|due|expires?|expiring|closes|closing|cutoff|cut-off|last day|"
     r"moved up|overdue|final notice|late fee|cut ?off|(?:entries|applications|registration|"
@@ -723,12 +730,7 @@ _DEADLINE = alternatives(
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
     r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
     r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
-    # a clock time today said as a limit: "before 14:00 today", "avant 15h aujourd'hui",
-    # "bis heute 17 Uhr", "antes de las 17:00 de hoy", "entro le 12 di oggi"
-    r"\b(?:(?:by|before) \d{1,2}(?:[:.]\d\d)? ?(?:am|pm)? today|today (?:by|before) \d{1,2}|"
-    r"avant \d{1,2} ?h\d* aujourd'hui|aujourd'hui avant \d{1,2} ?h|bis heute,? \d{1,2}"
-    r"(?:[:.]\d\d)? ?uhr|heute bis \d{1,2}|hoy antes de las? \d{1,2}|antes de las? \d{1,2}"
-    r"(?:[:.]\d\d)? (?:de )?hoy|entro le (?:ore )?\d{1,2}(?:[:.]\d\d)? di oggi|oggi entro le)",
+    _TODAY_LIMIT,
 )
 _NO_ACTION = alternatives(
     r"\b(?:no (?:further )?action (?:is )?(?:needed|required)|fyi|for your information|"
@@ -1268,6 +1270,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\b(?:tänään|tänä (?:aamuna|iltana)|idag|ikväll|i kväll)\b|\btänä yönä",
                       r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
+    _TODAY_LIMIT,
 )
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
@@ -1751,6 +1754,18 @@ def _without_senders_name(scoped: bytes, from_name: str, from_addr: str) -> byte
     return as_searched(text)
 
 
+# A letter's first line greets someone: a short line ending in a comma or an exclamation
+# mark ("Dear Mr Han,", "Moin Jana,", "Hola a todos!", "지훈 씨,"), in any language
+_SALUTATION = re.compile(r"\s*[^\n]{1,60}[,!][ \t]*\n")
+
+
+def _a_persons_mail(s: Signals) -> bool:
+    """Nothing marks the mail as a robot's, a list's, a seller's or an unsolicited one."""
+    return not (s.automated_sender or s.bulk or s.marketing or s.list_discussion
+                or s.unsolicited or s.cold_unsolicited or s.spam_verdict or s.phishing
+                or s.auto_reply)
+
+
 def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
     negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`). A
@@ -1776,6 +1791,15 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         else:
             asks_said = as_searched(fold(f"{message.subject}\n{texts.own[:ASK_CHARS]}"))
             asks_in = in_scope(asks_said)
+            if len(texts.own) <= ASK_CHARS and _a_persons_mail(signals) and (
+                    _SALUTATION.match(texts.own)):
+                # ... and when such a mail ends there, all of it is read: "I need your decision
+                # before 14:00 today" or "by Friday, no decision before then" closes what the
+                # first lines told. A pitch, a robot's notice, a list post or a text that greets
+                # no one (a report, a bulletin) keeps the first URGENCY_CHARS: a "call now!!!"
+                # further down is the seller's, "crews will inspect the banks today" the
+                # authority's own plan
+                searched, scoped = asks_said, asks_in
     read = scoped  # where urgency is read: the text in scope, less the sender's own name
     found = _URGENCY_SET.found(read) | _INCIDENT_SET.found(read) | _NEAR_SET.found(read)
     if "explicit" in found and message.from_addr:

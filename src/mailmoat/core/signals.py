@@ -300,7 +300,8 @@ FOOTER_CHARS = 1500
 # Urgent mail says so up front: the local scorer reads urgency in the sender's first words
 # only; an "immediately" deep in a newsletter is not evidence. (900 was tried: 40 lanes of
 # the labelled sets right against 26 wrong, but 8 SpamAssassin spam pitches reached PUSH on
-# a "call now!!!" or an "order today" further down; docs/results.md, forty-sixth pass.)
+# a "call now!!!" or an "order today" further down; docs/results.md, forty-sixth pass.) A
+# person's letter that ends within the local scorer's ASK_CHARS is read to its close.
 URGENCY_CHARS = 600
 
 # The reader's own mail ends where someone else's words begin: a quoted reply, a forwarded
