@@ -2040,6 +2040,14 @@ def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_d
     ("Growers Circle <news@growers.example>", "Circle News - April: harvest, workshop, AGM",
      "APRIL NEWSLETTER\n\nHarvest wrap: most members finished picking.\n\nYou are receiving "
      "this because you are a member of the Growers Circle. Manage your subscription."),
+    # a forum's digest of its members' posts, named in the subject
+    ("Beekeepers Forum <forum@beeforum.example>", "[Beeforum] Weekly digest - 4 new topics",
+     "1. Varroa counts after the oxalic treatment? (Jan) - 6 replies\n2. Selling: 10 frames, "
+     "Lincoln (Sue)\n\nRead and reply on the forum: https://beeforum.example\nYou get this "
+     "digest because you are subscribed. Unsubscribe: https://beeforum.example/u"),
+    ("한인 목공 모임 <noreply@woodcafe.example>", "[목공 모임] 주간 다이제스트",
+     "이번 주 인기글\n1. 원목 식탁 오일 마감 질문 (댓글 5)\n2. 중고 대패 팝니다\n\n수신거부: "
+     "https://woodcafe.example/u"),
     # an association writing to its members, who answer on the list
     ("Gorge Winegrowers <info@gorge-growers.net>", "[GW] Ice storm prep: irrigation lines",
      "East wind event expected Thursday. Drain drip lines, heat tape on exposed cellar "
@@ -2053,6 +2061,10 @@ def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
 def test_a_shops_newsletter_is_still_silent() -> None:
     assert lane_of("Shop <news@shop.example>", "Spring newsletter: 20% off everything",
                    "Shop now: 20% off everything this week.\n\nUnsubscribe") is Lane.SILENT
+    # a digest of stories picked for the reader gathers no list's posts
+    assert lane_of("Readwell <updates@readwell.example>", "Your stories digest, picked for you",
+                   "Top stories from writers you follow, summarized.\n\nUnsubscribe") \
+        is Lane.SILENT
 
 
 @pytest.mark.parametrize(("sender", "subject", "body"), [

@@ -570,6 +570,15 @@ _MEMBER_WORDS = alternatives(
     r"please|can|should|may)\b",
     r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)")
 _MEMBERS = _Matcher(_MEMBER_WORDS)  # the footer's (the opening's: `_IN_OPENING`)
+# A digest of what members wrote: named in a subject with the list's tag ("[Seilbahnforum]
+# Digest Nr. 412"), or counting the posts it gathers ("Weekly digest ... (7 replies)"): the
+# list's discussion, a record (INFO), as Mailman's "Digest, Vol 12, Issue 3" is (`_DIGEST`).
+# A digest of stories picked for the reader ("Stories digest picked for you") is neither.
+_DIGEST_SUBJECT = _Matcher(r"\bdigest\b|다이제스트")
+_LIST_TAG = re.compile(r"\s*\[[^\]]{1,60}\]")
+_POSTS_COUNTED = _Matcher(
+    r"\b\d+ (?:replies|posts|answers|comments|antworten|beiträge|réponses|risposte|respuestas|"
+    r"reacties|svar|vastausta)\b|(?:댓글|답글) ?\d+|\d+ ?(?:개의 )?(?:댓글|답글)")
 _SELLS = _Matcher(r"\b(?:(?:book|buy|shop|order|register|sign up|enrol) (?:now|today)|early[- ]?"
                   r"birds?|\d+ ?% off|discounts?|coupons?|vouchers?|offer ends)\b")
 # Each text is read once, by one set of its patterns (and the sets below, each only when
@@ -682,9 +691,12 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     promo = ReadWhenAsked(_PROMO_SET, text)
 
     def joined() -> bool:
-        """A list the reader joined that says so (`_DIGEST`, `_MEMBER_WORDS`), bulk or
-        promotional in its words; a member's mail that sells is not one."""
-        digest = "digest" in seen
+        """A list the reader joined that says so (`_DIGEST`, `_DIGEST_SUBJECT`,
+        `_MEMBER_WORDS`), bulk or promotional in its words; a member's mail that sells is not
+        one."""
+        digest = "digest" in seen or bool(
+            _DIGEST_SUBJECT.search(as_searched(subject))
+            and (_LIST_TAG.match(subject) or _POSTS_COUNTED.search(text)))
         return bool(
             not korean_ad
             and (digest or "members" in seen or (bulk and _MEMBERS.search(footer)))
