@@ -377,6 +377,24 @@ def test_an_opt_out_line_with_no_list_headers_is_a_bulk_shape() -> None:
     assert not ev(plain).unsolicited
 
 
+@pytest.mark.parametrize("line", [
+    "To stop receiving these emails click here.",
+    "If you no longer wish to receive our offers, reply STOP.",
+    "Pour ne plus recevoir nos offres, répondez STOP.",
+    "Si no desea recibir más comunicaciones, responda con BAJA.",
+    "Para deixar de a receber, clique aqui.",
+    "Afmelden voor deze nieuwsbrief? Stuur ons een mail.",
+    "Medicalstore – cancellati dalla newsletter",
+    "Για διαγραφή απαντήστε ΔΙΑΓΡΑΦΗ.",
+    "Harpidetza kentzeko, sakatu hemen.",
+    "Aby wypisać się z listy, kliknij tutaj.",
+])
+def test_an_opt_out_line_in_more_words_is_a_bulk_shape(line: str) -> None:
+    body = f"Autumn offer: 25% off all trolleys until 31 October.\n\n{line}"
+    raw = mail("Anna Costa <anna@medshop-pro.example>", "25% off trolleys", body)
+    assert "an opt-out line with no list headers" in ev(raw).as_dict()["spam_reasons"]
+
+
 @pytest.mark.parametrize("line", ["If you wish to be taken off our list, write to us.",
                                   "Reply and you will be removed from our mailing list.",
                                   "To be deleted from this database send a blank mail."])

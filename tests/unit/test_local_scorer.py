@@ -2048,6 +2048,13 @@ def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_d
     ("한인 목공 모임 <noreply@woodcafe.example>", "[목공 모임] 주간 다이제스트",
      "이번 주 인기글\n1. 원목 식탁 오일 마감 질문 (댓글 5)\n2. 중고 대패 팝니다\n\n수신거부: "
      "https://woodcafe.example/u"),
+    # an association's letter to its members in French and in Dutch, with an opt-out line
+    ("Club Alpin de Savoie <lettre@cas-savoie.example>", "Lettre de mars : sorties et assemblée",
+     "Chers membres,\n\nSortie raquettes le 14 mars, assemblée générale le 28.\n\nPour ne "
+     "plus recevoir cette lettre, répondez STOP."),
+    ("Ondernemers Veere <info@ov-veere.example>", "Nieuwsbrief maart",
+     "Ledenavond op donderdag 20 maart.\n\nU ontvangt deze nieuwsbrief als lid van de "
+     "vereniging. Uitschrijven"),
     # an association writing to its members, who answer on the list
     ("Gorge Winegrowers <info@gorge-growers.net>", "[GW] Ice storm prep: irrigation lines",
      "East wind event expected Thursday. Drain drip lines, heat tape on exposed cellar "
@@ -2061,6 +2068,11 @@ def test_a_digest_or_a_newsletter_sent_to_members_is_a_visible_record(
 def test_a_shops_newsletter_is_still_silent() -> None:
     assert lane_of("Shop <news@shop.example>", "Spring newsletter: 20% off everything",
                    "Shop now: 20% off everything this week.\n\nUnsubscribe") is Lane.SILENT
+    # a loyalty programme's members are its customers; and an opt-out line in French
+    assert lane_of("Hôtels Lumière <news@hotels-lumiere.example>", "Camille, -20 % ce printemps",
+                   "Jusqu'au 30 avril, -20 % sur vos séjours. Points doublés pour les membres "
+                   "Gold.\n\nRéserver maintenant\n\nPour vous désinscrire, cliquez ici.") \
+        is Lane.SILENT
     # a digest of stories picked for the reader gathers no list's posts
     assert lane_of("Readwell <updates@readwell.example>", "Your stories digest, picked for you",
                    "Top stories from writers you follow, summarized.\n\nUnsubscribe") \

@@ -1063,7 +1063,19 @@ _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|
     r"配信停止|구독 (?:취소|해지)|\babmelden\b|\babbestellen\b|se désinscrire|désabonner|" \
     r"darse de baja|per non ricevere più|disiscriviti|(?:cancella|annulla)(?:re)? (?:l'|la )?" \
     r"iscrizione|descadastr|cancelar (?:a )?(?:inscrição|subscrição|assinatura)|" \
-    r"berhenti melanggan|henti langganan|peruuta tilaus|avsluta prenumeration"
+    r"berhenti melanggan|henti langganan|peruuta tilaus|avsluta prenumeration|" \
+    r"stop receiving (?:these|this|our|future|further|e-?mails|messages|marketing)|" \
+    r"(?:no longer|don'?t|do not) (?:wish|want) to receive|" \
+    r"ne (?:plus|pas) recevoir|désinscri|\buitschrijven\b|\bafmelden\b|" \
+    r"(?:no|dejar de) (?:desea |quiere )?recibir (?:más )?(?:nuestr|est|correo|mensaje|" \
+    r"comunicac|ofert|e-?mail)|responda baja|não (?:deseja |quer )?receber mais|" \
+    r"deixar de (?:a |o |as |os )?receber|cancell\w* dalla (?:newsletter|mailing|lista)|" \
+    r"διαγραφ|harpidetza (?:kentze|ezeztat|utzi)|odjav(?:a|iti|ite)|dezabon|" \
+    r"\bafmeld|\bavmeld|meld deg av|avregistrer|wypisa[cć] si[eę]|" \
+    r"wypisz si[eę]|rezygnacja z subskrypcji|odhl[aá]sit|abonelikten [cç][iı]k|" \
+    r"tidak (?:mahu|mau|ingin) (?:lagi )?menerima|jaso nahi ez|donar-se de baixa|" \
+    r"no rebre m[eé]s|nicht mehr erhalten|keine (?:weiteren )?(?:e-?mails|newsletter) mehr|" \
+    r"απεγγραφ|退订|取消订阅|hủy đăng ký"
 OPT_OUT = _matcher(_OPT_OUT)
 
 # A greeting that names no one: written to everyone on a list of addresses.

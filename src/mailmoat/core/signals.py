@@ -568,7 +568,15 @@ _MEMBER_WORDS = alternatives(
     r"(?:registered )?member(?: of|[,.])|\byou are (?:a )?members? of\b|\bmembers'? "
     r"(?:newsletter|bulletin|digest)\b|\bmembers (?:with|who|are (?:asked|reminded|invited)|"
     r"please|can|should|may)\b",
-    r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)")
+    r"회원사(?:\s?담당자)?(?:에게|께) (?:발송|보내)",
+    # the members addressed in French, Dutch, German, Spanish, Italian and Portuguese, and
+    # "you receive this as a member" ("en tant que coopérative membre", "als lid van"); not
+    # "pour les membres Gold", a loyalty programme's (Greek folded: a final sigma is "σ")
+    r"\b(?:chers|chères) (?:membres|adhérents|adhérentes)\b|\bbeste leden\b|\bleden(?:avond|"
+    r"vergadering)\b|\bliebe mitglieder\b|\bmitgliederversammlung\b|\b(?:estimados|"
+    r"queridos) socios\b|\bcari soci\b|\bcaros (?:associados|sócios)\b|αγαπητά μέλη|"
+    r"\ben tant que (?:[^ \n]+ )?(?:membre|adhérent)|\bals lid van\b|\bals mitglied\b|\bcomo "
+    r"(?:socio|miembro|associado|sócio)\b|\bin quanto socio\b|ωσ μέλοσ")
 _MEMBERS = _Matcher(_MEMBER_WORDS)  # the footer's (the opening's: `_IN_OPENING`)
 # A digest of what members wrote: named in a subject with the list's tag ("[Seilbahnforum]
 # Digest Nr. 412"), or counting the posts it gathers ("Weekly digest ... (7 replies)"): the
