@@ -2033,6 +2033,17 @@ def test_a_machines_alarm_in_capitals_pushes_its_all_clear_and_a_sellers_alert_d
     assert (lane is Lane.PUSH) is pushed
 
 
+@pytest.mark.parametrize(("subject", "body"), [
+    ("[RESOLVED] CRITICAL: availability sync failure - Hotel Sul",
+     "Incident report - RESOLVED\nSeverity: CRITICAL\nStart: 02:10 UTC\nEnd: 02:45 UTC\n"
+     "Updates to 3 channels stopped for 35 minutes. No overbookings were detected."),
+    ("[OK] DC01 - RAID 5 rebuild completed, all disks online",
+     "*** RECOVERY ***\nHost: DC01\nState: OK (was CRITICAL for 31h 48m)\nAck by: on-call"),
+])
+def test_a_status_that_says_the_trouble_is_over_does_not_push(subject: str, body: str) -> None:
+    assert lane_of("Status <status@monitor-desk.example>", subject, body) is not Lane.PUSH
+
+
 @pytest.mark.parametrize(("sender", "subject", "body"), [
     ("Translators Forum <forum@lists.translators.example>", "[TF] Digest, Vol 112, Issue 9",
      "Today's Topics:\n\n   1. Re: glossary for legal texts (Min)\n   2. Rates for game "

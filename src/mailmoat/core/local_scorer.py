@@ -1462,6 +1462,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     operands come first in each, so the two sets are asked for only when they decide."""
     if s.auto_reply:
         return 0.1, "automatic reply"
+    if "cleared_subject" in found:
+        # a status robot's own word that it is over, whatever clock times its report gives
+        return 0.3, "a status notice that the trouble is over"
     explicit = "explicit" in found
     if "drill" in found and (not explicit or not_real()):
         # "URGENT ... evacuate immediately" in a drill's own instructions: the drill is
@@ -1702,6 +1705,12 @@ _ALARM_SUBJECT = re.compile(
     r"{0,2}\]"
     r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
 _ALARMED = frozenset({"incident", "alarm_subject"})
+# A subject saying the trouble is over: "[RESOLVED] CRITICAL: sync failure",
+# "[OK] KESS-DC01 - RAID 5 rebuild completed", "** RECOVERY Service Alert", "ALARM CLEARED:"
+_CLEARED_SUBJECT = re.compile(
+    r"\s*(?:\*\* ?)?(?:\[(?:RESOLVED|RECOVERY|RECOVERED|OK|UP|CLEARED|CLOSED|ALL CLEAR)\]|"
+    r"(?:RESOLVED|RECOVERY|RECOVERED|CLEARED|ALL CLEAR|(?:ALARM|ALERT) CLEARED)\b\s*[:\-–]?)")
+_CLEARED = frozenset({"cleared_subject"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
 # schedule (in English, French, German, Spanish and Korean). Not a bare "request" or
 # "enquiry" (요청, 문의): "hotfix approval request" names no matter, only an ask.
@@ -1818,6 +1827,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         found = found - _NEAR_NAME
     if not signals.security_alert and _ALARM_SUBJECT.match(message.subject):
         found |= _ALARMED
+    if _CLEARED_SUBJECT.match(message.subject):
+        found |= _CLEARED
     # "no action needed" is itself negated urgency, gone from the text in scope.
     if "no_action" in found and not _no_action_in(read):
         found = found - _NO_ACTION_NAME
