@@ -93,7 +93,9 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-145.json", "blind-set-146.json",
                                 "blind-set-147.json", "blind-set-148.json",
                                 "blind-set-149.json", "blind-set-150.json",
-                                "blind-set-151.json", "blind-set-152.json"))
+                                "blind-set-151.json", "blind-set-152.json",
+                                "blind-set-153.json", "blind-set-154.json",
+                                "blind-set-155.json", "blind-set-156.json"))
 
 
 def labelled_sets() -> list[Path]:
