@@ -1447,7 +1447,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              linked_account_ask: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
-    itself in the subject, `_ALARM_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
+    itself in the subject, `_ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
+    `_CLEARED_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
     "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
@@ -1463,7 +1464,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if s.auto_reply:
         return 0.1, "automatic reply"
     if "cleared_subject" in found:
-        # a status robot's own word that it is over, whatever clock times its report gives
+        # the subject's own word that it is over ("[RESOLVED]", "[OK]"), whatever clock
+        # times the report gives
         return 0.3, "a status notice that the trouble is over"
     explicit = "explicit" in found
     if "drill" in found and (not explicit or not_real()):
