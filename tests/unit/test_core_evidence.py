@@ -1553,3 +1553,58 @@ def test_ph4_a_look_alike_quoting_a_redirection_keeps_its_shape() -> None:
                  "High-severity alert: Suspicious inbox forwarding rule", _QUOTING,
                  Authentication_Results=_auth_pass("defender-alerts-center.net"))
     assert classify(parse_message(other)).decision.lane is not Lane.PUSH
+
+
+_EXTRANET = ("You have 1 unread message from a guest about reservation #LB-8841207: \"I was "
+             "charged twice, please check urgently.\"\n\nPlease log in to the extranet to reply "
+             "within 24 hours, or your response score drops.\n\n"
+             "https://harbourbeds-partnerhub.com/extranet/login")
+
+
+def test_an_ask_to_sign_in_through_a_link_is_a_lures_shape() -> None:
+    lure = mail("HarbourBeds Extranet <guest-messages@harbourbeds-partnerhub.com>",
+                "New guest message - reply within 24 h", _EXTRANET)
+    evidence = ev(lure)
+    assert "asks to sign in through a link" in evidence.reasons()
+    assert evidence.cold_unsolicited
+    assert classify(parse_message(lure)).decision.lane is not Lane.PUSH
+    # in other languages too
+    for words in ("Connectez-vous à votre espace client :", "Accedi al portale per confermare:",
+                  "Melden Sie sich im Portal an:", "아래 링크에서 로그인하여 확인하세요."):
+        other = mail("Portal <notices@harbour-portal.net>", "Notice",
+                     f"{words}\nhttps://harbour-portal.net/p")
+        assert "asks to sign in through a link" in ev(other).reasons(), words
+
+
+def test_a_sign_in_shape_needs_an_ask_and_a_link() -> None:
+    # trouble reported, not an ask; the word as a noun; a page's menu line; no link at all
+    for body in ("Since this morning I can't log in to the portal at https://portal.example.net "
+                 "- can you reset it?",
+                 "Login server down since 19:02. Dashboard: https://grafana.example.net/d/login",
+                 "Top Stories\nhttps://news.example.net/story\n-\nSign In\nNews Home",
+                 "Please log in to the extranet to reply to the guest today."):
+        got = ev(mail("Desk <desk@harbour-portal.net>", "Portal", body))
+        assert "asks to sign in through a link" not in got.reasons(), body
+
+
+def test_a_sign_in_ask_from_the_readers_own_organisation_or_a_brand_is_no_shape() -> None:
+    own = mail("IT Desk <it@acme-corp.com>", "Password change today",
+               "Please log in to https://sso.acme-corp.com/password and change it today.",
+               Authentication_Results=_auth_pass("acme-corp.com"))
+    assert "asks to sign in through a link" not in ev(own).reasons()
+    brand = mail("Google <no-reply@accounts.google.com>", "Critical security alert",
+                 "Someone has your password. Sign in to review the activity: "
+                 "https://accounts.google.com/activity",
+                 Authentication_Results=_auth_pass("google.com"))
+    assert "asks to sign in through a link" not in ev(brand).reasons()
+
+
+def test_a_sign_in_link_makes_an_account_details_ask_a_lure() -> None:
+    # asking to confirm account details alone, with no authentication results, is what a
+    # counterparty writes before a wire; with a sign-in page behind a link it is a lure
+    body = ("We blocked an outgoing transfer. Confirm your account details to release it. "
+            "Please log in here before 18:00: https://harbourbk.net/login")
+    assert ev(mail("Harbour Bank <alerts@harbourbk.net>", "Transfer held", body)).lure
+    # (the same ask with no sign-in page is no lure by itself)
+    assert not ev(mail("Harbour Bank <alerts@harbourbk.net>", "Transfer held",
+                       body.partition(" Please")[0])).lure

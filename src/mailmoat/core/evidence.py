@@ -1166,6 +1166,30 @@ _EXPIRY = (r"\b(?:password|passwort|mot de passe|contraseña|wachtwoord|(?:ssl|t
            r"[^.\n]{0,30}\b(?:expires?|will expire|expiring|is about to expire|läuft ab|caduca|"
            r"vence|vervalt|verloopt)\b|(?:비밀번호|인증서)[^.\n]{0,12}만료")
 _EXPIRY_SHAPE = "a password, bank card or certificate expiry from outside the reader's organisation"
+# An ask to sign in ("please log in to the extranet", "connectez-vous", "로그인하여"), not the
+# word as a noun ("login server down", "institutional login"). With a link in the mail and
+# from anyone but the reader's organisation or a brand's own authenticated domain, it is a
+# lure's shape: the page behind the link takes the password.
+_SIGN_IN_ASK = (
+    # English: an imperative at a line's or a sentence's start or after "please", "you must"
+    # ("I can't log in to the VPN" reports trouble; a page's menu item "Sign In" asks nothing)
+    r"(?:^|[\n.!:>\[(*-] *)(?:log|sign) ?(?:in|on)(?: (?:to|into|with|at|here|now|via|using|"
+    r"through|again|below)\b| ?:)"
+    r"|(?:\b(?:please|kindly|simply|just|then) |\byou (?:can |must |need to |have to |should |"
+    r"will need to |may )|\b(?:required|asked) to )(?:log|sign) ?(?:in|on)\b"
+    r"|\bby (?:logging|signing) in\b|\b(?:log|sign)-?in (?:here|now|below)\b"
+    r"|\b(?:melden sie sich|loggen sie sich|bitte (?:hier )?(?:anmelden|einloggen))|"
+    r"\b(?:connectez-vous|identifiez-vous|vous connecter (?:à|a|sur|avec))|"
+    r"\b(?:accedi (?:a|al|all|alla|alle|ai|con|subito|ora|qui|tramite)|effettu\w* l.accesso|"
+    r"accedere (?:a|al|all|alla|con|tramite))\b|"
+    r"\b(?:inici[ae] sesi[oó]n|acced[ae] a (?:su|tu|la)|ingres[ae] a (?:su|tu))|"
+    r"\b(?:fa[çc]a (?:o )?login|acesse (?:a |o )?(?:sua|seu)|entre na sua conta)|"
+    r"\b(?:log (?:in|aan) (?:op|bij|met)|inloggen (?:op|via|met|bij))\b|"
+    r"\b(?:logg (?:deg )?inn|logga in|log ind|kirjaudu)\b|\blog på |"
+    r"\b(?:přihlaste se|prihláste sa|zaloguj się)|"
+    r"로그인(?:하여|해 ?주|하신 ?후|후|하시|해서|하세요|하십시오|해야)|접속하여|접속해 ?주"
+)
+_SIGN_IN = "asks to sign in through a link"
 # The opening is read by two sets. The first three shapes (a credential ask, a fee, money
 # redirected) are spans of words with counted runs between them ("verify ... .{0,40} ...
 # account"): in one set with the rest their runs multiplied the DFA states, which on mail
@@ -1181,6 +1205,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME, "check apart": _CHECK_APART,
                           "bank details": _BANK_DETAILS, "expiry": _EXPIRY,
+                          "sign in": _SIGN_IN_ASK,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
                           "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
@@ -1448,11 +1473,16 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _STRANDED))
         if "pass on" in seen and "over price" in seen:
             shapes.append((2, _OVERPAID))
+        signs_in = bool("sign in" in seen and hosts and not (colleague or same_org or own_brand))
+        if signs_in and _SHAPES[0][0] not in seen:
+            shapes.append((1, _SIGN_IN))
         if "expiry" in seen and not (colleague or same_org or own_brand):
             shapes.append((1, _EXPIRY_SHAPE))
         if ("register" in seen and "register fee" in seen
                 and _REGISTRY_SHAPE not in {r for _, r in shapes}):
             shapes.append((2, _REGISTRY_SHAPE))
+    else:
+        signs_in = False
     quoted = _quoted_anchors(message)
     # Each anchor's host is looked up once (`targets` above, for the message's own); the
     # text is read only when the link points at a host.
@@ -1502,7 +1532,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     # A lone request to confirm account details is a lure only where authentication could
     # have vouched for the sender and did not (no Authentication-Results: nothing to judge).
     lure = bool(weight and not (same_org or colleague) and not (
-        (dmarc == "pass" or not message.auth_results)
+        (dmarc == "pass" or not message.auth_results) and not signs_in
         and all(r == _CREDENTIALS_ONLY for _, r in shapes)) and not (
         # a title alone is not a lure: "Mrs Ann Lee" at a free-mail address is a person
         [r for _, r in shapes] == [_POSING] and _TITLE.match(fold(message.from_name))))
