@@ -1608,3 +1608,13 @@ def test_a_sign_in_link_makes_an_account_details_ask_a_lure() -> None:
     # (the same ask with no sign-in page is no lure by itself)
     assert not ev(mail("Harbour Bank <alerts@harbourbk.net>", "Transfer held",
                        body.partition(" Please")[0])).lure
+
+
+@pytest.mark.parametrize("sender", [
+    "Banca Ventosa <avvisi@bancaventosa-sicurezza.it>",
+    "Kaarthuis <klantendienst@kaarthuis-kaartbeheer.com>",
+    "Fjordpost <varsel@fjordpost-melding.com>",
+    "Caixa Serrana <suporte@caixaserrana-seguranca.com>"])
+def test_a_name_dressed_with_account_words_in_other_languages(sender: str) -> None:
+    found = ev(mail(sender, "Notice", "Please read the notice in your account."))
+    assert any("dressed with account words" in r for r in found.reasons()), sender

@@ -807,7 +807,14 @@ _ACCOUNT_WORDS = frozenset({
     "freischalten", "securite", "compte", "renouvellement", "expiration",
     "seguridad", "cuenta", "verificacion", "pago", "pagos", "paiement", "zahlung", "kunden",
     "cliente", "clientes", "confirmacion", "confirmaciones", "alertas", "avisos",
-    "notificaciones", "verificaciones"})
+    "notificaciones", "verificaciones",
+    # Italian, Dutch, the Nordic languages and Portuguese ("intesasanpaolo-sicurezza",
+    # "belfius-kaartbeheer", "altinn-melding", "unicredit-avvisi")
+    "sicurezza", "avvisi", "avviso", "notifiche", "servizi", "servizio", "pagamenti",
+    "pagamento", "conto", "rinnovo", "rinnovi", "scadenza", "abilitazione", "accesso",
+    "verifica", "beveiliging", "melding", "meldingen", "beheer", "kaartbeheer", "klantenservice",
+    "betaling", "betalingen", "verificatie", "varsel", "sikkerhet", "sikkerhed", "netbank",
+    "bankid", "seguranca", "conta", "notificacoes", "verificacao"})
 _NAME_WORD = re.compile(r"[a-z0-9]{3,}")
 
 
