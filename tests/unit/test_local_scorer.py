@@ -2326,3 +2326,47 @@ def test_a_call_to_action_in_portuguese_or_italian_is_no_time_pressure() -> None
         message = message_from_fields(sender="Partner <news@partner-hub.net>",
                                       subject="Programa Genius", body=body)
         assert score_local(message, detect_signals(message)).features.urgency < 0.5
+
+
+# Czech and Slovak, with and without their accents
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Jan Novák <jan@pekarna-dvorak.cz>", "Linka 3",
+     "Linka 3 stojí, nefunguje chlazení. Prosím zavolejte mi, potřebujeme rozhodnutí do "
+     "14:00."),
+    ("Petra <petra@vinarstvi-hora.cz>", "URGENTNÍ: výpadek proudu",
+     "Celá hala je bez proudu, přijďte prosím okamžitě."),
+    ("Marek <marek@stavby-tatry.sk>", "Žeriav",
+     "Žeriav na stavbe sa pokazil, porucha hydrauliky. Môžete dnes poslať technika?"),
+    ("Eva <eva@farma-luka.cz>", "Krávy",
+     "Kravy utekly na silnici, hori seno u stodoly. Zavolej mi hned ted!"),
+])
+def test_czech_and_slovak_urgency_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Jan Novák <jan@pekarna-dvorak.cz>", "Faktura",
+     "Dobrý den, prosím o zaslání faktury do pátku. Nespěchá."),
+    ("Jana <jana@ucetni-brno.cz>", "Porada",
+     "Pro informaci: zítra v 10:00 bude porada. Není to naléhavé."),
+    ("Ivana <ivana@skola-zilina.sk>", "Výlet",
+     "Môžete potvrdiť účasť na výlete do piatku? Nie je to súrne."),
+])
+def test_czech_and_slovak_calm_or_later_requests_do_not_push(sender: str, subject: str,
+                                                              body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_czech_out_of_office_is_an_automatic_reply() -> None:
+    lane = lane_of("Tomáš <tomas@firma-hodonin.cz>", "Automatická odpověď: Re: objednávka",
+                   "Jsem mimo kancelář do 20. 4. V naléhavých případech volejte +420 777 123 "
+                   "456.")
+    assert lane is Lane.INFO
+
+
+def test_a_clock_time_or_a_version_number_is_no_czech_date() -> None:
+    # "kl 8.15." is a clock time and "4.2.0" a version, not a day of a month
+    lane = lane_of("Signe <signe@bageri-aarhus.dk>", "Ingen fløde",
+                   "Fløden kom ikke, 400 boller mangler fyld. Kommunen henter kl 8.15. Ring "
+                   "til mig inden kl 6.30.")
+    assert lane is Lane.PUSH

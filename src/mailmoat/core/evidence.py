@@ -663,6 +663,10 @@ _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
     r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|autosvar|frånvaro|"
     r"automaattinen vastaus|vastaanotettu\s*:|poissa toimistolta|automatiskt svar|"
+    # Italian, Portuguese, Dutch, Polish, Czech, Slovak and Norwegian
+    r"risposta automatica|fuori (?:ufficio|sede)|resposta autom[aá]tica|aus[eê]ncia|"
+    r"automatisch antwoord|autoodpowied[zź]|nieobecno[sś][cć]|automatick[aá] odpov[eě][dď]|"
+    r"nep[rř][ií]tomnost|mimo kancel[aá][rř]|fravær|automatisk svar|"
     r"자동 ?(?:회신|응답)|\[자동 ?응답\]|부재중|"
     r"【?自動(?:返信|応答)】?|【?不在(?:通知|のお知らせ)】?)", re.IGNORECASE)
 _AUTO_REPLY_WORDS = (

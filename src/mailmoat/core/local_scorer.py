@@ -108,6 +108,13 @@ _EXPLICIT_URGENT = alternatives(
     # not a drill
     r"\b(?:det haster|haster|hastende|omgående|hurtigst muligt?|snarest muligt?|"
     r"snarest|nødsituation|nødstilfælde|dette er ikke en øvelse)\b",
+    # Czech and Slovak, with and without their accents (mail is often typed without them):
+    # urgent, at once, as soon as possible, it's pressing ("spěchá"; not "nespěchá")
+    whole_words(r"urgentn[ií]|urgentn[eě]|nal[eé]hav[eéáayý]|nal[eé]hav[eě]|"
+                r"naliehav[eéáayý]|naliehavo|neodkladn[eěáayý]|bezodkladn[eěáayý]|"
+                r"okam[zž]it[eě]|okam[zž]ite|ihned|co nejd[rř][ií]v(?:e)?|co nejrychleji|"
+                r"[cč]o najsk[oô]r|[cč]o najr[yý]chlejšie|s[uú]rn[eéyýa]|sp[eě]ch[aá]|"
+                r"hav[aá]rijn[ií]"),
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -257,6 +264,12 @@ _NEAR_TIME = alternatives(
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges|i eftermiddag|i ettermiddag|lige nu|"
     r"med det samme|med en gang|inden for en time|innen en time|inden for \d+ minutter|innen "
     r"\d+ minutter)\b",
+    # Czech and Slovak: today, tonight, this morning, by the end of the day, within the hour,
+    # in N minutes, right now
+    whole_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no|dnes odpoledne|do konce dne|"
+                r"do konca d[nň]a|do hodiny|b[eě]hem hodiny|za hodinu|za p[uů]l hodiny|"
+                r"za \d+ minut|do \d+ minut|te[dď] hned|hned te[dď]|teraz hne[dď]|"
+                r"hne[dď] teraz|do ve[cč]era|do poledne|do obeda"),
     # someone has just phoned: the news is of now ("the broker just called", "hat eben
     # angerufen", "방금 전화")
     r"\b(?:just (?:called|rang|phoned|rung)|has just (?:called|rung|phoned)|(?:me )?acaba de "
@@ -346,6 +359,9 @@ _CLOCK = alternatives(
     r"(?:[:.]\d\d)? uhr\b",
     # Finnish "klo 15.40", Swedish "kl. 14.00"
     r"\b(?:klo|kl\.?) \d{1,2}(?:[.:]\d\d)?\b",
+    # Czech and Slovak "ve 14:00", "o 9.30", "nejpozději do 12:00", "v 15 hod", "před 20 minutami"
+    r"(?:^|\s)(?:v|ve|o|kolem|okolo|p[rř]ed|po) \d{1,2}[:.]\d\d\b|\b\d{1,2}(?:[:.]\d\d)? ?hod\b|"
+    r"(?:^|\s)p[rř]ed \d+ (?:minutami|hodinami)|(?:^|\s)pred \d+ min[uú]tami",
     # French "16h30", "08h40"; Malay "pukul 10.20 pagi", "jam 6 petang", "sebelum 6 petang"
     # ("sebelum 30/10" is a date)
     r"\b\d{1,2}h\d\d\b|\b(?:pukul|jam) \d{1,2}(?:[.:]\d\d)?\b|\b(?:sebelum|selepas) (?:pukul |"
@@ -407,6 +423,16 @@ _OTHER_DAY = alternatives(
     r"\b(?:huomenna|ylihuomenna|maanantai\w*|tiistai\w*|keskiviikko\w*|torstai\w*|"
     r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
     r"fredag|nästa vecka)\b",
+    # Czech and Slovak: the weekdays, next week, a date "15. 4." or "15. dubna"
+    whole_words(r"pond[eě]l[ií]|pondelok|pondelka|pondelku|[uú]ter[yý]|[uú]tery|utorok|"
+                r"utorka|st[rř]eda|st[rř]edu|st[rř]edy|[cč]tvrtek|[cč]tvrtka|[sš]tvrtok|"
+                r"[sš]tvrtka|p[aá]tek|p[aá]tku|piatok|piatka|sobota|sobotu|ned[eě]le|ned[eě]li|"
+                r"nede[lľ]a|nede[lľ]u|p[rř][ií][sš]t[ií] t[yý]den|bud[uú]ci t[yý][zž]de[nň]|"
+                r"z[ií]tra|zajtra|poz[ií]t[rř][ií]|pozajtra"),
+    # (the figures spaced, as Czech writes them: "8.15." is a clock time, "4.2.0" a version)
+    r"\b\d{1,2}\. (?:\d{1,2}\.(?:[^\d.]|$)|ledna|února|unora|března|brezna|dubna|května|"
+    r"kvetna|června|cervna|července|cervence|srpna|září|zari|října|rijna|listopadu|prosince|januára|"
+    r"februára|marca|apríla|mája|júna|júla|augusta|septembra|októbra|novembra|decembra)",
 )
 # A question or an ask put to the reader: "would you", "is there any way", "do we ...?",
 # a "you ...?" question, the Korean question endings.
@@ -651,6 +677,19 @@ _ASK = alternatives(
     r"\b(?:kan i|kan dere|vil du|vil i|ring til mig|ring meg|ring til meg|giv besked|gi "
     r"beskjed|sig til|si ifra|hvad gør vi|hva gjør vi|jeg har brug for|vi har brug for|jeg "
     r"trenger|vi trenger|svar venligst|svar snarest|bekræft|bekreft|hjælp|hjelp)\b",
+    # Czech and Slovak: please (with what is asked), can you, I need, call me, let me know,
+    # confirm, send, approve, decide, what do we do, get in touch, come
+    whole_words(r"pros[ií]m (?:v[aá]s |t[eě] |[tť]a )?(?:o |potvr|po[sš]l|zavol|schv|rozhod|"
+                r"ozv|dej|daj|p[rř]ij|pri[dď]|kontakt|informuj|zkontroluj|skontroluj|zajist|"
+                r"vy[rř]e[sš]|odpov|napi[sš]|pom|zastav|vypn|za[rř]i[dď]|zru[sš])\pL*|"
+                r"m[uů][zž]ete|m[uů][zž]e[sš]|m[oô][zž]ete|m[oô][zž]e[sš]|mohl[a]? bys(?:te)?|"
+                r"mohli byste|mohli by ste|pot[rř]ebuji|pot[rř]ebujeme|potrebujem|potrebujeme|"
+                r"zavolejte mi|zavolej mi|zavolajte mi|zavolaj mi|dejte mi v[eě]d[eě]t|"
+                r"dej mi v[eě]d[eě]t|dajte mi vedie[tť]|daj mi vedie[tť]|potvr[dď]te|"
+                r"po[sš]lete|po[sš]lite|schvalte|schv[aá][lľ]te|rozhodn[eě]te|rozhodnite|"
+                r"co m[aá]me d[eě]lat|co m[aá]m d[eě]lat|[cč]o m[aá]me robi[tť]|"
+                r"[cč]o m[aá]m robi[tť]|ozv[eě]te se|ozvi se|ozvite sa|ozvi sa|p[rř]ijďte|"
+                r"prijdite|pri[dď]te"),
     # German: call me (the polite form)
     r"\brufen sie (?:mich |uns )?(?:bitte )?(?:sofort |umgehend |gleich )?an\b",
 )
@@ -727,6 +766,10 @@ _DEADLINE = alternatives(
     # Dutch: at the latest, it expires, the due date; without an answer by then ...
     r"\b(?:uiterlijk|ten laatste|vervalt|verloopt|vervaldag|vervaldatum|zonder (?:uw |jouw |je )?"
     r"(?:antwoord|reactie|bevestiging|tegenbericht))\b",
+    # Czech and Slovak: a time limit, at the latest, the due date, it expires
+    whole_words(r"lh[uů]t[aěeyu]|lehot[aeyu]|uz[aá]v[eě]rk[aeyu]|uz[aá]vierk[aeyu]|"
+                r"splatnost|splatnos[tť]|nejpozd[eě]ji|najnesk[oô]r|vypr[sš][ií]|"
+                r"kon[cč][ií] platnost"),
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
     r"\b(?:faute de quoi|sans quoi|failing which|failing that|de lo contrario|en caso "
     r"contrario|andernfalls|in mancanza|altrimenti)\b|(?:^|[^\w])à défaut\b",
@@ -756,6 +799,10 @@ _NO_ACTION = alternatives(
     r"для інформації|для сведения",
     greek("για ενημέρωση|για την ενημέρωσή σας|δεν χρειάζεται καμία ενέργεια"),
     r"\bkwa taarifa (?:yako|yenu)\b",
+    # Czech and Slovak: for your information, nothing to do
+    whole_words(r"pro (?:va[sš]i )?informaci|na v[eě]dom[ií]|pre (?:va[sš]u )?inform[aá]ciu|"
+                r"na vedomie|nen[ií] (?:pot[rř]eba|nutn[eé]) nic d[eě]lat|"
+                r"netreba ni[cč] robi[tť]|nie je potrebn[eé] ni[cč] robi[tť]"),
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
@@ -776,6 +823,10 @@ _RELAXED = alternatives(
     r"\b(?:today|tonight) or tomorrow(?:$|[^ a-z]| (?:is|are|works|would|please|if|latest|at "
     r"the latest|so|and|how|what|which|whether|when|who)\b)|\bwhen(?:ever)? you can,? (?:today|"
     r"tonight) or tomorrow\b",
+    # Czech and Slovak: when you have time, whenever it suits you
+    whole_words(r"a[zž] bude[sš] m[ií]t [cč]as|a[zž] budete m[ií]t [cč]as|ke[dď] bude[sš] "
+                r"ma[tť] [cč]as|ke[dď] budete ma[tť] [cč]as|"
+                r"kdykoli(?:v)? se (?:v[aá]m|ti) to hod[ií]"),
 )
 # A cheerful register: laughter, hearts, a party, love, in the sender's own words ("she passed!!
 # 🎉", "오늘 저녁 먹자 ㅎㅎ", "jajaja"). A near time with a question is then an invitation or
@@ -814,7 +865,12 @@ _CALM = matcher(alternatives(
     r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال",
     r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe",
     r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)",
-    r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b"))
+    r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
+    # Czech and Slovak: no hurry, it's not urgent, nothing urgent, take your time
+    whole_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
+                r"nal[eé]hav[eé])|nic (?:urgentn[ií]ho|nal[eé]hav[eé]ho)|bez sp[eě]chu|"
+                r"nie je (?:to )?(?:nijako |v[oô]bec )?(?:urgentn[eé]|s[uú]rne|naliehav[eé])|"
+                r"nepon[aá]h[lľ]a|ni[cč] s[uú]rne|ni[cč] urgentn[eé]")))
 # Trouble told in plain words: something failed, someone is hurt, a payment is held. Less
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
@@ -1171,6 +1227,20 @@ _TROUBLE = alternatives(
     r"oversvømme\w*|lækker|lekker|i stykker|sidder fast|sitter fast|kommet til skade|skadet|"
     r"er faldet|har falt|savnet|forsvundet|ikke kommet hjem|kørt af vejen|kjørt av veien|i "
     r"grøften|i grøfta|det brænder|det brenner|brann|ambulanse|sygehus\w*|sykehus\w*)\b",
+    # Czech and Slovak: not working, won't start, not answering, a fault, a breakdown, an
+    # outage, no power, water leaking, a leak, a fire, burning, smoke, hurt, fell, an
+    # ambulance, the hospital, flooded, stuck, lost, missing, an accident, the line stopped,
+    # frozen, burst, broken, stolen, broken into
+    whole_words(r"nefunguje|nefunguj[ií]|nefunguj[uú]|nejede|nesp[uú]st[ií]|nenasko[cč][ií]|"
+                r"neodpov[ií]d[aá]|neodpoved[aá]|nebere telefon|nedv[ií]ha|porucha|poruchu|"
+                r"hav[aá]ri[eiu]|v[yý]padek|v[yý]padok|nejde proud|nen[ií] proud|nie je pr[uú]d|"
+                r"bez proudu|bez pr[uú]du|te[cč]e voda|te[cč]ie voda|un[ií]k[aá]|[uú]nik|"
+                r"po[zž][aá]r|po[zž]iar|ho[rř][ií]|kou[rř][ií]|dym[ií]|zran[eě]n[yýaáéií]|"
+                r"zranen[yýaáéí]|spadl[ao]?|spadol|z[aá]chranka|z[aá]chranku|sanitk[au]|"
+                r"nemocnic[ieu]|zaplaven[oéaáý]|zatopen[oéaáý]|uv[ií]zl[ao]?|uviazol|uviazla|"
+                r"zasekl[ao]?|zaseknut[yýaáé]|pohřešuje|nezv[eě]stn[yýaáí]|nehod[ayu]|"
+                r"stoj[ií] linka|linka stoj[ií]|zamrzl[oa]?|prasklo|praskla|praskl[eé] potrub[ií]|"
+                r"ukradli|ukraden[yýaáé]|vykraden[oéaá]|vloupal\pL*|vl[aá]mal\pL*"),
     # calls that find no one ("no answer", "goes straight to voicemail"); chest pain
     r"\bno answer\b|\b(?:goes|going|went|go) (?:straight |directly )?to voice ?mail|\bchest "
     r"pains?\b",
@@ -1270,6 +1340,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\b(?:tänään|tänä (?:aamuna|iltana)|idag|ikväll|i kväll)\b|\btänä yönä",
                       r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
+    whole_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no"),
     _TODAY_LIMIT,
 )
 # A drill said to be no real event
@@ -1317,6 +1388,7 @@ _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
     r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",
     r"\bi morgen\b",
+    whole_words(r"z[ií]tra|zajtra"),
 )
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
