@@ -2370,3 +2370,15 @@ def test_a_clock_time_or_a_version_number_is_no_czech_date() -> None:
                    "Fløden kom ikke, 400 boller mangler fyld. Kommunen henter kl 8.15. Ring "
                    "til mig inden kl 6.30.")
     assert lane is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Birgitte <birgitte@hjemmepleje-vest.dk>", "Strømsvigt",
+     "Der er strømsvigt i hele byen siden ca. 01.30. Hans iltapparat kører ikke uden strøm. "
+     "Kan du ringe til ham?"),
+    ("Anneli <anneli@kiosk-haparanda.se>", "kortterminalerna",
+     "Kortterminalen säger offline sedan 10:50 och kön går ut genom dörren. Kan du ringa "
+     "KassaNord?"),
+])
+def test_trouble_since_a_clock_time_is_now(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

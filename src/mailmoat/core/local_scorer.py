@@ -357,6 +357,10 @@ _CLOCK = alternatives(
     r"\bdesde (?:as|às) \d{1,2}(?:[:h.]\d\d|h)",
     r"\bseit (?:ca\. |etwa |über )?\d+ (?:minuten|stunden)\b|\bseit (?:ca\. |etwa )?\d{1,2}"
     r"(?:[:.]\d\d)? uhr\b",
+    # since a clock time: "down since 06:20", "sinds 03:10", "siden 01.30", "sedan 10:50",
+    # "depuis 7h40", "desde las 6:15", "dalle 5:30"
+    r"\b(?:since|sinds|siden|sedan|depuis|desde las?|dalle(?: ore)?|dalle) (?:kl\.? |ca\.? |ca |"
+    r"about |around |approx\.? )?\d{1,2}(?:[:.]\d\d|h\d\d|h)\b",
     # Finnish "klo 15.40", Swedish "kl. 14.00"
     r"\b(?:klo|kl\.?) \d{1,2}(?:[.:]\d\d)?\b",
     # Czech and Slovak "ve 14:00", "o 9.30", "nejpozději do 12:00", "v 15 hod", "před 20 minutami"
