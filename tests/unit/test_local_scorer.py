@@ -2382,3 +2382,14 @@ def test_a_clock_time_or_a_version_number_is_no_czech_date() -> None:
 ])
 def test_trouble_since_a_clock_time_is_now(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize("subject", [
+    "Fwd: URGENT lice notice - resolved", "RE: URGENT panne terminaux de paiement – résolu",
+    "Kühlhaus 2 ausgefallen (behoben)"])
+def test_a_subject_ending_in_resolved_does_not_push(subject: str) -> None:
+    body = ("URGENT: the payment terminals are down since 10:50, please call the provider "
+            "immediately.")
+    assert lane_of("Nadia <nadia@velo-rhone.fr>", subject, body) is not Lane.PUSH
+    # the same mail with the trouble still on pushes
+    assert lane_of("Nadia <nadia@velo-rhone.fr>", "URGENT panne terminaux", body) is Lane.PUSH

@@ -1788,6 +1788,14 @@ _ALARMED = frozenset({"incident", "alarm_subject"})
 _CLEARED_SUBJECT = re.compile(
     r"\s*(?:\*\* ?)?(?:\[(?:RESOLVED|RECOVERY|RECOVERED|OK|UP|CLEARED|CLOSED|ALL CLEAR)\]|"
     r"(?:RESOLVED|RECOVERY|RECOVERED|CLEARED|ALL CLEAR|(?:ALARM|ALERT) CLEARED)\b\s*[:\-–]?)")
+# ... or that ends saying so, after a dash, a colon or a bracket: "Fwd: URGENT lice notice -
+# resolved", "RE: URGENT panne terminaux – résolu", "Kühlhaus 2 (behoben)"
+_CLEARED_AT_END = re.compile(
+    r"[-–—:(\[|]\s*(?:now |all )?(?:resolved|fixed|solved|all clear|cleared|back (?:up|online|"
+    r"to normal)|résolu|résolue|réglé|rétabli|resuelto|resuelta|solucionado|risolto|risolta|"
+    r"resolvido|resolvida|behoben|erledigt|gelöst|opgelost|verholpen|løst|löst|ratkaistu|"
+    r"vyřešeno|vyriešené|odstraněno|해결(?:됨|완료)?|복구 ?완료|정상화)\s*[)\]]?\s*$",
+    re.IGNORECASE)
 _CLEARED = frozenset({"cleared_subject"})
 # A subject that names a routine matter: a claim, a quote, an inspection, a form, a
 # schedule (in English, French, German, Spanish and Korean). Not a bare "request" or
@@ -1905,7 +1913,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         found = found - _NEAR_NAME
     if not signals.security_alert and _ALARM_SUBJECT.match(message.subject):
         found |= _ALARMED
-    if _CLEARED_SUBJECT.match(message.subject):
+    if _CLEARED_SUBJECT.match(message.subject) or _CLEARED_AT_END.search(message.subject):
         found |= _CLEARED
     # "no action needed" is itself negated urgency, gone from the text in scope.
     if "no_action" in found and not _no_action_in(read):
