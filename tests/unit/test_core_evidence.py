@@ -1618,3 +1618,24 @@ def test_a_sign_in_link_makes_an_account_details_ask_a_lure() -> None:
 def test_a_name_dressed_with_account_words_in_other_languages(sender: str) -> None:
     found = ev(mail(sender, "Notice", "Please read the notice in your account."))
     assert any("dressed with account words" in r for r in found.reasons()), sender
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("Dobrý den, od příštího měsíce prosím plaťte na nové číslo účtu CZ65 0800 0000 1920 "
+     "0014 5399.", "money redirected to a new account"),
+    ("Jsem na jednání a nemůžu telefonovat. Nikomu to neříkej.",
+     "secrecy or pressure to act alone"),
+    ("Vyhrál jste 50 000 Kč v naší soutěži!", "prize, inheritance or windfall"),
+    ("Na odblokovanie zásielky uhraďte poplatok za doručenie 2,90 EUR.",
+     "payment or fee request"),
+    ("Kúpte prosím tri darčekové karty po 100 EUR a pošlite mi kódy.", "gift cards or wire"),
+])
+def test_czech_and_slovak_scam_shapes(body: str, reason: str) -> None:
+    found = ev(mail("Pan Horák <horak@stavby-morava.cz>", "Dotaz", body))
+    assert reason in found.reasons(), found.reasons()
+
+
+def test_czech_credentials_asked_behind_a_link() -> None:
+    found = ev(mail("Banka <info@banka-overeni.net>", "Účet",
+                    "Ověřte svůj účet a zadejte heslo: https://banka-overeni.net/login"))
+    assert "asks for credentials or account details" in found.reasons(), found.reasons()

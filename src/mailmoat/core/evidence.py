@@ -303,7 +303,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|" + greek("επιβεβαιώστε τα στοιχεία|επαληθεύστε τα στοιχεία|κωδικό πρόσβασης|"
                   "κωδικός πρόσβασης|συνδεθείτε στον λογαριασμό|στοιχεία της κάρτας")
      + r"|\b(?:thibitisha (?:taarifa|akaunti|maelezo)|namba ya siri|pin (?:yako|ya m-?pesa)|"
-     r"ingia kwenye akaunti)\b"),
+     r"ingia kwenye akaunti)\b"
+     # Czech and Slovak: verify your account or identity, your login details, enter the
+     # password, the card number
+     r"|\b(?:ov[eě][rř]te|overte|potvr[dď]te) (?:sv[uů]j|v[aá][sš]|sv[eé]|va[sš]e|svoje|svoj) "
+     r"(?:[uú][cč]et|toto[zž]nost|toto[zž]nos[tť]|[uú]daje)|p[rř]ihla[sš]ovac[ií] [uú]daje|"
+     r"prihlasovacie [uú]daje|zadejte (?:sv[eé] )?heslo|zadajte (?:svoje )?heslo|[cč][ií]slo "
+     r"(?:platebn[ií] )?karty"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
@@ -386,7 +392,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:agent|transporteur|transitaire)\b|\bdirekt an (?:unseren|ihren|den) (?:agenten|"
      r"spediteur|frachtführer)\b|\b(?:vous )?(?:reverserez|verserez|virerez) (?:\w+ ){0,3}au "
      r"transporteur\b|\btransfer (?:£|\$|€)?[\d,.]+ to (?:him|her|them) once\b"
-     r"|\bonce the money is in your account\b"),
+     r"|\bonce the money is in your account\b"
+     # Czech and Slovak: a delivery, customs or release fee to pay
+     r"|\b(?:poplatek|poplatok) za (?:doru[cč]en|procle|vyd[aá]n|uvoln)|\bceln[ií] poplatek|"
+     r"\bcolný poplatok|\b(?:zapla[tť]te|uhra[dď]te|uhra[dď]) (?:poplatek|poplatok|clo|dopravn)"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
     # back. Genuine changes are checked by phone before money moves: never an interruption.
@@ -454,7 +463,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # nuovo conto"
      r"|\b(?:sul|al) nuovo conto\b|\bnuovo conto (?:di accredito|corrente|bancario)\b"
      r"|\bnuevos? (?:datos bancarios|"
-     r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"),
+     r"cuenta bancaria|iban|número de cuenta)\b|\bcambio de (?:cuenta|datos) bancari[oa]s?\b"
+     # Czech and Slovak: a new or changed account number, new bank details
+     r"|\b(?:nov[eéyý]|nov[eé]ho|zm[eě]n[auy]|zmen[auy]|zm[eě]n[eě]n[eéyý]|zmenen[eéyý]) "
+     r"(?:[cč][ií]sl[oa] (?:bankovn[ií]ho |bankov[eé]ho )?[uú][cč]tu|bankovn[ií](?:ho)? spojen[ií]|"
+     r"bankov[eé](?:ho)? spojeni[ae])"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
     # "publication", a directory listing, a Chinese "internet keyword" or domain claim.
     (_REGISTRY_SHAPE, 2,
@@ -511,13 +524,17 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"수익(?:률)? ?\d* ?%? ?보장|원금 ?보장"
      # Greek and Swahili: an inheritance, you have won, a lottery
      r"|" + greek("κληρονομιά|κερδίσατε|λαχείο")
-     + r"|\b(?:umeshinda|urithi|bahati nasibu)\b"),
+     + r"|\b(?:umeshinda|urithi|bahati nasibu)\b"
+     # Czech and Slovak: you have won, a winner, an inheritance
+     r"|\b(?:vyhr[aá]l[ai]? jste|vyhrali ste|vyhrali jste|v[yý]herce|v[yý]herca|d[eě]dictv[ií]|"
+     r"dedi[cč]stv[oa])"),
     ("gift cards or wire", 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
      r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
-     r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"),
+     r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"
+     r"|\b(?:d[aá]rkov[eéoý]\w* (?:kart|poukaz)|dar[cč]ekov[eéoú]\w* (?:kart|poukaz))"),
     (_LEGAL_THREAT, 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
@@ -656,7 +673,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Finnish and Swedish: in a meeting and can't phone, a confidential matter
      r"|\b(?:enkä (?:pysty|voi|pääse) (?:soittamaan|puhumaan|vastaamaan)|luottamuksellise\w+ "
      r"asia\w*|olen (?:palaverissa|kokouksessa|kokouksissa)|jag sitter i (?:ett )?möte|kan inte "
-     r"prata i telefon)\b"),
+     r"prata i telefon)\b"
+     # Czech and Slovak: strictly confidential, tell no one, I'm in a meeting, I can't phone
+     r"|\b(?:p[rř][ií]sn[eě] d[uů]v[eě]rn|pr[ií]sne d[oô]vern|nikomu (?:to )?(?:ne[rř][ií]kej|"
+     r"nehovor)|jsem na jedn[aá]n[ií]|som na rokovan[ií]|nem[uů][zž]u (?:te[dď] )?telefonovat|"
+     r"nem[oô][zž]em (?:teraz )?telefonova)"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
