@@ -50,6 +50,7 @@ from mailmoat.core.patterns import (
     alternatives,
     as_searched,
     greek,
+    latin_words,
     matcher,
     whole_words,
 )
@@ -110,11 +111,12 @@ _EXPLICIT_URGENT = alternatives(
     r"snarest|nødsituation|nødstilfælde|dette er ikke en øvelse)\b",
     # Czech and Slovak, with and without their accents (mail is often typed without them):
     # urgent, at once, as soon as possible, it's pressing ("spěchá"; not "nespěchá")
-    whole_words(r"urgentn[ií]|urgentn[eě]|nal[eé]hav[eéáayý]|nal[eé]hav[eě]|"
+    latin_words(r"urgentn[ií]|urgentn[eě]|nal[eé]hav[eéáayý]|nal[eé]hav[eě]|"
                 r"naliehav[eéáayý]|naliehavo|neodkladn[eěáayý]|bezodkladn[eěáayý]|"
                 r"okam[zž]it[eě]|okam[zž]ite|ihned|co nejd[rř][ií]v(?:e)?|co nejrychleji|"
-                r"[cč]o najsk[oô]r|[cč]o najr[yý]chlejšie|s[uú]rn[eéyýa]|sp[eě]ch[aá]|"
+                r"co najsk[oô]r|co najr[yý]chlejšie|s[uú]rn[eéyýa]|sp[eě]ch[aá]|"
                 r"hav[aá]rijn[ií]"),
+    r"(?:^|[ \n(])čo (?:najsk[oô]r|najr[yý]chlejšie)",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -266,7 +268,7 @@ _NEAR_TIME = alternatives(
     r"\d+ minutter)\b",
     # Czech and Slovak: today, tonight, this morning, by the end of the day, within the hour,
     # in N minutes, right now
-    whole_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no|dnes odpoledne|do konce dne|"
+    latin_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no|dnes odpoledne|do konce dne|"
                 r"do konca d[nň]a|do hodiny|b[eě]hem hodiny|za hodinu|za p[uů]l hodiny|"
                 r"za \d+ minut|do \d+ minut|te[dď] hned|hned te[dď]|teraz hne[dď]|"
                 r"hne[dď] teraz|do ve[cč]era|do poledne|do obeda"),
@@ -428,11 +430,12 @@ _OTHER_DAY = alternatives(
     r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
     r"fredag|nästa vecka)\b",
     # Czech and Slovak: the weekdays, next week, a date "15. 4." or "15. dubna"
-    whole_words(r"pond[eě]l[ií]|pondelok|pondelka|pondelku|[uú]ter[yý]|[uú]tery|utorok|"
-                r"utorka|st[rř]eda|st[rř]edu|st[rř]edy|[cč]tvrtek|[cč]tvrtka|[sš]tvrtok|"
-                r"[sš]tvrtka|p[aá]tek|p[aá]tku|piatok|piatka|sobota|sobotu|ned[eě]le|ned[eě]li|"
+    latin_words(r"pond[eě]l[ií]|pondelok|pondelka|pondelku|utery|utorok|"
+                r"utorka|st[rř]eda|st[rř]edu|st[rř]edy|ctvrtek|ctvrtka|stvrtok|"
+                r"stvrtka|p[aá]tek|p[aá]tku|piatok|piatka|sobota|sobotu|ned[eě]le|ned[eě]li|"
                 r"nede[lľ]a|nede[lľ]u|p[rř][ií][sš]t[ií] t[yý]den|bud[uú]ci t[yý][zž]de[nň]|"
                 r"z[ií]tra|zajtra|poz[ií]t[rř][ií]|pozajtra"),
+    r"(?:^|[ \n(])(?:úter[yý]|čtvrt(?:ek|ka)|štvrt(?:ok|ka))",
     # (the figures spaced, as Czech writes them: "8.15." is a clock time, "4.2.0" a version)
     r"\b\d{1,2}\. (?:\d{1,2}\.(?:[^\d.]|$)|ledna|února|unora|března|brezna|dubna|května|"
     r"kvetna|června|cervna|července|cervence|srpna|září|zari|října|rijna|listopadu|prosince|januára|"
@@ -683,7 +686,7 @@ _ASK = alternatives(
     r"trenger|vi trenger|svar venligst|svar snarest|bekræft|bekreft|hjælp|hjelp)\b",
     # Czech and Slovak: please (with what is asked), can you, I need, call me, let me know,
     # confirm, send, approve, decide, what do we do, get in touch, come
-    whole_words(r"pros[ií]m (?:v[aá]s |t[eě] |[tť]a )?(?:o |potvr|po[sš]l|zavol|schv|rozhod|"
+    latin_words(r"pros[ií]m (?:v[aá]s |t[eě] |[tť]a )?(?:o |potvr|po[sš]l|zavol|schv|rozhod|"
                 r"ozv|dej|daj|p[rř]ij|pri[dď]|kontakt|informuj|zkontroluj|skontroluj|zajist|"
                 r"vy[rř]e[sš]|odpov|napi[sš]|pom|zastav|vypn|za[rř]i[dď]|zru[sš])\pL*|"
                 r"m[uů][zž]ete|m[uů][zž]e[sš]|m[oô][zž]ete|m[oô][zž]e[sš]|mohl[a]? bys(?:te)?|"
@@ -691,9 +694,10 @@ _ASK = alternatives(
                 r"zavolejte mi|zavolej mi|zavolajte mi|zavolaj mi|dejte mi v[eě]d[eě]t|"
                 r"dej mi v[eě]d[eě]t|dajte mi vedie[tť]|daj mi vedie[tť]|potvr[dď]te|"
                 r"po[sš]lete|po[sš]lite|schvalte|schv[aá][lľ]te|rozhodn[eě]te|rozhodnite|"
-                r"co m[aá]me d[eě]lat|co m[aá]m d[eě]lat|[cč]o m[aá]me robi[tť]|"
-                r"[cč]o m[aá]m robi[tť]|ozv[eě]te se|ozvi se|ozvite sa|ozvi sa|p[rř]ijďte|"
+                r"co m[aá]me d[eě]lat|co m[aá]m d[eě]lat|co m[aá]me robi[tť]|"
+                r"co m[aá]m robi[tť]|ozv[eě]te se|ozvi se|ozvite sa|ozvi sa|p[rř]ijďte|"
                 r"prijdite|pri[dď]te"),
+    r"(?:^|[ \n(])čo m[aá]m(?:e)? robi[tť]",
     # German: call me (the polite form)
     r"\brufen sie (?:mich |uns )?(?:bitte )?(?:sofort |umgehend |gleich )?an\b",
 )
@@ -771,7 +775,7 @@ _DEADLINE = alternatives(
     r"\b(?:uiterlijk|ten laatste|vervalt|verloopt|vervaldag|vervaldatum|zonder (?:uw |jouw |je )?"
     r"(?:antwoord|reactie|bevestiging|tegenbericht))\b",
     # Czech and Slovak: a time limit, at the latest, the due date, it expires
-    whole_words(r"lh[uů]t[aěeyu]|lehot[aeyu]|uz[aá]v[eě]rk[aeyu]|uz[aá]vierk[aeyu]|"
+    latin_words(r"lh[uů]t[aěeyu]|lehot[aeyu]|uz[aá]v[eě]rk[aeyu]|uz[aá]vierk[aeyu]|"
                 r"splatnost|splatnos[tť]|nejpozd[eě]ji|najnesk[oô]r|vypr[sš][ií]|"
                 r"kon[cč][ií] platnost"),
     # what happens if the time passes: "à défaut, le navire sera maintenu au port"
@@ -804,7 +808,7 @@ _NO_ACTION = alternatives(
     greek("για ενημέρωση|για την ενημέρωσή σας|δεν χρειάζεται καμία ενέργεια"),
     r"\bkwa taarifa (?:yako|yenu)\b",
     # Czech and Slovak: for your information, nothing to do
-    whole_words(r"pro (?:va[sš]i )?informaci|na v[eě]dom[ií]|pre (?:va[sš]u )?inform[aá]ciu|"
+    latin_words(r"pro (?:va[sš]i )?informaci|na v[eě]dom[ií]|pre (?:va[sš]u )?inform[aá]ciu|"
                 r"na vedomie|nen[ií] (?:pot[rř]eba|nutn[eé]) nic d[eě]lat|"
                 r"netreba ni[cč] robi[tť]|nie je potrebn[eé] ni[cč] robi[tť]"),
 )
@@ -828,7 +832,7 @@ _RELAXED = alternatives(
     r"the latest|so|and|how|what|which|whether|when|who)\b)|\bwhen(?:ever)? you can,? (?:today|"
     r"tonight) or tomorrow\b",
     # Czech and Slovak: when you have time, whenever it suits you
-    whole_words(r"a[zž] bude[sš] m[ií]t [cč]as|a[zž] budete m[ií]t [cč]as|ke[dď] bude[sš] "
+    latin_words(r"a[zž] bude[sš] m[ií]t [cč]as|a[zž] budete m[ií]t [cč]as|ke[dď] bude[sš] "
                 r"ma[tť] [cč]as|ke[dď] budete ma[tť] [cč]as|"
                 r"kdykoli(?:v)? se (?:v[aá]m|ti) to hod[ií]"),
 )
@@ -871,7 +875,7 @@ _CALM = matcher(alternatives(
     r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)",
     r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
     # Czech and Slovak: no hurry, it's not urgent, nothing urgent, take your time
-    whole_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
+    latin_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
                 r"nal[eé]hav[eé])|nic (?:urgentn[ií]ho|nal[eé]hav[eé]ho)|bez sp[eě]chu|"
                 r"nie je (?:to )?(?:nijako |v[oô]bec )?(?:urgentn[eé]|s[uú]rne|naliehav[eé])|"
                 r"nepon[aá]h[lľ]a|ni[cč] s[uú]rne|ni[cč] urgentn[eé]")))
@@ -1235,16 +1239,17 @@ _TROUBLE = alternatives(
     # outage, no power, water leaking, a leak, a fire, burning, smoke, hurt, fell, an
     # ambulance, the hospital, flooded, stuck, lost, missing, an accident, the line stopped,
     # frozen, burst, broken, stolen, broken into
-    whole_words(r"nefunguje|nefunguj[ií]|nefunguj[uú]|nejede|nesp[uú]st[ií]|nenasko[cč][ií]|"
+    latin_words(r"nefunguje|nefunguj[ií]|nefunguj[uú]|nejede|nesp[uú]st[ií]|nenasko[cč][ií]|"
                 r"neodpov[ií]d[aá]|neodpoved[aá]|nebere telefon|nedv[ií]ha|porucha|poruchu|"
                 r"hav[aá]ri[eiu]|v[yý]padek|v[yý]padok|nejde proud|nen[ií] proud|nie je pr[uú]d|"
-                r"bez proudu|bez pr[uú]du|te[cč]e voda|te[cč]ie voda|un[ií]k[aá]|[uú]nik|"
+                r"bez proudu|bez pr[uú]du|te[cč]e voda|te[cč]ie voda|un[ií]k[aá]|unik|"
                 r"po[zž][aá]r|po[zž]iar|ho[rř][ií]|kou[rř][ií]|dym[ií]|zran[eě]n[yýaáéií]|"
                 r"zranen[yýaáéí]|spadl[ao]?|spadol|z[aá]chranka|z[aá]chranku|sanitk[au]|"
                 r"nemocnic[ieu]|zaplaven[oéaáý]|zatopen[oéaáý]|uv[ií]zl[ao]?|uviazol|uviazla|"
                 r"zasekl[ao]?|zaseknut[yýaáé]|pohřešuje|nezv[eě]stn[yýaáí]|nehod[ayu]|"
                 r"stoj[ií] linka|linka stoj[ií]|zamrzl[oa]?|prasklo|praskla|praskl[eé] potrub[ií]|"
                 r"ukradli|ukraden[yýaáé]|vykraden[oéaá]|vloupal\pL*|vl[aá]mal\pL*"),
+    r"(?:^|[ \n(])únik",
     # calls that find no one ("no answer", "goes straight to voicemail"); chest pain
     r"\bno answer\b|\b(?:goes|going|went|go) (?:straight |directly )?to voice ?mail|\bchest "
     r"pains?\b",
@@ -1344,7 +1349,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\b(?:tänään|tänä (?:aamuna|iltana)|idag|ikväll|i kväll)\b|\btänä yönä",
                       r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
-    whole_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no"),
+    latin_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no"),
     _TODAY_LIMIT,
 )
 # A drill said to be no real event
@@ -1392,7 +1397,7 @@ _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|
                          r"завтра|غدا|غداً|明日", greek("αύριο"), r"\bsutra\b",
     r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",
     r"\bi morgen\b",
-    whole_words(r"z[ií]tra|zajtra"),
+    latin_words(r"z[ií]tra|zajtra"),
 )
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)

@@ -483,9 +483,9 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\bi (?:hastende|akutte) (?:sager|saker|tilfælde|tilfeller)\b|\bikke (?:\w+ )?hastende\b"
     # Czech and Slovak: "není to naléhavé", "nic urgentního", "v naléhavých případech
     # volejte ...", "nie je to súrne"
-    r"|(?:^|[^\pL])(?:nen[ií]|nie je) (?:to )?(?:nijak |v[uů]bec |nijako |v[oô]bec )?"
-    r"(?:urgentn|nal[eé]hav|naliehav|s[uú]rn)\pL*|(?:^|[^\pL])ni[cč] (?:urgentn|nal[eé]hav|"
-    r"s[uú]rn)\pL*|(?:^|[^\pL])v (?:nal[eé]hav[yý]ch|urgentn[ií]ch|akutn[ií]ch|naliehav[yý]ch|"
+    r"|\b(?:nen[ií]|nie je) (?:to )?(?:nijak |v[uů]bec |nijako |v[oô]bec )?"
+    r"(?:urgentn|nal[eé]hav|naliehav|s[uú]rn)\pL*|\bni[cč] (?:urgentn|nal[eé]hav|"
+    r"s[uú]rn)\pL*|\bv (?:nal[eé]hav[yý]ch|urgentn[ií]ch|akutn[ií]ch|naliehav[yý]ch|"
     r"s[uú]rnych) (?:p[rř][ií]padech|z[aá]le[zž]itostech|pr[ií]padoch|veciach)[^.\n]*"
     # a call to action or an offer, not an event: "order now", "available immediately"
     r"|\b(?:order|shop|buy|book|register|sign up|subscribe|claim|upgrade|renew) (?:it )?(?:now|"
