@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import re2
 
-from mailmoat.core.patterns import PatternSet, whole_words
+from mailmoat.core.patterns import PatternSet, latin_words, whole_words
 
 WORDS = r"blessée?s?|coincée?|zagin[ąę]ł\pL*|là"
 
@@ -64,3 +64,13 @@ def test_trouble_words_that_mean_something_else_elsewhere(text: str, trouble: bo
     from mailmoat.core.local_scorer import _TROUBLE
 
     assert bool(re2.compile(_TROUBLE).search(text)) is trouble
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("je to naléhavé, prosím", True), ("naléhavě!", True), ("urgentní", True),
+    ("nespěchá", False),  # "spěchá" inside a longer word
+    ("urgentními", False),  # a longer word than the one listed
+    ("dnes v 10:00", True), ("dnesní", False)])
+def test_latin_words_are_whole_words_ending_in_any_letter(text: str, found: bool) -> None:
+    pattern = re2.compile(latin_words(r"nal[eé]hav[eéě]|urgentn[ií]|sp[eě]ch[aá]|dnes"))
+    assert bool(pattern.search(text.encode())) is found
