@@ -1237,12 +1237,14 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME, "check apart": _CHECK_APART,
                           "bank details": _BANK_DETAILS, "expiry": _EXPIRY,
-                          "sign in": _SIGN_IN_ASK,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
                           "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
                           "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")})
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
+# The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
+# in `_IN_OPENING` its lines' starts cost every mail a tenth more of that pass, cold.
+_SIGN_IN_SET = PatternSet({"sign in": _SIGN_IN_ASK})
 
 
 _UPPER, _LOWER = bytes(range(65, 91)), bytes(range(97, 123))
@@ -1505,16 +1507,16 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _STRANDED))
         if "pass on" in seen and "over price" in seen:
             shapes.append((2, _OVERPAID))
-        signs_in = bool("sign in" in seen and hosts and not (colleague or same_org or own_brand))
-        if signs_in and _SHAPES[0][0] not in seen:
-            shapes.append((1, _SIGN_IN))
         if "expiry" in seen and not (colleague or same_org or own_brand):
             shapes.append((1, _EXPIRY_SHAPE))
         if ("register" in seen and "register fee" in seen
                 and _REGISTRY_SHAPE not in {r for _, r in shapes}):
             shapes.append((2, _REGISTRY_SHAPE))
-    else:
-        signs_in = False
+    # (read only where it can count: a link to follow, from a stranger; most mail has none)
+    signs_in = bool(hosts and not (colleague or same_org or own_brand)
+                    and _SIGN_IN_SET.found(opening))
+    if signs_in and _SHAPES[0][0] not in seen:
+        shapes.append((1, _SIGN_IN))
     quoted = _quoted_anchors(message)
     # Each anchor's host is looked up once (`targets` above, for the message's own); the
     # text is read only when the link points at a host.
