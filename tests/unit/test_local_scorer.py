@@ -2393,3 +2393,31 @@ def test_a_subject_ending_in_resolved_does_not_push(subject: str) -> None:
     assert lane_of("Nadia <nadia@velo-rhone.fr>", subject, body) is not Lane.PUSH
     # the same mail with the trouble still on pushes
     assert lane_of("Nadia <nadia@velo-rhone.fr>", "URGENT panne terminaux", body) is Lane.PUSH
+
+
+def test_korean_currently_is_now_only_where_trouble_is_told() -> None:
+    # "현재 품절" (out of stock at present) with a request: a state, not now
+    assert lane_of("하나반상 <order@hanabansang.example>", "[주문 확인] 3월 2차 주문",
+                   "고춧가루 1kg x 10 → 현재 품절, 4월 초 입고 예정입니다. 대체 상품으로 "
+                   "보내드려도 될지 회신 부탁드립니다.") is not Lane.PUSH
+    # "현재 표류 중" (drifting now) after an engine-room fire: now
+    assert lane_of("김선장 <captain@mayong.example>", "기관실 화재",
+                   "기관실 화재로 엔진 정지, 현재 항구 남서쪽 6해리에서 표류 중입니다. "
+                   "예인선 수배 부탁드립니다.") is Lane.PUSH
+
+
+def test_a_korean_sprain_is_trouble() -> None:
+    assert lane_of("보건교사 <nurse@school.example>", "체육시간 부상",
+                   "체육시간에 민준이가 오른쪽 발목을 접질렸습니다. 현재 보건실에서 냉찜질 "
+                   "중이나 붓기가 심하고 통증을 호소합니다. 데리러 와 주실 수 있을까요?"
+                   ) is Lane.PUSH
+
+
+def test_korean_minutes_ago_since_is_now() -> None:
+    # "30분 전부터": since thirty minutes ago; not "출항 15분 전까지", before a departure
+    assert lane_of("정유진 <yujin@starfall.example>", "결제 오류 문의 폭주",
+                   "팀장님, 30분 전부터 결제하면 '상품 지급 실패'가 뜬다는 문의가 200건 넘게 "
+                   "들어왔어요. 공지 문구 확인 부탁드립니다.") is Lane.PUSH
+    assert lane_of("크루즈 <reservations@cruise.example>", "[예약 확인] 1월 15일 크루즈",
+                   "예약해 주셔서 감사합니다. 출항 15분 전까지 선착장에 도착해 주세요."
+                   ) is not Lane.PUSH

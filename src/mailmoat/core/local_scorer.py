@@ -224,10 +224,9 @@ _NEAR_TIME = alternatives(
     r"오늘|(?:^|[^송입출])금일|당일|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로|뒤에?|후에?)|보면 바로|보는 대로|보시면 바로|"
     r"바로 (?:전화|연락|문자|와)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
-    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|"
+    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|(?:\A|\D)\d{1,2} ?분 ?전부터|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
-    # "현재 표류 중" is now; "(현재 61%)" is a figure's date
-    r"방금|(?:^|[^(])현재 [^\d\s(]",
+    r"방금",
     r"\b(?:oggi|stasera|stamattina|stanotte|entro oggi|entro (?:un'ora|mezz'ora)|tra \d+ "
     r"minuti|azi|ast[ăa]zi|in seara asta|chiar acum|in \d+ minute|hoje|hoje à noite|esta "
     r"noite|agora mesmo|agora|neste momento|adesso|in questo momento)\b|\bdisear[ăa]|"
@@ -1036,7 +1035,7 @@ _TROUBLE = alternatives(
     r"중단(?:됐|되었|됨)|작업 ?중지|"
     r"쓰러|넘어졌|골절|분실|도난|탑승 ?(?:불가|거부)|"
     r"119(?:에|를|가) ?(?:신고|불러|연락|출동)?|119 ?(?:신고|불러|출동)|"
-    r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|"
+    r"깔렸|끼었|끼임|베였|다쳤|다치셨|피가 ?(?:나|안 ?멈|멈추지)|접질|삐었|붓기가 ?심|"
     r"지혈|병원(?:으로|에)? ?(?:가는|이송|실려|데려)|연기가? ?(?:계속 )?(?:나|올라)|타는 ?냄새|"
     r"소방서|(?:통화|연결) ?(?:연결 )?안 ?(?:됨|돼|되)",
     # The common emergencies in each language the judge reads: a fire, a person hurt or
@@ -1430,7 +1429,11 @@ _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
 # two of them and the rest, take a third fewer instructions over the corpus than one
 # (bench/judgement_instructions.py; docs/results.md).
 _INCIDENT_SET = PatternSet({"incident": _INCIDENT, "clock": _CLOCK})
-_NEAR_SET = PatternSet({"near": _NEAR_TIME})
+# Korean "currently": now when trouble is told ("현재 표류 중", "현재 바닥 수위 10cm"), a
+# state of things otherwise ("현재 품절", "현재 입원 중", "현재 초안"); "(현재 61%)" is a
+# figure's date
+_PRESENT = r"(?:^|[^(])현재 [^\d\s(]"
+_NEAR_SET = PatternSet({"near": _NEAR_TIME, "present": _PRESENT})
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
@@ -1588,7 +1591,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     # over ("Resolved at 09:22") it is when that happened.
     near = ("near" in found and not ("weekday_eod" in found and "today" not in found)) or (
         "clock" in found and ("today" in found or not found & {"other_day", "soon", "days_away"})
-        and "resolved" not in found)
+        and "resolved" not in found) or ("present" in found and trouble_told())
     deadline = "deadline" in found
     resolved = "resolved" in found
 
