@@ -1243,7 +1243,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")})
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 # The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
-# in `_IN_OPENING` its lines' starts cost every mail a tenth more of that pass, cold.
+# in `_IN_OPENING` its lines' starts cost every mail 7 % more of that pass, cold.
 _SIGN_IN_SET = PatternSet({"sign in": _SIGN_IN_ASK})
 
 

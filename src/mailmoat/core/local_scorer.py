@@ -873,7 +873,7 @@ _CALM = matcher(alternatives(
     r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe",
     r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)",
     r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
-    # Czech and Slovak: no hurry, it's not urgent, nothing urgent, take your time
+    # Czech and Slovak: no hurry, it's not urgent, nothing urgent, without haste
     latin_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
                 r"nal[eé]hav[eé])|nic (?:urgentn[ií]ho|nal[eé]hav[eé]ho)|bez sp[eě]chu|"
                 r"nie je (?:to )?(?:nijako |v[oô]bec )?(?:urgentn[eé]|s[uú]rne|naliehav[eé])|"
