@@ -1244,7 +1244,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 # The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
 # in `_IN_OPENING` its lines' starts cost every mail 7 % more of that pass, cold.
-_SIGN_IN_SET = PatternSet({"sign in": _SIGN_IN_ASK})
+_SIGN_IN_ALONE = _matcher(_SIGN_IN_ASK)
 
 
 _UPPER, _LOWER = bytes(range(65, 91)), bytes(range(97, 123))
@@ -1514,7 +1514,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((2, _REGISTRY_SHAPE))
     # (read only where it can count: a link to follow, from a stranger; most mail has none)
     signs_in = bool(hosts and not (colleague or same_org or own_brand)
-                    and _SIGN_IN_SET.found(opening))
+                    and _SIGN_IN_ALONE.search(opening))
     if signs_in and _SHAPES[0][0] not in seen:
         shapes.append((1, _SIGN_IN))
     quoted = _quoted_anchors(message)
