@@ -1639,3 +1639,18 @@ def test_czech_credentials_asked_behind_a_link() -> None:
     found = ev(mail("Banka <info@banka-overeni.net>", "Účet",
                     "Ověřte svůj účet a zadejte heslo: https://banka-overeni.net/login"))
     assert "asks for credentials or account details" in found.reasons(), found.reasons()
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Auto: Re: is tomorrow's run going ahead?", "Thank you for your email. Our office is open "
+     "Monday to Friday."),
+    ("Acknowledgement of receipt - case 2031-77", "Automatic acknowledgement\n\nYour "
+     "notification has been received."),
+    ("[Ticket #118] Received", "Hello,\n\nthis is an automatic confirmation that we have "
+     "received your request."),
+])
+def test_automatic_acknowledgements_are_auto_replies(subject: str, body: str) -> None:
+    assert ev(mail("Desk <desk@service.example>", subject, body)).auto_reply
+    # a person's "Auto:" about cars is no auto-reply
+    assert not ev(mail("Ann <ann@x.example>", "Auto: which one do we buy?", "Any views?")
+                  ).auto_reply

@@ -2421,3 +2421,75 @@ def test_korean_minutes_ago_since_is_now() -> None:
     assert lane_of("크루즈 <reservations@cruise.example>", "[예약 확인] 1월 15일 크루즈",
                    "예약해 주셔서 감사합니다. 출항 15분 전까지 선착장에 도착해 주세요."
                    ) is not Lane.PUSH
+
+
+def test_a_no_action_phrase_asks_nothing() -> None:
+    # "nothing you need to do" holds the words "you need to": it is no ask, so the broken
+    # gate it reports as dealt with does not push
+    body = ("Gate motor was broken this morning; the engineer replaced it at 10:20 and it "
+            "runs again. Nothing you need to do.")
+    assert lane_of("Tom <tom@depot.example>", "Yard gate", body) is not Lane.PUSH
+    # the same report with a real ask pushes
+    asked = body.replace("Nothing you need to do.", "You need to sign his job sheet today.")
+    assert lane_of("Tom <tom@depot.example>", "Yard gate", asked) is Lane.PUSH
+
+
+@pytest.mark.parametrize("opening", [
+    "For your records:", "Til orientering:", "Ter info:", "För kännedom:",
+    "Tylko informacja:", "Rien à faire de ton côté :"])
+def test_for_your_records_in_several_languages_is_no_action(opening: str) -> None:
+    body = (f"{opening} the boiler failed at 06:10, the fitter came at 08:00 and the heating "
+            "has been back since 09:30.")
+    assert lane_of("Ian <ian@school.example>", "Boiler", body) is not Lane.PUSH
+    # "Request for Information" is a request's name, not the Swedish "för information"
+    assert lane_of("Unit <rfi@regulator.example>", "Request for Information - due today 16:00",
+                   "The deadline for the Request for Information is today at 16:00. Please "
+                   "submit it through the portal.") is Lane.PUSH
+
+
+def test_a_request_due_another_day_is_no_deadline_now() -> None:
+    # the other party's deadline is beside a request due Thursday
+    assert lane_of("HR <hr@firm.example>", "Candidate feedback by Thursday?",
+                   "The candidate has another offer with a deadline next Monday. Could you send "
+                   "me your feedback by Thursday?") is not Lane.PUSH
+
+
+def test_a_day_and_month_is_no_clock_time() -> None:
+    # "by 31.12" is the 31st of December, not a time today
+    assert lane_of("Bilkontroll <paminnelse@bilkontroll.example>", "Inspection due by 31.12",
+                   "Your car must pass its inspection by 31.12. After the deadline a fee is "
+                   "charged. Book online or call us.") is not Lane.PUSH
+    # a time of day with the deadline still pushes
+    assert lane_of("Bilkontroll <paminnelse@bilkontroll.example>", "Inspection due by 16:30",
+                   "Your car must pass its inspection by 16:30. After the deadline a fee is "
+                   "charged. Book online or call us.") is Lane.PUSH
+
+
+def test_korean_hours_before_a_departure_is_no_time_now() -> None:
+    # "출발 1시간 전까지": by an hour before departure (a rule), not an hour ago
+    assert lane_of("항공사 <no-reply@air.example>", "[온라인 체크인] 12/19 출발",
+                   "온라인 체크인이 시작되었습니다. 출발 1시간 전까지 수하물 위탁을 완료해 "
+                   "주세요.") is not Lane.PUSH
+
+
+def test_immediately_thought_of_you_is_no_urgency() -> None:
+    assert lane_of("Aine <aine@mail.example>", "saw the storm on the news",
+                   "I saw the storm on the news and immediately thought of you! Are you all "
+                   "ok?") is not Lane.PUSH
+
+
+def test_an_emergency_tax_code_is_a_name() -> None:
+    assert lane_of("Pawel <pawel@works.example>", "my payslip - emergency tax?",
+                   "My payslip shows an emergency tax code. Can you check it?") is not Lane.PUSH
+
+
+def test_a_notice_that_says_it_was_sent_automatically_is_a_robots() -> None:
+    body = ("Weekly pipeline summary\nOpen: 27\nActivities overdue: 4\n\nOpen the CRM to update "
+            "your forecast before Friday's meeting.\nThis e-mail is sent automatically.")
+    message = message_from_fields(sender="CRM <crm@firm.example>", subject="Weekly summary",
+                                  body=body)
+    assert detect_signals(message).automated_sender
+    assert classify(message).decision.lane is not Lane.PUSH
+    person = message_from_fields(sender="Eva <eva@firm.example>", subject="Weekly summary",
+                                 body="Activities overdue: 4. Update your forecast before Friday.")
+    assert not detect_signals(person).automated_sender

@@ -682,7 +682,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
 
 _AUTO_REPLY_SUBJECT = re.compile(
     r"^(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|out of (?:the )?office|"
-    r"ooo\b|réponse automatique|abwesenheit|afwezig|respuesta automática|autosvar|frånvaro|"
+    r"ooo\b|auto:\s*(?:re|aw|sv|vs|antw|rif|r|res|odp)\s*:|réponse automatique|abwesenheit|"
+    r"afwezig|respuesta automática|autosvar|frånvaro|"
     r"automaattinen vastaus|vastaanotettu\s*:|poissa toimistolta|automatiskt svar|"
     # Italian, Portuguese, Dutch, Polish, Czech, Slovak and Norwegian
     r"risposta automatica|fuori (?:ufficio|sede)|resposta autom[aá]tica|aus[eê]ncia|"
@@ -696,7 +697,8 @@ _AUTO_REPLY_WORDS = (
     rb"and (?:will|won't)|with (?:limited|no))|currently away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
-    rb"limited access to (?:e-?mail|my email)\b"
+    rb"limited access to (?:e-?mail|my email)|this is an automatic (?:confirmation|"
+    rb"acknowledge?ment)|automatic acknowledge?ment\b"
     # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
     # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself
     + "|휴가 ?중(?:입니다|이라|이어서|이오니)|부재 ?중(?:입니다|이라|이어서|이오니| 안내)"

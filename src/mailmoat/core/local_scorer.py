@@ -204,7 +204,8 @@ _NEAR_TIME = alternatives(
     r"(?:by|before) \d{1,2}(?::\d\d)?\s?(?:am|pm)|(?:by|before|until) end of (?:the )?day|"
     r"in (?:an|one|[1-9]|1[0-2]) (?:hours?|hrs?)|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
-    r"fix|send) (?:\w+ ){0,2}now|(?:by|before|until|till) \d{1,2}[:.]\d\d(?:z|utc|lt)?|"
+    r"fix|send) (?:\w+ ){0,2}now|"
+    r"(?:by|before|until|till) (?:[01]?\d|2[0-3])[:.][0-5]\d(?:z|utc|lt)?|"
     r"(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get|read)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
@@ -224,7 +225,8 @@ _NEAR_TIME = alternatives(
     r"오늘|(?:^|[^송입출])금일|당일|지금 (?:바로|당장|자리에|사무실)|"
     r"\d+ ?분 ?(?:안에|내에|이내|내로|안으로|뒤에?|후에?)|보면 바로|보는 대로|보시면 바로|"
     r"바로 (?:전화|연락|문자|와)|本日|今日|今夜|今晩|今すぐ|ただちに|直ちに|"
-    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전|(?:\A|\D)\d{1,2} ?분 ?전부터|"
+    # ("1시간 전까지": by an hour before something, a rule for a later time, not an hour ago)
+    r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?전(?:[^까]|$)|(?:\A|\D)\d{1,2} ?분 ?전부터|"
     r"(?:\A|\D)(?:[1-9]|1[0-2]) ?시간 ?(?:안에|내에|이내|째)|"
     r"방금",
     r"\b(?:oggi|stasera|stamattina|stanotte|entro oggi|entro (?:un'ora|mezz'ora)|tra \d+ "
@@ -300,8 +302,9 @@ _NEAR_TIME = alternatives(
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
 _CLOCK = alternatives(
+    # (a time of day, not a date: "by 31.12" is a day and month)
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'? ?clock)|(?:at|by|before|until|till|from) "
-    r"(?:the )?\d{1,2}[:.]\d\d|"
+    r"(?:the )?(?:[01]?\d|2[0-3])[:.][0-5]\d|"
     # a moment ago: what happened minutes or an hour ago is happening now
     r"(?:\d+|a few|twenty|thirty|ten|fifteen|an|one|two) (?:min(?:ute)?s?|hours?) ago|"
     r"il y a (?:\d+|une) (?:min(?:ute)?s?|heures?)|hace (?:\d+|una|un) (?:min(?:uto)?s?|horas?)|"
@@ -317,7 +320,8 @@ _CLOCK = alternatives(
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
     r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:last night|this morning|"
     r"lunch(?:time)?|early)|\d+ ?mins? (?:out|away)|antes de las? \d{1,2}(?:h|[:.]\d\d)?|"
-    r"(?:bis|vor) \d{1,2}(?:[:.]\d\d)? ?uhr|(?:bis|vor) \d{1,2}[:.]\d\d|d'ici \d{1,2} ?h|"
+    r"(?:bis|vor) \d{1,2}(?:[:.]\d\d)? ?uhr|(?:bis|vor) (?:[01]?\d|2[0-3])[:.][0-5]\d|"
+    r"d'ici \d{1,2} ?h|"
     r"hasta las? \d{1,2}(?:h|[:.]\d\d)?|"
     r"avant \d{1,2} ?h)\b",
     r"(?:^|\s)à \d{1,2} ?h\d*",
@@ -810,6 +814,14 @@ _NO_ACTION = alternatives(
     latin_words(r"pro (?:va[sš]i )?informaci|na v[eě]dom[ií]|pre (?:va[sš]u )?inform[aá]ciu|"
                 r"na vedomie|nen[ií] (?:pot[rř]eba|nutn[eé]) nic d[eě]lat|"
                 r"netreba ni[cč] robi[tť]|nie je potrebn[eé] ni[cč] robi[tť]"),
+    # English "for your records"; Dutch, Nordic, Polish and French "for your information" and
+    # "you need not do anything"
+    latin_words(r"for your records|ter (?:info|informatie|kennisname)|til (?:din |dykkar |"
+                r"deres |jeres )?(?:orientering|informasjon|info)|f[oö]r (?:din )?k[aä]nnedom|"
+                r"för (?:din )?information|(?:du|vi|dere|de|i) (?:trenger|treng|beh[oö]ver|"
+                r"beh[oø]ver) (?:ikke|ikkje|inte) (?:gj[oø]re|gjere|g[oø]re|g[oö]ra) (?:noe|noko|"
+                r"n[aå]got|noget)|tylko (?:dla )?informac(?:ja|ji)|do wiadomo[sś]ci|nie musisz "
+                r"nic robi[cć]|rien [aà] faire (?:de (?:ton|votre) c[oô]t[eé]|pour (?:toi|vous))"),
 )
 # The sender says it can wait: this outweighs an "URGENT" subject, not real trouble told in
 # the body ("login is down ... when you get a sec").
@@ -1672,8 +1684,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     # today"): the request names its own day, another one; a near time elsewhere in the mail
     # is another matter's, unless the sender says today
     asked_later = "due_other_day" in found and not (explicit or incident or "today" in found)
-    timed = (near and not asked_later and (deadline or request())) or (deadline and (
-        "tomorrow" in found or ("soon" in found and "date" not in found)))
+    timed = (near and not asked_later and (deadline or request())) or (
+        deadline and not asked_later and (
+            "tomorrow" in found or ("soon" in found and "date" not in found)))
     # (the asks before trouble: with no near time, trouble counts only with a request, and
     # the asks' set is the cheaper of the two)
     trouble = (not resolved
@@ -1820,6 +1833,12 @@ _WEB_ADDRESS = matcher(r"https?://|\bwww\.")
 _NO_ACTION_NAME = frozenset({"no_action"})
 
 
+def _without_no_action(text: bytes, no_action: bool) -> bytes:
+    """`text` less its no-action phrases, where one was found: "nothing you need to do" asks
+    nothing, though "you need to" is an ask's words."""
+    return _NO_ACTION_ALONE.sub(b" ", text) if no_action else text
+
+
 def _no_action_in(text: bytes) -> bool:
     """Whether `text` says no action is needed, other than on a condition: "If this was you,
     you don't need to do anything" says nothing of the alert as a whole (the condition is
@@ -1941,7 +1960,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                        for found_in in (p.found(subject) for p in _ROUTINE_SETS))
 
     urgency, why = _urgency(found, signals, trouble_told,
-                            ReadWhenAsked(_ASK_SET, read if read is not scoped else asks_in),
+                            ReadWhenAsked(_ASK_SET, _without_no_action(
+                                read if read is not scoped else asks_in, no_action)),
                             no_action, calm, routine,
                             lambda: ACCOUNT_ASK.search(read), lambda: _YOU.search(read),
                             lambda: _AVERTED.search(read),

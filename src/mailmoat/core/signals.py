@@ -380,7 +380,9 @@ _OUT_OF_SCOPE = _Matcher(
     r"exits?|generators?|huts?|shelters?|stairs|stairways?|lanes?|"
     r"call-?outs?|cover|terms|changes? (?:records?|requests?|process)|surgeons?|physicians?|"
     r"(?:coordination|operations|response) (?:cent(?:re|er)|team|plan|room)|"
-    r"doctors?|medicine|nurses?|nursing)\b"
+    r"doctors?|medicine|nurses?|nursing|tax(?: codes?)?)\b"
+    # a first thought told, not an ask: "I immediately thought of you"
+    r"|\b(?:immediately|instantly) (?:thought|think|thinking) (?:of|about)\b"
     # a planned interruption is a notice, not an incident: "Planned outage: Tuesday 9:00 to
     # 13:00", "coupure programmée", "계획정전"
     r"|\b(?:planned|scheduled) (?:power |water |network |system |electricity |service )?"
@@ -604,6 +606,13 @@ _IN_OPENING = PatternSet({"scheduling": _SCHEDULING, "meeting": _MEETING_MENTION
                           "transactional": _TRANSACTIONAL,
                           "security": _SECURITY, "pitch": _PITCH,
                           "digest": _DIGEST, "members": _MEMBER_WORDS}, loose=True)
+# A machine's own word at a notice's end that no person wrote it ("This e-mail is sent
+# automatically", "automatisch generiert"): an address like "crm@" or "varsel@" says nothing
+_SENT_BY_MACHINE = _Matcher(
+    r"\b(?:this|the) (?:e-?mail|message|notification|notice|summary|report) (?:is|was|has been) "
+    r"(?:sent|generated|created) automatically\b|\b(?:this is an? |an )?automatically "
+    r"(?:generated|sent|created) (?:e-?mail|message|notification|notice)\b|\bthis is an "
+    r"automated (?:e-?mail|message|notification|notice)\b")
 _LIST_REPLY = re.compile(r"^(?:re|aw|sv|antw|答复|회신)\s?:|^\[[^\]]{1,60}\]\s*(?:re|aw)\s?:",
                          re.IGNORECASE)
 
@@ -684,6 +693,7 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         robot
         or message.auto_submitted.startswith("auto-")
         or evidence.auto_reply
+        or _SENT_BY_MACHINE.search(footer)
     )
     domain = message.from_domain
     bulk = bool(
