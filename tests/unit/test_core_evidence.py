@@ -272,8 +272,17 @@ PHISH = mail("PayPal Security <j.smith@paypa1-secure.com>",
              "now: https://paypa1-secure.com/verify", Authentication_Results=FAIL)
 
 
+# The same lure with no link: the scorer's own rule (an account asked for behind a link is a
+# lure's script, urgency 0.5) does not apply, so the flag alone keeps it out of PUSH.
+PHISH_NO_LINK = mail("PayPal Security <j.smith@paypa1-secure.com>",
+                     "URGENT: Verify your account within 1 hour to prevent suspension",
+                     "Action required immediately: your account is suspended. Verify your "
+                     "identity now by replying with your password.",
+                     Authentication_Results=FAIL)
+
+
 def test_ph1_an_urgent_phishing_mail_is_queued_not_pushed() -> None:
-    trace = classify(parse_message(PHISH))
+    trace = classify(parse_message(PHISH_NO_LINK))
     assert trace.features.urgency >= 0.7  # it is worded as urgent ...
     assert trace.decision.lane is Lane.QUEUE  # ... and still not pushed, nor hidden
     assert trace.decision.branch == "suspect"
@@ -1654,3 +1663,33 @@ def test_automatic_acknowledgements_are_auto_replies(subject: str, body: str) ->
     # a person's "Auto:" about cars is no auto-reply
     assert not ev(mail("Ann <ann@x.example>", "Auto: which one do we buy?", "Any views?")
                   ).auto_reply
+
+
+@pytest.mark.parametrize("body", [
+    "A new invoice has arrived. To download the invoice, log in: https://e-invoices.example/in",
+    "All appointments were cancelled. Companies must log in before 18:00 today: "
+    "https://terminal-appts.example/login",
+    "새 결재 요청이 도착했습니다. https://approval-portal.example/view (그룹웨어 계정으로 로그인 "
+    "필요)",
+])
+def test_a_sign_in_ask_after_a_comma_a_must_or_in_korean_is_read(body: str) -> None:
+    assert "asks to sign in through a link" in ev(mail("Portal <portal@portal.example>",
+                                                        "New document", body)).reasons()
+    # trouble reported is still no ask: "I can't log in"
+    assert "asks to sign in through a link" not in ev(mail(
+        "Ann <ann@portal.example>", "VPN", "Since this morning, I can't log in to the VPN: "
+        "https://vpn.example")).reasons()
+
+
+@pytest.mark.parametrize(("body", "shape"), [
+    ("Prosimy o aktualizację danych do 19.06: https://zwrot-urzad.example/dane",
+     "credential request"),
+    ("Our consultants guarantee approval. We only need a 5 % advisory fee upfront.",
+     "payment or fee request"),
+    ("We are finalising a confidential acquisition. Anna is not informed and should not be "
+     "until next week. I count on your discretion.", "secrecy or pressure to act alone"),
+    ("Mummy its me, im using my friends ipad. dont tell dad", "secrecy or pressure to act alone"),
+])
+def test_more_lure_words_are_read(body: str, shape: str) -> None:
+    reasons = ev(mail("X <x@stranger.example>", "Hello", body)).reasons()
+    assert any(reason.startswith(shape) for reason in reasons)

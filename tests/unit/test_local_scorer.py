@@ -2493,3 +2493,24 @@ def test_a_notice_that_says_it_was_sent_automatically_is_a_robots() -> None:
     person = message_from_fields(sender="Eva <eva@firm.example>", subject="Weekly summary",
                                  body="Activities overdue: 4. Update your forecast before Friday.")
     assert not detect_signals(person).automated_sender
+
+
+def test_an_account_asked_for_behind_a_link_by_any_stranger_does_not_push() -> None:
+    # not only a robot's address: "payments@" asking for bank details behind a link, with a
+    # 48-hour threat, is a lure's script (kept in sight, QUEUE)
+    body = ("Your area payment of £6,842.00 is ready to be released. Please confirm your bank "
+            "details within 48 hours to avoid the payment being cancelled: "
+            "https://gov-ruralsupport.example/claim/confirm")
+    assert lane_of("Rural Support <payments@gov-ruralsupport.example>",
+                   "Your 2029 area payment - confirm bank details", body) is Lane.QUEUE
+    # a terminal's "log in and re-confirm ... before 18:00 today" behind a link, the same
+    assert lane_of("Gateway Terminal <notices@gateway-terminal.example>",
+                   "Your gate appointments have been CANCELLED",
+                   "All gate appointments were cancelled. Companies must log in and re-confirm "
+                   "their appointments before 18:00 today or lose their slots: "
+                   "https://gateway-terminal.example/appt/login") is Lane.QUEUE
+    # the same ask with no link to follow keeps its time pressure
+    assert lane_of("Gateway Terminal <notices@gateway-terminal.example>",
+                   "Your gate appointments have been CANCELLED",
+                   "All gate appointments were cancelled. Companies must log in and re-confirm "
+                   "their appointments before 18:00 today or lose their slots.") is Lane.PUSH

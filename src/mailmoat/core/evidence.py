@@ -290,7 +290,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
      r"potwierdź (?:swoją )?tożsamość|dane logowania|zweryfikuj|weryfikacj\w+ (?:danych|konta)|"
-     r"zaloguj się|potwierdź (?:dane|konto)|"
+     r"zaloguj się|potwierdź (?:dane|konto)|zaktualizuj (?:swoje )?dane|aktualizacj[aęi] "
+     r"(?:danych|numeru (?:rachunku|konta))|"
      # Italian, Romanian and Portuguese
      r"verifica (?:i tuoi|i suoi) dati|conferma (?:i tuoi|i suoi) dati|accedi al tuo conto|"
      r"inserendo (?:le )?credenziali|verifichi la (?:sua|tua) identit|codice di conferma|"
@@ -357,6 +358,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:set-?up|escrow|due[- ]diligence|activation|clearance|unlock(?:ing)?|withdrawal) "
      r"(?:fees?|retainers?)\b|\brefunded (?:at|on|upon) (?:closing|completion|signing)\b"
      r"|\bfully refundable against\b|예치 후|선입금"
+    # a fee first: "5 % advisory fee upfront", "pay only 5% upfront", "an advance fee"
+    r"|\b(?:up-?front|advance) (?:fees?|payments?|deposits?)\b|\b(?:fees?|deposits?) "
+    r"(?:up-?front|in advance)\b|\bpay (?:only |just )?(?:\d+ ?% )?up-?front\b"
      r"|(?:계약금|예약금|보증금)(?:을|를|부터)? ?먼저|보증금[^.\n]{0,20}입금 ?후"
      r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
      # the landlord who cannot show the flat and posts the keys once paid, in Korean
@@ -639,7 +643,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:mi|meu) (?:n[úu]mero|correo) novo|(?:mi|este es mi) (?:n[úu]mero|correo) nuevo)"
      # kept from the others: "treat this as confidential", "send your proforma only to this
      # address, our office is not involved"; the "new number" relative in German
-     r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\b(?:send|reply|write) (?:\w+ ){0,3}"
+     r"|\btreat (?:this|it) as (?:strictly )?confidential\b|\bcount on your discretion\b|"
+    r"\b(?:is|are) not (?:yet )?informed (?:yet )?and should not\b|\b(?:using|on|from) my "
+    r"friend'?s (?:phone|ipad|tablet|laptop|computer|e-?mail)\b|\b(?:don'?t|dont) tell "
+    r"(?:dad|mum|mom|daddy|mummy|mommy|anyone)\b|\b(?:send|reply|write) (?:\w+ ){0,3}"
      r"only to this (?:e-?mail )?address\b|\bis not involved in this (?:project|order|deal)\b"
      r"|\bdie alte nummer (?:geht|funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? "
      r"(?:bitte )?nur hier\b"
@@ -1180,8 +1187,9 @@ _REGISTER_FEE = (r"\b(?:(?:publication|listing|entry|directory) fee|due for (?:a
 # is to pass the rest on to a third party ("the agent", "my driver") once it clears.
 _OVERPAID = "money paid over the price, to pass on to a third party"
 _PASS_ON = (r"\b(?:forward|transfer|pass|send|remit|wire|give) (?:it |that |this |(?:that|the) "
-            r"(?:amount|balance|difference|rest|remainder|extra|excess|fee|money|"
-            r"[$€£]?\d[\d,.]*) )?(?:on |over "
+            r"(?:freight |shipping |delivery |transport )?(?:amount|balance|difference|rest|"
+            r"remainder|extra|excess|fee|money|[$€£]?\d[\d,.]*)(?: \([^)\n]{1,20}\))? )?"
+            r"(?:on |over "
             r")?to (?:him|her|them|my (?:agent|driver|shipper|mover|assistant|courier|"
             r"secretary)|(?:the|our) (?:agent|driver|shipper|mover|courier|carrier|transporter|"
             r"shipping agent))\b|\bpay (?:the|our|my|their) (?:freight )?(?:forwarder|shipper|"
@@ -1207,9 +1215,9 @@ _EXPIRY_SHAPE = "a password, bank card or certificate expiry from outside the re
 _SIGN_IN_ASK = (
     # English: an imperative at a line's or a sentence's start or after "please", "you must"
     # ("I can't log in to the VPN" reports trouble; a page's menu item "Sign In" asks nothing)
-    r"(?:^|[\n.!:>\[(*-] *)(?:log|sign) ?(?:in|on)(?: (?:to|into|with|at|here|now|via|using|"
+    r"(?:^|[\n.!:,>\[(*-] *)(?:log|sign) ?(?:in|on)(?: (?:to|into|with|at|here|now|via|using|"
     r"through|again|below)\b| ?:)"
-    r"|(?:\b(?:please|kindly|simply|just|then) |\byou (?:can |must |need to |have to |should |"
+    r"|(?:\b(?:please|kindly|simply|just|then|must) |\byou (?:can |need to |have to |should |"
     r"will need to |may )|\b(?:required|asked) to )(?:log|sign) ?(?:in|on)\b"
     r"|\bby (?:logging|signing) in\b|\b(?:log|sign)-?in (?:here|now|below)\b"
     r"|\b(?:melden sie sich|loggen sie sich|bitte (?:hier )?(?:anmelden|einloggen))|"
@@ -1221,7 +1229,7 @@ _SIGN_IN_ASK = (
     r"\b(?:log (?:in|aan) (?:op|bij|met)|inloggen (?:op|via|met|bij))\b|"
     r"\b(?:logg (?:deg )?inn|logga in|log ind|kirjaudu)\b|\blog på |"
     r"\b(?:přihlaste se|prihláste sa|zaloguj się)|"
-    r"로그인(?:하여|해 ?주|하신 ?후|후|하시|해서|하세요|하십시오|해야)|접속하여|접속해 ?주"
+    r"로그인(?:하여|해 ?주|하신 ?후|후|하시|해서|하세요|하십시오|해야| ?필요)|접속하여|접속해 ?주"
 )
 _SIGN_IN = "asks to sign in through a link"
 # The opening is read by two sets. The first three shapes (a credential ask, a fee, money
@@ -1246,7 +1254,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 # The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
 # in `_IN_OPENING` its lines' starts cost every mail 7 % more of that pass, cold.
-_SIGN_IN_ALONE = _matcher(_SIGN_IN_ASK)
+SIGN_IN_ASK = _matcher(_SIGN_IN_ASK)
 
 
 _UPPER, _LOWER = bytes(range(65, 91)), bytes(range(97, 123))
@@ -1516,7 +1524,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((2, _REGISTRY_SHAPE))
     # (read only where it can count: a link to follow, from a stranger; most mail has none)
     signs_in = bool(hosts and not (colleague or same_org or own_brand)
-                    and _SIGN_IN_ALONE.search(opening))
+                    and SIGN_IN_ASK.search(opening))
     if signs_in and _SHAPES[0][0] not in seen:
         shapes.append((1, _SIGN_IN))
     quoted = _quoted_anchors(message)

@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mailmoat.core.evidence import ACCOUNT_ASK
+from mailmoat.core.evidence import ACCOUNT_ASK, SIGN_IN_ASK
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
@@ -1654,7 +1654,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         return 0.5, "urgent wording for another day"
     if "fraud_warning" in found and not (explicit or near or trouble_told()):
         return 0.15, "a warning about fraud attempts"
-    if (s.security_alert and s.automated_sender and not (s.same_org or s.brand_verified)
+    if (not (s.same_org or s.brand_verified or s.bulk or s.list_discussion)
             and linked_account_ask()):
         # a robot from outside the reader's organisation asking for the account behind a link
         # ("log in to confirm your company and bank details: https://..."): the lure's
@@ -1968,7 +1968,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: bool(_NOT_REAL_ALONE.search(read)
                                          or _drill_announced(texts.subject)),
                             lambda: _YOURS.search(read),
-                            lambda: bool(ACCOUNT_ASK.search(read)) and _WEB_ADDRESS.search(
+                            lambda: bool(ACCOUNT_ASK.search(read) or SIGN_IN_ASK.search(
+                                texts.opening)) and _WEB_ADDRESS.search(
                                 texts.opening))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
