@@ -1693,3 +1693,33 @@ def test_a_sign_in_ask_after_a_comma_a_must_or_in_korean_is_read(body: str) -> N
 def test_more_lure_words_are_read(body: str, shape: str) -> None:
     reasons = ev(mail("X <x@stranger.example>", "Hello", body)).reasons()
     assert any(reason.startswith(shape) for reason in reasons)
+
+
+def test_a_surcharge_is_no_money_sent_back() -> None:
+    # "pay the extra $380" to have a loader brought over is a price, not an overpayment
+    surcharge = ev(mail("Dusty <dusty@plowing.example>", "Road drifted shut",
+                        "Do you want me to pay the extra $380 to have the loader over now?"))
+    assert not any(r.startswith("money redirected") for r in surcharge.reasons())
+    # sending the difference on is still the overpayment script
+    overpaid = ev(mail("Buyer <buyer@mail.example>", "Payment",
+                       "Once it clears, please send the difference back to our driver."))
+    assert any(r.startswith("money redirected") for r in overpaid.reasons())
+
+
+def test_a_care_homes_domain_is_no_account_word() -> None:
+    reasons = ev(mail("Care Home <nursing@lesvardes-care.example>", "Your mum",
+                      "Your mum had a fall this morning. Could you meet her at A&E?")).reasons()
+    assert not any("account words" in r for r in reasons)
+    # an extranet dressed on a brand's name still is
+    dressed = ev(mail("Roomvista Partner Support <partner@roomvista-extranet.example>", "Payout",
+                      "Your payout is waiting.")).reasons()
+    assert any("account words" in r for r in dressed)
+
+
+def test_an_alarms_capitals_are_no_shouted_subject() -> None:
+    alarm = ev(mail("SCADA <alarms@scada.example>", "ALARM UNACK 20 MIN: COMP-2 OIL TEMP HIGH",
+                    "Compressor 2 shut down. Acknowledge the alarm."))
+    assert "a shouted subject" not in alarm.reasons() and not alarm.unsolicited
+    pitch = ev(mail("Deals <deals@shop.example>", "HUGE SAVINGS ON EVERYTHING TODAY",
+                    "Buy now."))
+    assert any("shouted subject" in u for u in pitch.unsolicited)

@@ -2514,3 +2514,23 @@ def test_an_account_asked_for_behind_a_link_by_any_stranger_does_not_push() -> N
                    "Your gate appointments have been CANCELLED",
                    "All gate appointments were cancelled. Companies must log in and re-confirm "
                    "their appointments before 18:00 today or lose their slots.") is Lane.PUSH
+
+
+def test_a_reading_falling_and_a_consignment_held_are_trouble() -> None:
+    # (no near time: the trouble itself, with the ask, pushes)
+    assert lane_of("Kev <kev@harbour.example>", "Linkspan 2",
+                   "Linkspan 2 hydraulic pressure dropping slowly, 180 bar now. Can you ring "
+                   "harbour control?") is Lane.PUSH
+    assert lane_of("Ray <ray@customs-air.example>", "Air shipment",
+                   "Your shipment is on hold at the cargo terminal. Can you send the signed "
+                   "invoice?") is Lane.PUSH
+    # a project on hold is no consignment held
+    assert lane_of("Ray <ray@customs-air.example>", "Extension",
+                   "The extension project is on hold until March. Can you send the revised "
+                   "plan?") is not Lane.PUSH
+
+
+def test_a_security_action_asked_of_the_owner_is_an_ask() -> None:
+    assert lane_of("CERT <cert@firm.example>", "Exposed credential",
+                   "A valid access key of yours was posted publicly. It must be rotated within "
+                   "2 hours (by 16:40). Please rotate it and confirm in the ticket.") is Lane.PUSH

@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mailmoat.core.evidence import ACCOUNT_ASK, SIGN_IN_ASK
+from mailmoat.core.evidence import ACCOUNT_ASK, ALARM_SUBJECT, SIGN_IN_ASK
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
@@ -466,6 +466,9 @@ _ASK = alternatives(
     r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
     r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature)|por favor|confirma|"
     r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|"
+    # a security action asked of the owner: "please rotate the key", "please revoke it" (not
+    # "please reset your password", a notice's "if this wasn't you")
+    r"please (?:rotate|revoke|isolate|disable|disconnect)|"
     # others to be reached by the reader: "please contact them before 16:00" (not "please
     # contact us", a notice's boilerplate)
     r"please (?:\w+ )?(?:contact|call|phone|notify|inform|warn) (?:them|him|her|all|each|every|"
@@ -904,6 +907,9 @@ _TROUBLE = alternatives(
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
     r"climbing|going up)|unaccounted for|se descompuso|"
+    # a reading going the wrong way, a consignment stopped on its way
+    r"(?:pressure|voltage|oil level|water level) (?:is )?(?:dropping|falling|still falling)|"
+    r"on hold at (?:the )?(?:\w+ ){0,2}(?:terminal|customs|port|border|airport|warehouse)|"
     r"(?:is|are) not (?:running|cooling|heating|starting)|(?:isn'?t|aren'?t|won'?t|doesn'?t) "
     r"(?:running|cooling|heating|start|turn on)|"
     r"roll ?back|(?:can'?t|cannot|unable to) (?:log ?in|make it|get in|release|get "
@@ -1543,7 +1549,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              linked_account_ask: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
-    itself in the subject, `_ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
+    itself in the subject, `ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
     `_CLEARED_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
@@ -1784,25 +1790,6 @@ def _has_text(folded_subject: str, subject: str, own: str) -> bool:
         fold(f"{subject}\n{own[:OPENING_CHARS]}").strip())
 
 
-# A machine's alarm names itself in capitals at the head of its subject: "FIRE ALARM: Zone 5",
-# "PUMP FAULT - borehole", "[DOWN] shop.example is not responding", "ALARMA: cámara 5". It is
-# an incident as a person's "the pump failed" is; read in the subject as written (the
-# capitals are the evidence: "Job alert" is a notice; "PRICE ALERT" is a seller's). One with
-# account words is a security notice, and a phish that shouts the same is flagged by its
-# evidence: the policy keeps flagged mail out of PUSH.
-_ALARM_SUBJECT = re.compile(
-    r"\s*(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
-    r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
-    r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERT[AE]?|FAULT|"
-    r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL|ALLARME|"
-    r"GUASTO|FALHA|ALARMĂ|INTRUSION|INTRUSIÓN|EINBRUCH|SHUTDOWN|[A-ZÄÖ]*HÄLYTYS|[A-ZÅÄÖ]+LARM)"
-    r"\b"
-    # a warning names its hazard ("HIGH WIND WARNING", "FROST WARNING"); "WARNING." alone
-    # heads a mail server's delay notice, and "FINAL WARNING" a dunning letter's threat
-    r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
-    r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|ALERTE|CRITICO|CRÍTICO)(?: [A-ZÄÖÜÉÈ]+)"
-    r"{0,2}\]"
-    r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
 _ALARMED = frozenset({"incident", "alarm_subject"})
 # A subject saying the trouble is over: "[RESOLVED] CRITICAL: sync failure",
 # "[OK] KESS-DC01 - RAID 5 rebuild completed", "** RECOVERY Service Alert", "ALARM CLEARED:"
@@ -1938,7 +1925,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
             _NEAR_ALONE.search(_ARRIVED_TODAY.sub(b" ", read))):
         # what arrived today, with no trouble told: when it came, not a limit
         found = found - _NEAR_NAME
-    if not signals.security_alert and _ALARM_SUBJECT.match(message.subject):
+    if not signals.security_alert and ALARM_SUBJECT.match(message.subject):
         found |= _ALARMED
     if _CLEARED_SUBJECT.match(message.subject) or _CLEARED_AT_END.search(message.subject):
         found |= _CLEARED
