@@ -2534,3 +2534,13 @@ def test_a_security_action_asked_of_the_owner_is_an_ask() -> None:
     assert lane_of("CERT <cert@firm.example>", "Exposed credential",
                    "A valid access key of yours was posted publicly. It must be rotated within "
                    "2 hours (by 16:40). Please rotate it and confirm in the ticket.") is Lane.PUSH
+
+
+def test_an_alert_sent_to_an_areas_subscribers_does_not_push() -> None:
+    body = ("GALE WARNING: south winds 35 kt, gusts to 45 kt, heavy rain tonight.\n\nYou "
+            "subscribed to marine alerts for: South Sound. Manage alerts or unsubscribe.")
+    assert lane_of("Marine Alerts <alerts@weather.example>", "GALE WARNING", body) is not Lane.PUSH
+    # the same warning at the reader's own place still pushes
+    owned = body.replace("heavy rain tonight.", "heavy rain tonight. Your moorings at "
+                         "Berth 4 are in the warned area: evacuate the pontoon now.")
+    assert lane_of("Marine Alerts <alerts@weather.example>", "GALE WARNING", owned) is Lane.PUSH

@@ -1512,6 +1512,12 @@ _OWNED_KO = r"귀하|고객님|주민 ?여러분|대피하"
 _YOU = matcher(alternatives(
     rf"\b(?:you|vous|sie müssen|usted|action (?:required|needed)|{_OWNED})\b", _OWNED_KO))
 _YOURS = matcher(alternatives(rf"\b(?:{_OWNED})\b", _OWNED_KO))
+# A broadcast says whom it is sent to: those who follow an area or a station ("You subscribed
+# to marine alerts for: ...", "You receive this alert because you follow the location ...")
+_SUBSCRIBED = matcher(
+    r"\byou(?:'re| are)? (?:have )?(?:subscribed|signed up) (?:to|for) (?:\w+ ){0,3}(?:alerts?|"
+    r"warnings?|notifications?)\b|\byou (?:receive|are receiving|get) this (?:alert|warning|"
+    r"notification|e-?mail|message) because you (?:follow|subscribed|signed up|are subscribed)")
 
 
 
@@ -1546,7 +1552,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              averted: Callable[[], bool] = _never,
              not_real: Callable[[], bool] = _never,
              owned: Callable[[], bool] = _never,
-             linked_account_ask: Callable[[], bool] = _never) -> tuple[float, str]:
+             linked_account_ask: Callable[[], bool] = _never,
+             subscribed: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
@@ -1671,6 +1678,10 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
+        if (s.bulk or s.automated_sender) and subscribed() and not owned():
+            # a warning sent to all who follow an area ("You subscribed to marine alerts for:
+            # South Puget Sound"): the area's news, not trouble at the reader's own place
+            return 0.5, "an alert sent to an area's subscribers"
         if s.bulk and not (s.security_alert or s.personal or incident):
             # Sent to a list: "URGENT, please help!" is the poster's urgency, not the reader's.
             return 0.5, "list mail with urgent wording"
@@ -1957,7 +1968,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: _YOURS.search(read),
                             lambda: bool(ACCOUNT_ASK.search(read) or SIGN_IN_ASK.search(
                                 texts.opening)) and _WEB_ADDRESS.search(
-                                texts.opening))
+                                texts.opening),
+                            lambda: _SUBSCRIBED.search(texts.footer))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
