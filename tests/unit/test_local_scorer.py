@@ -2544,3 +2544,17 @@ def test_an_alert_sent_to_an_areas_subscribers_does_not_push() -> None:
     owned = body.replace("heavy rain tonight.", "heavy rain tonight. Your moorings at "
                          "Berth 4 are in the warned area: evacuate the pontoon now.")
     assert lane_of("Marine Alerts <alerts@weather.example>", "GALE WARNING", owned) is Lane.PUSH
+
+
+def test_a_banks_notice_that_the_readers_payment_waits_today_pushes_without_a_link() -> None:
+    body = ("Your BACS submission has been rejected.\nValue: £287,604.18\nReason: daily limit "
+            "exceeded.\n\nTo have it processed on time, the file must be resubmitted before "
+            "21:00 today. Please log in to Business Online from your usual bookmark.")
+    sender = "Mercia Bank <noreply@merciabank.example>"
+    assert lane_of(sender, "BACS submission rejected", body) is Lane.PUSH
+    # the same words with a link to follow are a lure's script: kept in sight, not pushed
+    linked = body.replace("from your usual bookmark.", "here: https://mercia-bank-login.example")
+    assert lane_of(sender, "BACS submission rejected", linked) is not Lane.PUSH
+    # a robot's reminder with no payment stopped stays a reminder
+    assert lane_of(sender, "Statement available", "Your statement is available today before "
+                   "21:00 in Business Online.") is not Lane.PUSH

@@ -1467,6 +1467,18 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
 # read only when `_urgency` asks (`ReadWhenAsked`): trouble in a fifth of the corpus, the
 # asks in five sixths.
+# A bank's or a payroll robot's notice that the reader's own payment is stopped or waits for
+# them ("Your BACS submission has been rejected", "A payment is awaiting your authorisation",
+# "Payroll funding failed"): with a time today and no link to follow (a bank sends the
+# reader to the usual bookmark; a lure to its own link), it is the reader's trouble, no
+# reminder.
+_MONEY_WAITING = matcher(
+    r"\b(?:payments?|payroll|salary|salaries|transfers?|(?:payment |transfer |salary )?files?|"
+    r"batch|submission|(?:payment )?orders?|debit|funding|direct deposits?) (?:\w+ ){0,3}?(?:has "
+    r"been |have been |was |were |is |are )?(?:rejected|returned|declined|failed|not (?:be )?"
+    r"(?:executed|processed|paid))\b|\b(?:awaiting|waiting for|pending) (?:your |the second |"
+    r"second |a second )?(?:signature|authori[sz]ation|authori[sz]er|approval)\b|\bunable to "
+    r"(?:withdraw|collect|debit|process) (?:the )?(?:funds|payment|payroll)\b")
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
@@ -1553,7 +1565,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
              not_real: Callable[[], bool] = _never,
              owned: Callable[[], bool] = _never,
              linked_account_ask: Callable[[], bool] = _never,
-             subscribed: Callable[[], bool] = _never) -> tuple[float, str]:
+             subscribed: Callable[[], bool] = _never,
+             money_waiting: Callable[[], bool] = _never) -> tuple[float, str]:
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
@@ -1720,7 +1733,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         if s.bulk and not s.security_alert:
             return 0.5, "bulk mail with time pressure"
         if s.automated_sender and not (s.action_requested or s.same_org or (
-                trouble_told() and owned() and not account_ask())):
+                trouble_told() and owned() and not account_ask()) or money_waiting()):
             # (a robot telling trouble at the reader's own place or thing, "a leak at your
             # tank", "residents must leave", is no reminder; a feed's "you've been stuck in
             # traffic" is not the reader's)
@@ -1969,7 +1982,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: bool(ACCOUNT_ASK.search(read) or SIGN_IN_ASK.search(
                                 texts.opening)) and _WEB_ADDRESS.search(
                                 texts.opening),
-                            lambda: _SUBSCRIBED.search(texts.footer))
+                            lambda: _SUBSCRIBED.search(texts.footer),
+                            lambda: bool(_MONEY_WAITING.search(read))
+                            and not _WEB_ADDRESS.search(texts.opening))
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
