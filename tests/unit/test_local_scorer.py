@@ -2558,3 +2558,15 @@ def test_a_banks_notice_that_the_readers_payment_waits_today_pushes_without_a_li
     # a robot's reminder with no payment stopped stays a reminder
     assert lane_of(sender, "Statement available", "Your statement is available today before "
                    "21:00 in Business Online.") is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Pete - tractor", "Pete slipped off the trailer step and can't stand, the ambulance is "
+     "taking him to the county hospital. Meet us there."),
+    ("kitchen sink", "There is water spraying from under the kitchen sink and it's not "
+     "stopping. Where is the main??"),
+    ("fuel dock", "The fuel hose split while filling a boat, diesel went into the water and a "
+     "sheen is spreading. Do you want me to call the harbour master?"),
+])
+def test_plain_emergencies_told_with_an_ask_push(subject: str, body: str) -> None:
+    assert lane_of("Deb <deb@cabins.example>", subject, body) is Lane.PUSH

@@ -466,6 +466,8 @@ _ASK = alternatives(
     r"appelle-moi|rappelle-moi|ruf mich (?:an|zurück)|(?:we|i) (?:still )?need (?:the|your) "
     r"\w+|without your (?:approval|sign-?off|ok|okay|go-?ahead|signature)|por favor|confirma|"
     r"needs? the signed|please (?:have|make sure|ensure|prepare|arrange)|"
+    # where to come: "meet us there", "get down to the bridge"
+    r"meet (?:us|me) (?:there|at the)|get down to the|"
     # a security action asked of the owner: "please rotate the key", "please revoke it" (not
     # "please reset your password", a notice's "if this wasn't you")
     r"please (?:rotate|revoke|isolate|disable|disconnect)|"
@@ -907,6 +909,11 @@ _TROUBLE = alternatives(
     r"have not) (?:been )?(?:run|paid|arrived|gone out|shipped|started)|"
     r"stuck|stranded|won'?t make it|(?:temp|temperature) (?:is )?(?:\d+|reading|rising|"
     r"climbing|going up)|unaccounted for|se descompuso|"
+    # water or fuel escaping, an animal or a load loose, a person slipped
+    r"(?:water|it'?s|is) (?:spraying|gushing|pouring) (?:from|out|in|through|into|everywhere)|"
+    r"(?:isn'?t|is not|won'?t|not) stopping|took off without|(?:diesel|fuel|oil) (?:went )?"
+    r"in(?:to)? the water|sheen (?:spreading|on the water)|slipped (?:off|and fell|on the)|"
+    r"overboard|"
     # a reading going the wrong way, a consignment stopped on its way
     r"(?:pressure|voltage|oil level|water level) (?:is )?(?:dropping|falling|still falling)|"
     r"on hold at (?:the )?(?:\w+ ){0,2}(?:terminal|customs|port|border|airport|warehouse)|"
