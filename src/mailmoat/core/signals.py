@@ -693,7 +693,8 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         robot
         or message.auto_submitted.startswith("auto-")
         or evidence.auto_reply
-        or _SENT_BY_MACHINE.search(footer)
+        # (each of its wordings holds "automat": a byte search skips the pattern in most mail)
+        or (b"automat" in footer and _SENT_BY_MACHINE.search(footer))
     )
     domain = message.from_domain
     bulk = bool(
