@@ -2570,3 +2570,14 @@ def test_a_banks_notice_that_the_readers_payment_waits_today_pushes_without_a_li
 ])
 def test_plain_emergencies_told_with_an_ask_push(subject: str, body: str) -> None:
     assert lane_of("Deb <deb@cabins.example>", subject, body) is Lane.PUSH
+
+
+def test_what_is_fine_in_a_story_of_trouble_does_not_end_it() -> None:
+    body = ("The waves came over the seawall at 1am and flooded bures 1-6; everyone accounted "
+            "for. A guest has had chest pain for 40 minutes. Can you call the health centre?")
+    assert lane_of("Seini <seini@resort.example>", "Seawall breached, guest chest pain",
+                   body) is Lane.PUSH
+    # a reply's subject is the thread's: the trouble there may be what the body ends
+    assert lane_of("Seini <seini@resort.example>", "Re: seawall breached",
+                   "Wall repaired, all guests back in their bures, everyone accounted for. "
+                   "Back to normal.") is not Lane.PUSH

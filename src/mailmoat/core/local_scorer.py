@@ -1951,6 +1951,13 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
     if "resolved" in found and _PENDING_FIX.search(read) and not _RESOLVED_ALONE.search(
             _PENDING_FIX.sub(b" ", read)):
         found = found - _RESOLVED_NAME
+    if "resolved" in found and not _ANSWERS.match(message.subject) and _TROUBLE_SET.found(
+            as_searched(texts.subject)) and not _RESOLVED_ALONE.search(
+            as_searched(texts.subject)):
+        # a new mail's subject tells trouble not over ("Seawall breached, guest chest pain"):
+        # what the body says is fine ("everyone accounted for") is part of the story, not its
+        # end (a reply's subject is the thread's: "Re: battery smoking" over "back to normal")
+        found = found - _RESOLVED_NAME
     trouble_told = ReadWhenAsked(_TROUBLE_SET, read)
     if "near" in found and _ARRIVED_TODAY.search(read) and not trouble_told() and not (
             _NEAR_ALONE.search(_ARRIVED_TODAY.sub(b" ", read))):
