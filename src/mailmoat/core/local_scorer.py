@@ -1584,9 +1584,13 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     "실제 상황 아님") or its subject announces the drill (`_drill_announced`), asked only
     when a drill and urgent words are both found; `owned`: the mail names the reader's own
     place or thing (`_YOURS`: "your tank", "residents must leave"), asked only of a robot's
-    trouble with a near time; `linked_account_ask`: the mail asks for the account and gives a
-    link to follow (`ACCOUNT_ASK` and a web address), asked only of a robot's security notice
-    from outside the reader's organisation.
+    trouble with a near time; `linked_account_ask`: the mail asks for the account or a sign-in
+    and gives a link to follow (`ACCOUNT_ASK` or `SIGN_IN_ASK`, and a web address), asked only
+    of mail from outside the reader's organisation that is not a list's or a bulk sender's;
+    `subscribed`: the mail says it is sent to those who follow an area (`_SUBSCRIBED`), asked
+    only of a robot's or a bulk sender's urgent wording or incident; `money_waiting`: a robot
+    says the reader's own payment is stopped or waits for them, with no link to follow
+    (`_MONEY_WAITING`), asked only of a robot's time pressure or trouble.
 
     Every condition is the same yes/no as when all three sets were read first; the cheap
     operands come first in each, so the two sets are asked for only when they decide."""
@@ -1689,12 +1693,13 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         return 0.15, "a warning about fraud attempts"
     if (not (s.same_org or s.brand_verified or s.bulk or s.list_discussion)
             and linked_account_ask()):
-        # a robot from outside the reader's organisation asking for the account behind a link
-        # ("log in to confirm your company and bank details: https://..."): the lure's
-        # own script. Kept in sight (QUEUE), never an interruption. A bank's real fraud alert
-        # names no link to follow ("call the number on your card"); a provider's own notice
-        # is `brand_verified`, a colleague's `same_org`
-        return 0.5, "an account asked for behind a link, by a robot from outside"
+        # anyone from outside the reader's organisation asking for the account or a sign-in
+        # behind a link ("confirm your bank details within 48 hours: https://..."): the
+        # lure's own script, whoever's address it comes from. Kept in sight (QUEUE), never an
+        # interruption. A bank's real fraud alert names no link to follow ("call the number
+        # on your card"); a provider's own notice is `brand_verified`, a colleague's
+        # `same_org`; a list's or a bulk sender's words are the list's
+        return 0.5, "an account or a sign-in asked for behind a link, from outside"
     if explicit or incident:
         if s.list_discussion:
             return 0.5, "list discussion with urgent wording"
