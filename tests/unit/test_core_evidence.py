@@ -826,6 +826,17 @@ def test_a_scottish_or_welsh_government_domain_is_a_governments() -> None:
     assert not any("government body" in r for r in found.reasons()), found.reasons()
 
 
+def test_a_place_named_court_is_no_court_of_law() -> None:
+    # a care home, a hotel or a block of flats named "... Court" claims no government body
+    found = ev(mail("Ballasalla Court Care Home <nursing@ballasallacourtcare.co.uk>",
+                    "Your mum - a fall this morning", "Could you come in this afternoon?"))
+    assert not any("government body" in r for r in found.reasons()), found.reasons()
+    # a court of law by its kind, from a commercial domain, still does
+    found = ev(mail("County Court Enforcement <notices@court-fines-payment.net>",
+                    "Unpaid fine", "Pay the outstanding fine today."))
+    assert any("government body" in r for r in found.reasons()), found.reasons()
+
+
 def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
     found = ev(mail("Swift Post <parcels@swiftpost-redelivery.net>", "Parcel held",
                     "A redelivery fee of £1.20 is required: https://swiftpost-redelivery.net/p"))

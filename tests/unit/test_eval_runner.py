@@ -62,6 +62,25 @@ def test_a_display_name_the_standard_parser_trips_on_still_loads(tmp_path: Path)
     assert (message.from_name, message.from_addr) == (".NZ Renewals", "renew@nz-renewals.net")
 
 
+def test_a_header_copied_folded_is_read_unfolded(tmp_path: Path) -> None:
+    received = ("from mail.harbour.net (mail.harbour.net [192.0.2.7])\n\tby mx.harbour.net "
+                "with ESMTPS; Mon, 6 May 2030 08:02:11 -0400")
+    path = write_set(tmp_path, [
+        {"id": "a", "from": "Ana <ana@harbour.net>", "to": "Bo <bo@harbour.net>",
+         "subject": "s", "body": "b", "label": "QUEUE",
+         "headers": {"Received": received,
+                     "Authentication-Results": "mx.harbour.net;\n spf=pass "
+                                               "smtp.mailfrom=harbour.net"}},
+    ])
+    message = load_items(path)[0].message
+    assert "spf=pass" in message.auth_results
+    # a line break that folds nothing is still a clear error
+    broken = write_set(tmp_path, [{"id": "a", "from": "a@b.example", "subject": "s",
+                                   "label": "QUEUE", "headers": {"X-Note": "one\ntwo"}}])
+    with pytest.raises(EvalSetError, match="cannot build the message"):
+        load_items(broken)
+
+
 def test_metrics_and_violations_are_computed(tmp_path: Path) -> None:
     path = write_set(
         tmp_path,

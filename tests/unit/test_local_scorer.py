@@ -2581,3 +2581,37 @@ def test_what_is_fine_in_a_story_of_trouble_does_not_end_it() -> None:
     assert lane_of("Seini <seini@resort.example>", "Re: seawall breached",
                    "Wall repaired, all guests back in their bures, everyone accounted for. "
                    "Back to normal.") is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # a clock time and a question in any language: the sender asks the reader, now
+    ("daklijst gebouw B", "Ingrid, een stuk van de daklijst hangt los. Om 10:15 begint de "
+     "pauze. Zullen we de leerlingen via de hoofdingang laten gaan?"),
+    ("pokój 4", "W pokoju 4 kapie woda na łóżko. Goście przyjeżdżają o 15:00. Przenieść ich "
+     "do pokoju 2?"),
+])
+def test_a_persons_question_with_a_time_today_pushes(subject: str, body: str) -> None:
+    assert lane_of("Gerrit <gerrit@school.example>", subject, body) is Lane.PUSH
+
+
+def test_a_question_asks_only_from_a_person_and_only_today() -> None:
+    body = "De lift staat stil. Om 10:15 komt de monteur. Zullen we de trap nemen?"
+    assert lane_of("Gerrit <gerrit@school.example>", "lift", body) is Lane.PUSH
+    # a robot's question is no one asking the reader
+    assert lane_of("Lift monitor <noreply@lift-monitor.example>", "lift", body) is not Lane.PUSH
+    # another day named: the question is for then
+    later = body.replace("Om 10:15", "Donderdag om 10:15").replace("staat stil", "wordt "
+                                                                    "gekeurd")
+    assert lane_of("Gerrit <gerrit@school.example>", "lift", later) is not Lane.PUSH
+    # a web address's query is no question
+    assert lane_of("Gerrit <gerrit@school.example>", "lift", "Om 10:15 komt de monteur, zie "
+                   "https://lift.example/plan?id=4 voor het plan.") is not Lane.PUSH
+
+
+def test_a_decimal_is_no_clock_time() -> None:
+    body = ("They were 0.99 clues cancelled out by 0.01 clues. Are there any header lines "
+            "left in your corpus?")
+    assert lane_of("Guido <guido@python.example>", "test sets?", body) is not Lane.PUSH
+    # the hour after midnight, written as such, still is
+    assert lane_of("Guido <guido@python.example>", "release", "The build breaks by 00.30. "
+                   "Can you revert the change?") is Lane.PUSH

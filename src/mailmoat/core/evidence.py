@@ -886,14 +886,20 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
-    r"\b(?:tax|revenue|irs|hmrc|customs|police|court|ministry|government|federal|"
+    r"\b(?:tax|revenue|irs|hmrc|customs|police|ministry|government|federal|"
     r"immigration|social security|department of|coast ?guard|treasury|u\.s\.|usda|uscis|fema|"
     r"fda|sam\.gov|noaa|osha|epa|cra|ato|"
     r"finanzamt|bundesamt|ministère|ministerio|agencia tributaria|"
     # a national body, a regulator, a licensing or registration office by its kind
     r"companies house|fmcsa|usdot|dvla|dmv|inspectorate|parks and wildlife|"
     r"national (?:\w+ ){0,2}(?:cent(?:er|re)|commission|office|registry|council)|"
-    r"(?:privacy|trade|securities|maritime|transport|food) commission)\b"
+    r"(?:privacy|trade|securities|maritime|transport|food) commission|"
+    # a court of law by its kind or its office ("County Court", "Courts Service"); a care
+    # home, a hotel or a block of flats named "... Court" is none
+    r"(?:county|crown|magistrates'?|district|supreme|high|family|claims|superior|municipal|"
+    r"circuit|probate|appeals?|traffic|juvenile|small claims) court|courts? (?:of|service|"
+    r"services|administration|clerk|e-?filing|filings?|notices?|records)|"
+    r"clerk of (?:the )?courts?)\b"
     r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$"
                          r"|(?:^|\.)gov\.(?:scot|wales)$")

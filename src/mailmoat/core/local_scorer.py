@@ -197,6 +197,8 @@ _INCIDENT = alternatives(
     # help arrived: "les pompiers sont là" ("là" ends in an accented letter: `whole_words`)
     whole_words(r"(?:pompiers|samu|gendarmes) (?:sont|est) là"),
 )
+# An hour and its minutes, "14:30", "9.30", "00.01"; not a decimal, "0.01"
+_HOUR_MINUTE = r"(?:(?:[01]?\d|2[0-3]):[0-5]\d|(?:0\d|1\d?|2[0-3]?|[3-9])\.[0-5]\d)"
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
@@ -205,7 +207,7 @@ _NEAR_TIME = alternatives(
     r"in (?:an|one|[1-9]|1[0-2]) (?:hours?|hrs?)|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|"
-    r"(?:by|before|until|till) (?:[01]?\d|2[0-3])[:.][0-5]\d(?:z|utc|lt)?|"
+    r"(?:by|before|until|till) " + _HOUR_MINUTE + r"(?:z|utc|lt)?|"
     r"(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get|read)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
@@ -302,9 +304,10 @@ _NEAR_TIME = alternatives(
 # A clock time, hours and minutes, something going on since this morning: today's, unless
 # the mail names another day ("Sunday at 10:00", "the 24th ... by 6").
 _CLOCK = alternatives(
-    # (a time of day, not a date: "by 31.12" is a day and month)
+    # (a time of day, not a date: "by 31.12" is a day and month; nor a decimal: "cancelled
+    # out by 0.01", `_HOUR_MINUTE`)
     r"\b(?:\d{1,2}(?:[:.]\d\d)? ?(?:am|pm|o'? ?clock)|(?:at|by|before|until|till|from) "
-    r"(?:the )?(?:[01]?\d|2[0-3])[:.][0-5]\d|"
+    r"(?:the )?" + _HOUR_MINUTE + r"|"
     # a moment ago: what happened minutes or an hour ago is happening now
     r"(?:\d+|a few|twenty|thirty|ten|fifteen|an|one|two) (?:min(?:ute)?s?|hours?) ago|"
     r"il y a (?:\d+|une) (?:min(?:ute)?s?|heures?)|hace (?:\d+|una|un) (?:min(?:uto)?s?|horas?)|"
@@ -320,7 +323,7 @@ _CLOCK = alternatives(
     r"(?:for|in the (?:last|past)|over the (?:last|past)) (?:about |nearly |almost |over )?"
     r"(?:\d+|an|one|two|three) (?:hours?|hrs?|minutes?|mins?)|since (?:last night|this morning|"
     r"lunch(?:time)?|early)|\d+ ?mins? (?:out|away)|antes de las? \d{1,2}(?:h|[:.]\d\d)?|"
-    r"(?:bis|vor) \d{1,2}(?:[:.]\d\d)? ?uhr|(?:bis|vor) (?:[01]?\d|2[0-3])[:.][0-5]\d|"
+    r"(?:bis|vor) \d{1,2}(?:[:.]\d\d)? ?uhr|(?:bis|vor) " + _HOUR_MINUTE + r"|"
     r"d'ici \d{1,2} ?h|"
     r"hasta las? \d{1,2}(?:h|[:.]\d\d)?|"
     r"avant \d{1,2} ?h)\b",
@@ -1577,7 +1580,8 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     """`found`: the names of the patterns of `_URGENCY_SET`, `_INCIDENT_SET` and `_NEAR_SET`
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
-    `_CLEARED_SUBJECT`); `trouble_told` and `asked`: whether `_TROUBLE`
+    `_CLEARED_SUBJECT`; "question": a "?" closes a sentence where the asks are read,
+    `_QUESTION`); `trouble_told` and `asked`: whether `_TROUBLE`
     and `_ASK` match them, called only where the answer can change the outcome
     (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
     "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
@@ -1651,12 +1655,18 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         return trouble_told() and addressed() and not account_ask()
 
     def request() -> bool:
-        """The mail asks something of the reader (not merely "Re:" in its subject)."""
+        """The mail asks something of the reader (not merely "Re:" in its subject). A
+        person's question asks in any language ("Zullen we ...?", "Przenieść ich?"), when the
+        mail names a clock time and no other day, or tells trouble: a question put to the
+        reader about now. In a robot's, a list's, a seller's or a stranger's mail it asks
+        nothing; in a cheerful note it is an invitation."""
         return s.action_requested or asked() or (
             # "Has it gone to print??": a person asking twice over; a robot or a list post
             # is not
             "doubled_question" in found and not (s.automated_sender or s.bulk
-                                                 or s.list_discussion or s.marketing))
+                                                 or s.list_discussion or s.marketing)) or (
+            "question" in found and _a_persons_mail(s) and "other_day" not in found
+            and "cheerful" not in found and ("clock" in found or trouble_told()))
 
     if "promo_pressure" in found and not (explicit or incident):
         near = False
@@ -1904,6 +1914,10 @@ def _without_senders_name(scoped: bytes, from_name: str, from_addr: str) -> byte
 _SALUTATION = re.compile(r"\s*[^\n]{1,60}[,!][ \t]*\n")
 
 
+# A "?" that closes a sentence (not one inside a web address: "plan?id=4")
+_QUESTION = re.compile(rb"\?(?:\s|$)")
+
+
 def _a_persons_mail(s: Signals) -> bool:
     """Nothing marks the mail as a robot's, a list's, a seller's or an unsolicited one."""
     return not (s.automated_sender or s.bulk or s.marketing or s.list_discussion
@@ -1989,6 +2003,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         return not any(found_in & {"explicit", "incident", "trouble"}
                        for found_in in (p.found(subject) for p in _ROUTINE_SETS))
 
+    if _QUESTION.search(read if read is not scoped else asks_in):
+        found = found | {"question"}
     urgency, why = _urgency(found, signals, trouble_told,
                             ReadWhenAsked(_ASK_SET, _without_no_action(
                                 read if read is not scoped else asks_in, no_action)),

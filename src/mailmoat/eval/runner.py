@@ -9,6 +9,7 @@ may carry `accept`, a list of lanes that all count as right.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -193,6 +194,9 @@ def load_items(path: Path, use_context: bool = True) -> list[EvalItem]:
     return items
 
 
+_FOLDED = re.compile(r"\r?\n(?=[ \t])")
+
+
 def _parsed(raw: dict[str, Any], where: str) -> Message:
     """An item with recipients or extra headers (Authentication-Results, List-Id ...) is
     written out as RFC 822 and read by the real parser, as mail from a server would be."""
@@ -206,7 +210,9 @@ def _parsed(raw: dict[str, Any], where: str) -> Message:
             _set_address(mail, "To", str(raw["to"]))
         mail["Subject"] = str(raw.get("subject", ""))
         for name, value in headers.items():
-            mail[str(name)] = str(value)
+            # a header copied folded from a mail's source is the same header unfolded
+            # (RFC 5322 2.2.3); a line break not followed by whitespace stays an error
+            mail[str(name)] = _FOLDED.sub("", str(value))
         mail.set_content(str(raw.get("body", "") or raw.get("snippet", "") or ""))
     except (ValueError, TypeError) as exc:
         raise EvalSetError(f"{where}: cannot build the message: {exc}") from exc
