@@ -837,6 +837,27 @@ def test_a_place_named_court_is_no_court_of_law() -> None:
     assert any("government body" in r for r in found.reasons()), found.reasons()
 
 
+def test_public_health_from_a_commercial_domain_claims_a_government_body() -> None:
+    found = ev(mail("Ottawa Public Health <inspections@oph-foodsafety-portal.com>",
+                    "Inspection report available", "An outstanding fine must be reviewed."))
+    assert any("government body" in r for r in found.reasons()), found.reasons()
+
+
+@pytest.mark.parametrize("told", [
+    "Please call us on the number on the back of your business card.",
+    "Call Treasury Services at the number printed on your treasury agreement. Do not use "
+    "contact details contained in any email from the beneficiary.",
+])
+def test_a_banks_hold_on_a_wire_is_what_it_warns_of(told: str) -> None:
+    # a bank holding a wire to changed bank details tells the reader to check it apart: the
+    # wire and the new account are the attack it reports, not a redirection it asks for
+    body = ("A wire transfer of $86,420.00 was submitted to a beneficiary account that differs "
+            "from the account you have paid before. We have placed it on hold. " + told)
+    found = ev(mail("Harbor Bank Fraud Prevention <fraud@harborbank.example.com>",
+                    "Wire hold - action needed today", body))
+    assert not found.lure, found.reasons()
+
+
 def test_a_parcel_fee_from_a_dressed_courier_domain_is_flagged() -> None:
     found = ev(mail("Swift Post <parcels@swiftpost-redelivery.net>", "Parcel held",
                     "A redelivery fee of £1.20 is required: https://swiftpost-redelivery.net/p"))

@@ -2615,3 +2615,36 @@ def test_a_decimal_is_no_clock_time() -> None:
     # the hour after midnight, written as such, still is
     assert lane_of("Guido <guido@python.example>", "release", "The build breaks by 00.30. "
                    "Can you revert the change?") is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Jo <jo.penhall@mail.example>", "saw the fire on the news - you ok?",
+     "Just saw the island fire on the news and the smoke over the bay. Are you and the lodge "
+     "ok?? Message me when you can."),
+    ("수빈 <subin@mail.example>", "괜찮아?? 뉴스 봤어",
+     "산불 뉴스 계속 나와. 너네 집 근처 아니야? 다 괜찮은 거지?"),
+])
+def test_trouble_seen_on_the_news_is_news(sender: str, subject: str, body: str) -> None:
+    # the sender asks after the reader about an event the news told: no emergency of theirs
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_the_news_does_not_hide_a_time_pressed_ask() -> None:
+    body = ("Saw in the news that the dockers strike on 13-14 July. Your 4 containers are due "
+            "then: can you tell me by 11:00 today whether to move them to the earlier ship?")
+    assert lane_of("Ria <ria@forwarder.example>", "Dockers strike - your containers",
+                   body) is Lane.PUSH
+
+
+def test_a_robots_host_marks_a_robot() -> None:
+    body = ("The City has declared a Snow Emergency. Day 1 begins 9 PM Wednesday: do not park "
+            "on either side of a Snow Emergency Route. You signed up for Snow Emergency alerts.")
+    assert lane_of("City <snowemergency@notify.city.example.gov>", "SNOW EMERGENCY declared",
+                   body) is not Lane.PUSH
+
+
+def test_not_in_a_rush_is_calm() -> None:
+    body = ("First trial order would be around 300 units, arriving January. Could you give me "
+            "a rough idea of duty and VAT on that compared to what we pay now? Not in a rush - "
+            "end of next week is fine, we're presenting to the board on the 5th.")
+    assert lane_of("Lukas <lukas@cycles.example>", "e-bikes - duty?", body) is not Lane.PUSH

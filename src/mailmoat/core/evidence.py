@@ -261,7 +261,9 @@ _REDIRECTED = "money redirected to a new account"
 _DISCLAIMED = "an unsolicited-mail disclaimer"
 _PAYMENT_ASK = "payment or fee request"
 # what a mail that tells the reader to check a change apart warns of (`_CHECK_APART`)
-_WARNED_OF = frozenset({_REDIRECTED, _PAYMENT_ASK})
+# (and a wire the bank holds: "a wire transfer of $86,420.00 ... we have placed it on hold")
+_GIFT_OR_WIRE = "gift cards or wire"
+_WARNED_OF = frozenset({_REDIRECTED, _PAYMENT_ASK, _GIFT_OR_WIRE})
 _SHAPES: tuple[tuple[str, int, str], ...] = (
     ("credential request", 1,
      r"\b(?:verify|confirm|validate|re-?validate|update|restore|unlock|secure|re-?activate|keep|"
@@ -536,7 +538,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Czech and Slovak: you have won, a winner, an inheritance
      r"|\b(?:vyhr[aá]l[ai]? jste|vyhrali ste|vyhrali jste|v[yý]herce|v[yý]herca|d[eě]dictv[ií]|"
      r"dedi[cč]stv[oa])"),
-    ("gift cards or wire", 1,
+    (_GIFT_OR_WIRE, 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
      r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|"
@@ -788,7 +790,7 @@ _CASUAL = _HURRIED | {_NO_THREAD}
 # A colleague tells of money too ("USD 2,400,000 landed in suspense", "a ransom note asking
 # for bitcoin"): from the reader's own organisation, as claimed, a money story is the
 # matter of the mail, not a stranger's lure (its phishing shapes still count).
-_MONEY_TOLD = frozenset({"prize, inheritance or windfall", "gift cards or wire"})
+_MONEY_TOLD = frozenset({"prize, inheritance or windfall", _GIFT_OR_WIRE})
 _COLLEAGUE_WRITES = _CASUAL | _MONEY_TOLD
 
 
@@ -886,7 +888,7 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
-    r"\b(?:tax|revenue|irs|hmrc|customs|police|ministry|government|federal|"
+    r"\b(?:tax|revenue|irs|hmrc|customs|police|ministry|public health|government|federal|"
     r"immigration|social security|department of|coast ?guard|treasury|u\.s\.|usda|uscis|fema|"
     r"fda|sam\.gov|noaa|osha|epa|cra|ato|"
     r"finanzamt|bundesamt|ministère|ministerio|agencia tributaria|"
@@ -1166,7 +1168,9 @@ _CHECK_APART = alternatives(
     r"number (?:you )?already (?:have|hold|know|on file)|(?:known|trusted|usual) (?:phone |"
     r"telephone )?(?:number|contact)|not (?:one|the one|a number|the number) (?:given|provided|"
     r"quoted|listed|sent) in the (?:e-?mail|message)|number (?:on the back of|printed on) your "
-    r"card|am besten telefonisch|telefonisch (?:bestätigen|prüfen|rückbestätigen)|bekannten? "
+    r"(?:\w+ )?(?:card|agreement|statement)|(?:do not|don'?t) use (?:the |any )?(?:contact|phone) "
+    r"(?:details|numbers?) (?:in|contained in|from) (?:this|the|any) (?:e-?mail|message)|"
+    r"am besten telefonisch|telefonisch (?:bestätigen|prüfen|rückbestätigen)|bekannten? "
     r"(?:telefon)?nummer|numéro (?:que vous connaissez|habituel|connu)|número (?:que ya tiene|"
     r"habitual|conocido)|"
     # the payee's own denial: "we did not change our bank"

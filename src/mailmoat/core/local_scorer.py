@@ -875,7 +875,7 @@ _CHEERFUL = alternatives(
 # of its own. Read before negations are taken out of scope ("no rush" is one).
 _CALM = matcher(alternatives(
     r"\b(?:no rush|no hurry|not (?:actually |really |that |so )?urgent|nothing urgent|not "
-    r"time[- ]sensitive)\b",
+    r"time[- ]sensitive|not in (?:a|any) (?:rush|hurry)|there'?s no (?:rush|hurry))\b",
     # French, Spanish and German: "rien d'urgent", "no hay prisa", "eilt nicht"
     r"\b(?:pas d'urgence|rien ne presse|rien d'urgent|pas (?:très |si )?urgent|(?:sin|no hay|no "
     r"corre) prisa|sin urgencia|no hay (?:\w+ )?urgencia|no es urgente|nada urgente|keine eile|"
@@ -1489,6 +1489,19 @@ _MONEY_WAITING = matcher(
     r"(?:executed|processed|paid))\b|\b(?:awaiting|waiting for|pending) (?:your |the second |"
     r"second |a second )?(?:signature|authori[sz]ation|authori[sz]er|approval)\b|\bunable to "
     r"(?:withdraw|collect|debit|process) (?:the )?(?:funds|payment|payroll)\b")
+# Trouble seen on the news ("Just saw the fire on the news, are you ok??", "뉴스 봤어",
+# "aux infos"): the sender tells what the news told, an event somewhere, and asks after the
+# reader; no incident or trouble of the reader's own. A time pressed with an ask still is
+# ("saw in the news the dockers strike ... tell me by 11").
+_ON_THE_NEWS = matcher(alternatives(
+    r"\b(?:(?:saw|seen|watching|watched|heard|read|see|seeing) (?:\w+ ){0,4}?(?:on|in) the "
+    r"(?:news|tv|telly|radio)|(?:on|in) the news (?:about|that|this)|news (?:about|of) the "
+    r"(?:fire|fires|flood|floods|storm|quake|earthquake))\b",
+    r"뉴스(?:에서|로|를|에)? ?(?:[^\s.!?]+ )?(?:봤|보고|보니|봐|나와|나오|나왔)",
+    greek("ειδήσεις"),
+    r"\b(?:(?:im|in den) nachrichten|in het nieuws|op het nieuws|al telegiornale|nelle notizie|"
+    r"en las noticias|en el noticiero|aux (?:nouvelles|infos|informations)|nos noticiários|"
+    r"no telejornal)\b"))
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
@@ -1862,6 +1875,7 @@ _ROUTINE_SUBJECT = re.compile(
 _ROUTINE_SETS = (_URGENCY_SET, _INCIDENT_SET, _TROUBLE_SET)
 _RESOLVED_NAME = frozenset({"resolved"})
 _NEAR_NAME = frozenset({"near"})
+_INCIDENT_NAME = frozenset({"incident"})
 _WEB_ADDRESS = matcher(r"https?://|\bwww\.")
 _NO_ACTION_NAME = frozenset({"no_action"})
 
@@ -1977,7 +1991,11 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         # what the body says is fine ("everyone accounted for") is part of the story, not its
         # end (a reply's subject is the thread's: "Re: battery smoking" over "back to normal")
         found = found - _RESOLVED_NAME
-    trouble_told = ReadWhenAsked(_TROUBLE_SET, read)
+    trouble_told: Callable[[], bool] = ReadWhenAsked(_TROUBLE_SET, read)
+    if _ON_THE_NEWS.search(read):
+        # the news's incident or trouble, told to ask after the reader
+        found = found - _INCIDENT_NAME
+        trouble_told = _never
     if "near" in found and _ARRIVED_TODAY.search(read) and not trouble_told() and not (
             _NEAR_ALONE.search(_ARRIVED_TODAY.sub(b" ", read))):
         # what arrived today, with no trouble told: when it came, not a limit

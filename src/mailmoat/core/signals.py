@@ -180,6 +180,8 @@ _PROMO = alternatives(
 # a domain that is itself such a name is a mailbox provider's ("mail.dk", "email.com").
 _BULK_SUBDOMAIN = re.compile(r"^(?:e|em|email|mail|mailer|news|newsletter|marketing|"
                              r"info|m|engage|mkt|mktg|promo|offers|campaign)\d*\.")
+_ROBOT_SUBDOMAIN = re.compile(r"^(?:notify|notifications?|alerts?|alerting|noreply|no-reply|"
+                              r"donotreply|do-not-reply|status|monitoring)\d*\.")
 _URGENT = alternatives(
     r"\b(?:urgent|urgently|asap|immediately|right away|emergency|critical|as soon as possible|"
     r"time[- ]sensitive|action required|deadline (?:is )?today|by (?:end of )?(?:today|tonight|"
@@ -688,7 +690,10 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
     local = message.from_addr.partition("@")[0]
     labels = {label.casefold() for label in message.labels} if message.labels else set()
 
-    robot = robot_address(local)
+    domain = message.from_domain
+    robot = robot_address(local) or bool(
+        # a host only robots send from: "snowemergency@notify.city.gov", "ops@alerts.bank.com"
+        _ROBOT_SUBDOMAIN.match(domain) and registrable(domain) != domain)
     automated = bool(
         robot
         or message.auto_submitted.startswith("auto-")
@@ -696,7 +701,6 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         # (each of its wordings holds "automat": a byte search skips the pattern in most mail)
         or (b"automat" in footer and _SENT_BY_MACHINE.search(footer))
     )
-    domain = message.from_domain
     bulk = bool(
         message.bulk_headers
         or (_BULK_SUBDOMAIN.match(domain) and registrable(domain) != domain)
