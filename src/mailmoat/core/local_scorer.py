@@ -1493,7 +1493,7 @@ _MONEY_WAITING = matcher(
 # "aux infos"): the sender tells what the news told, an event somewhere, and asks after the
 # reader; no incident or trouble of the reader's own. A time pressed with an ask still is
 # ("saw in the news the dockers strike ... tell me by 11").
-_ON_THE_NEWS = matcher(alternatives(
+_NEWS_SET = PatternSet({"news": alternatives(
     r"\b(?:(?:saw|seen|watching|watched|heard|read|see|seeing) (?:\w+ ){0,4}?(?:on|in) the "
     r"(?:news|tv|telly|radio)|(?:on|in) the news (?:about|that|this)|news (?:about|of) the "
     r"(?:fire|fires|flood|floods|storm|quake|earthquake))\b",
@@ -1501,7 +1501,7 @@ _ON_THE_NEWS = matcher(alternatives(
     greek("ειδήσεις"),
     r"\b(?:(?:im|in den) nachrichten|in het nieuws|op het nieuws|al telegiornale|nelle notizie|"
     r"en las noticias|en el noticiero|aux (?:nouvelles|infos|informations)|nos noticiários|"
-    r"no telejornal)\b"))
+    r"no telejornal)\b")})
 _TROUBLE_SET = PatternSet({"trouble": _TROUBLE})
 _ASK_SET = PatternSet({"ask": _ASK})
 _NO_ACTION_ALONE = matcher(_NO_ACTION)
@@ -1991,11 +1991,16 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         # what the body says is fine ("everyone accounted for") is part of the story, not its
         # end (a reply's subject is the thread's: "Re: battery smoking" over "back to normal")
         found = found - _RESOLVED_NAME
-    trouble_told: Callable[[], bool] = ReadWhenAsked(_TROUBLE_SET, read)
-    if _ON_THE_NEWS.search(read):
-        # the news's incident or trouble, told to ask after the reader
+    told = ReadWhenAsked(_TROUBLE_SET, read)
+    # (read only where an incident or trouble is found: most mail tells neither)
+    on_the_news = ReadWhenAsked(_NEWS_SET, read)
+    if "incident" in found and on_the_news():
+        # the news's incident, told to ask after the reader
         found = found - _INCIDENT_NAME
-        trouble_told = _never
+
+    def trouble_told() -> bool:
+        """Trouble told, and not the news's."""
+        return told() and not on_the_news()
     if "near" in found and _ARRIVED_TODAY.search(read) and not trouble_told() and not (
             _NEAR_ALONE.search(_ARRIVED_TODAY.sub(b" ", read))):
         # what arrived today, with no trouble told: when it came, not a limit
