@@ -179,6 +179,7 @@ def test_documentation_domains_are_not_judged_by_brand() -> None:
     "in case of emergency call the desk", "urgent questions please contact finance",
     "긴급한 문의는 당직자에게", "급하지 않습니다",
     "for anything urgent regarding transport after 10 pm, call the desk",
+    "if this is a system-down emergency, please call 1-800-555-0137",
 ])
 def test_negated_and_conditional_urgency_is_out_of_scope(text: str) -> None:
     scoped = in_scope(text.encode())

@@ -2648,3 +2648,28 @@ def test_not_in_a_rush_is_calm() -> None:
             "a rough idea of duty and VAT on that compared to what we pay now? Not in a rush - "
             "end of next week is fine, we're presenting to the board on the 5th.")
     assert lane_of("Lukas <lukas@cycles.example>", "e-bikes - duty?", body) is not Lane.PUSH
+
+
+def test_urgent_wording_for_a_dated_day_with_its_hours_is_for_that_day() -> None:
+    body = ("ACTION REQUIRED - UPCOMING DEADLINE. Proposals must be routed with all approvals "
+            "by Tuesday, April 1, 2031, 5:00 PM. No exceptions will be made.")
+    assert lane_of("Sponsored Programs <osp@university.example>", "REMINDER: seed grant "
+                   "routing deadline April 1", body) is not Lane.PUSH
+
+
+def test_a_subject_that_ends_found_tells_the_search_is_over() -> None:
+    body = ("Update: police found Harold at the bus shelter at 03:55. He is back in his room. "
+            "Obs are OK. Incident form done, you can read it when you come in.")
+    assert lane_of("Marites <marites@care.example>", "RE: Harold not in his room - FOUND",
+                   body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("[P1] checkout latency - you are primary on-call",
+     "PAGE - PRIORITY P1. Fleet p99 latency above 180 ms for 10 min. Acknowledge within 15 "
+     "min or this escalates to secondary. Reply ACK to acknowledge."),
+    ("*** ALARM *** PS-2: HIGH WET WELL / PUMP 1 FAIL",
+     "Station PS-2. HIGH WET WELL 8.9 ft, overflow at 10.2 ft. Acknowledge via the portal."),
+])
+def test_a_pagers_own_words_tell_an_incident(subject: str, body: str) -> None:
+    assert lane_of("Ops Alerting <alerts@ops-alerting.example>", subject, body) is Lane.PUSH

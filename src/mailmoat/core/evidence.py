@@ -1293,7 +1293,7 @@ def _cases(text: str) -> tuple[int, int]:
 # evidence: the policy keeps flagged mail out of PUSH. (core/local_scorer.py reads it; its
 # capitals are no shouted subject of a pitch, `_spam_shapes`.)
 ALARM_SUBJECT = re.compile(
-    r"\s*(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
+    r"\s*(?:\*+\s*)?(?:\[[^\]\n]{1,24}\]\s*)?(?!(?:PRICE|JOBS?|DEALS?|FARES?|NEWS|STOCKS?|SALES?|"
     r"SEARCH|RATES?|TRAVEL|FLIGHTS?|PROPERTY|MARKET|CREDIT|SAVINGS?|OFFERS?|GOOGLE|TRENDS?)\b)"
     r"(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){0,3}(?:ALARM[EA]?|ALERT[AE]?|FAULT|"
     r"FAILURE|VORALARM|BRANDALARM|STÖRUNG|PANNE|DÉFAUT|AVERÍA|SUPERVISORY SIGNAL|ALLARME|"

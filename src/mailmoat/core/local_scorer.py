@@ -141,7 +141,10 @@ _INCIDENT = alternatives(
     r"(?:has|have|had) been exposed|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
-    r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|(?:state|status|"
+    r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|"
+    # a pager's own words: "acknowledge within 15 min or this escalates", "(no ACK)"
+    r"acknowledge (?:within|in) \d+ ?min\w*|escalat\w* to (?:the )?(?:secondary|next|level 2|"
+    r"backup)|\(no ack\)|you are (?:the )?(?:primary|secondary) on-?call|(?:state|status|"
     r"상태):? down|(?:held|paused|blocked|stopped) (?:a |your |this |the )?(?:card )?(?:payment|"
     r"transaction)|we(?:'ve| have) held it|state change:? ok ?-?> ?alarm|threshold crossed|"
     r"ack(?:nowledgement)? pending|(?:placed|put) (?:a )?(?:temporary )?hold on (?:your|the)|"
@@ -1708,9 +1711,13 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         # `brand_verified`
         return 0.8, "an authenticated provider's notice of an incident"
     if explicit and not incident and "other_day" in found and not (
-            near or "clock" in found or "today" in found or "tomorrow" in found
-            or s.security_alert or trouble_told()):
-        # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now
+            near or ("clock" in found and ("date" not in found or s.same_org))
+            or "today" in found
+            or "tomorrow" in found or s.security_alert or trouble_told()):
+        # "URGENT: fire alarm test Thursday 10:00": the sender's own date says it is not now;
+        # with a date, its clock is the date's ("ACTION REQUIRED ... by Tuesday, April 1,
+        # 5:00 PM"), except from the reader's own organisation ("Action needed by noon" from
+        # IT, about a rule found "since 12/3")
         return 0.5, "urgent wording for another day"
     if "fraud_warning" in found and not (explicit or near or trouble_told()):
         return 0.15, "a warning about fraud attempts"
@@ -1856,10 +1863,12 @@ _CLEARED_SUBJECT = re.compile(
     r"\s*(?:\*\* ?)?(?:\[(?:RESOLVED|RECOVERY|RECOVERED|OK|UP|CLEARED|CLOSED|ALL CLEAR)\]|"
     r"(?:RESOLVED|RECOVERY|RECOVERED|CLEARED|ALL CLEAR|(?:ALARM|ALERT) CLEARED)\b\s*[:\-–]?)")
 # ... or that ends saying so, after a dash, a colon or a bracket: "Fwd: URGENT lice notice -
-# resolved", "RE: URGENT panne terminaux – résolu", "Kühlhaus 2 (behoben)"
+# resolved", "RE: URGENT panne terminaux – résolu", "Kühlhaus 2 (behoben)", "RE: resident
+# not in his room - FOUND"
 _CLEARED_AT_END = re.compile(
     r"[-–—:(\[|]\s*(?:now |all )?(?:resolved|fixed|solved|all clear|cleared|back (?:up|online|"
-    r"to normal)|résolu|résolue|réglé|rétabli|resuelto|resuelta|solucionado|risolto|risolta|"
+    r"to normal)|found(?: safe(?: and well)?)?|located|safe and well|(?:all|everyone) safe|"
+    r"résolu|résolue|réglé|rétabli|resuelto|resuelta|solucionado|risolto|risolta|"
     r"resolvido|resolvida|behoben|erledigt|gelöst|opgelost|verholpen|løst|löst|ratkaistu|"
     r"vyřešeno|vyriešené|odstraněno|해결(?:됨|완료)?|복구 ?완료|정상화)\s*[)\]]?\s*$",
     re.IGNORECASE)
