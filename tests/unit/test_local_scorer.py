@@ -2673,3 +2673,9 @@ def test_a_subject_that_ends_found_tells_the_search_is_over() -> None:
 ])
 def test_a_pagers_own_words_tell_an_incident(subject: str, body: str) -> None:
     assert lane_of("Ops Alerting <alerts@ops-alerting.example>", subject, body) is Lane.PUSH
+
+
+def test_a_relatives_news_that_the_operation_went_well_is_news() -> None:
+    body = ("언니, 시술 잘 끝났어. 혈관 막힌 거 뚫었고 의사가 빨리 와서 다행이래. 지금 "
+            "중환자실에 계신데 말도 조금씩 하셔. 너무 걱정하지 마. 내일 아침에 영상통화 하자.")
+    assert lane_of("수경 <sookyung@mail.example>", "엄마 시술 잘 끝났어", body) is not Lane.PUSH

@@ -1324,6 +1324,9 @@ _RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has be
                          r"완료(?:했|되|됐)|(?:교체|수리)(?:했|됐|되었|완료)|"
                          # "조치 완료", "이 건 종결합니다": done, and the matter closed
                          r"(?:조치|처리|복구|수리|교체) 완료|종결(?:합니다|했|됐|되었|처리)|"
+                         # discharged, the operation went well, arrived safely
+                         r"퇴원(?:하셨|했|하였)|(?:수술|시술)(?:이|은|는)? 잘 끝났|"
+                         r"무사히 (?:도착|끝났|나왔)|"
                          r"\b(?:risolt[oa]|ripristinat[oa]|tutto a posto|falso allarme|"
                          r"rezolvat[ăa]?|remediat[ăa]?|alarm[ăa] fals[ăa]|resolvido|"
                          r"resolvida)\b|вирішено|решено|усунено|устранено|відновлено|"
