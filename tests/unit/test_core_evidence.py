@@ -187,6 +187,16 @@ def test_negated_and_conditional_urgency_is_out_of_scope(text: str) -> None:
         assert word not in scoped or text.startswith("no rush")
 
 
+@pytest.mark.parametrize("text", [
+    "only ring me if the shed's on fire.", "call me if there's a flood in the cellar.",
+    "text us unless the power is out at the depot.",
+])
+def test_when_to_ring_the_sender_is_a_condition_not_an_event(text: str) -> None:
+    scoped = in_scope(text.encode())
+    for word in (b"fire", b"flood", b"power is out"):
+        assert word not in scoped, scoped
+
+
 def test_explicit_urgency_stays_in_scope() -> None:
     assert in_scope(b"this is urgent, the site is down") == b"this is urgent, the site is down"
 
@@ -836,6 +846,69 @@ def test_a_place_named_court_is_no_court_of_law() -> None:
     found = ev(mail("County Court Enforcement <notices@court-fines-payment.net>",
                     "Unpaid fine", "Pay the outstanding fine today."))
     assert any("government body" in r for r in found.reasons()), found.reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "Federal Bank Trade Services <tradeservices@federalbank.co.in>",
+    "Chena Federal Credit Union <fraudalerts@chenafcu.net>",
+    "Mesilla Valley Bank Treasury Services <treasury@mesillavalleybank.net>",
+    "Harbourside Customs Brokers <roz@harbourcustoms.com.au>",
+    "Ynys Customs Services <clearance@ynyscustoms.co.uk>",
+])
+def test_a_business_named_with_a_state_word_claims_no_government_body(sender: str) -> None:
+    # a bank's treasury desk, a bank or credit union called "Federal", a customs broker
+    found = ev(mail(sender, "Outgoing wire on hold", "Please call before 3:00 pm today."))
+    assert not any("government body" in r for r in found.reasons()), found.reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "HM Treasury Refunds <refunds@hmt-refund-online.net>",
+    "Federal Contractor Registration Desk <registration@federal-contractor-registry.net>",
+    "HM Revenue & Customs <refunds@hmrc-taxrefund-online.net>",
+    "EAEU Customs Enforcement Unit <enforcement@eaeu-customs-kz.net>",
+])
+def test_the_states_treasury_customs_or_a_federal_body_still_claims_one(sender: str) -> None:
+    found = ev(mail(sender, "Refund", "Your refund is waiting."))
+    assert any("government body" in r for r in found.reasons()), found.reasons()
+
+
+def test_the_uk_police_domain_is_a_governments() -> None:
+    found = ev(mail("Police Scotland Control <fwi.control@scotland.police.uk>",
+                    "Road closed", "Call the control room now."))
+    assert not any("government body" in r for r in found.reasons()), found.reasons()
+
+
+def test_a_brand_word_naming_a_place_is_no_brand() -> None:
+    found = ev(mail("Chase County Sheriff's Office Dispatch <dispatch@chasecountyso.org>",
+                    "Cattle trailer rollover - request vet", "Deputy requests a vet ASAP."))
+    assert not any("chase" in r for r in found.reasons()), found.reasons()
+    # the bank's own name from another domain still claims the brand
+    found = ev(mail("Chase Fraud Team <alerts@chase-fraud-desk.net>", "Card locked",
+                    "Verify your account now."))
+    assert any("claims chase" in r for r in found.reasons()), found.reasons()
+    # and a credit union's name that bank phish wear
+    found = ev(mail("Navy Federal Credit Union <alerts@navyfederal-securemember.com>",
+                    "Your debit card has been restricted", "Verify your card details now."))
+    assert any("claims navy federal" in r for r in found.reasons()), found.reasons()
+
+
+def test_a_buyer_who_asks_the_seller_to_pay_a_third_party_is_the_overpayment_fraud() -> None:
+    found = ev(mail("Sgt. Daniel Brooks <sgt.danielbrooks.us@gmail.com>",
+                    "Catering for 200 soldiers",
+                    "Our approved vendor supplies the tables, so you will need to pay them "
+                    "$4,200 and we will include it in the card payment to you."))
+    assert "money paid over the price, to pass on to a third party" in found.reasons()
+    found = ev(mail("Mrs Bharti <bharti.events.uk@gmail.com>", "Catering enquiry",
+                    "My client will pay by company cheque in advance, including the hall hire "
+                    "fee - you will then pay the hall directly by bank transfer."))
+    assert "money paid over the price, to pass on to a third party" in found.reasons()
+
+
+def test_a_user_id_and_transaction_password_asked_for_is_a_credential_request() -> None:
+    found = ev(mail("FedNet Corporate <fednet-alerts@fednet-corp.in>", "re-KYC pending",
+                    "Complete online re-KYC using your FedNet Corporate ID, User ID and "
+                    "transaction password: https://fednet-corp.in/rekyc"))
+    assert any("credential" in r for r in found.reasons()), found.reasons()
 
 
 def test_public_health_from_a_commercial_domain_claims_a_government_body() -> None:

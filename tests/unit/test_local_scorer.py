@@ -2679,3 +2679,26 @@ def test_a_relatives_news_that_the_operation_went_well_is_news() -> None:
     body = ("언니, 시술 잘 끝났어. 혈관 막힌 거 뚫었고 의사가 빨리 와서 다행이래. 지금 "
             "중환자실에 계신데 말도 조금씩 하셔. 너무 걱정하지 마. 내일 아침에 영상통화 하자.")
     assert lane_of("수경 <sookyung@mail.example>", "엄마 시술 잘 끝났어", body) is not Lane.PUSH
+
+
+def test_a_clock_on_a_dated_other_day_does_not_make_a_past_incident_now() -> None:
+    # a review of an incident, proposed for another dated day at a time: that day's time
+    body = ("The partners would like to sit down with you for a review of the January incident "
+            "and what we do differently. Would Tuesday 18 Feb at 2pm at our office work? "
+            "Please bring the written report.")
+    assert lane_of("Helen <helen@quill-accountants.com.au>", "post-incident review",
+                   body) is not Lane.PUSH
+    # trouble told with that stamp is the event itself
+    body = ("CODE ORANGE (External Mass Casualty) activated at 18:52, Saturday 7 November. "
+            "Incident: an express bus overturned, fire and rescue on scene, first ambulances "
+            "due 19:20. ED head please report to ED as incident commander.")
+    assert lane_of("Command Centre <command.centre@hospital.com.my>",
+                   "CODE ORANGE ACTIVATED 18:52 - bus crash", body) is Lane.PUSH
+
+
+def test_advice_to_act_now_is_an_ask() -> None:
+    body = ("Samples from this morning show microcystin at 61 ug/L at your intake. I'd strongly "
+            "advise you to stop pumping lough water into the tanks now. I'll be back out at "
+            "4pm to resample.")
+    assert lane_of("Dr Orla Hegarty <orla@loughwater.org>", "Toxin levels at the intake",
+                   body) is Lane.PUSH

@@ -199,7 +199,8 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "mcafee": ("mcafee",), "verizon": ("verizon", "verizonwireless"),
     "xfinity": ("xfinity", "comcast"), "comcast": ("comcast", "xfinity"),
     "vodafone": ("vodafone",), "natwest": ("natwest",), "monzo": ("monzo",),
-    "capital one": ("capitalone",), "wetransfer": ("wetransfer",), "airbnb": ("airbnb",),
+    "capital one": ("capitalone",), "navy federal": ("navyfederal", "navyfcu"),
+    "wetransfer": ("wetransfer",), "airbnb": ("airbnb",),
     "venmo": ("venmo",), "zelle": ("zellepay", "zelle"), "etsy": ("etsy",),
     "coupang": ("coupang",), "쿠팡": ("coupang",), "samsungcard": ("samsungcard",),
     "삼성카드": ("samsungcard",), "현대카드": ("hyundaicard",), "롯데카드": ("lottecard",),
@@ -279,8 +280,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:your|the) (?:bank|account) (?:details|number|information)|bank account"
      r"|(?:card|account) (?:number|details) and"
      # what a sign-in page will ask for: "your username, password and the one-time code"
-     r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\bwith your (?:\S+ ){0,4}(?:customer|"
-     r"user|client|member|account) ?(?:id|number|name) and password\b"
+     r"|\byour (?:\w+ )?user ?name,? (?:and )?password\b|\b(?:with|using) your (?:\S+ ){0,6}"
+     r"(?:customer|user|client|member|account) ?(?:id|number|name),? and (?:\w+ )?password\b"
      r"|\b(?:su|tu) usuario,? (?:y )?(?:su |tu )?contraseña\b|\bvotre identifiant et (?:votre )?"
      r"mot de passe\b|\b(?:ihren? )?benutzernamen? und (?:ihr )?passwort\b"
      r"|\byour password,? and (?:the |your )?"
@@ -888,8 +889,13 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
-    r"\b(?:tax|revenue|irs|hmrc|customs|police|ministry|public health|government|federal|"
-    r"immigration|social security|department of|coast ?guard|treasury|u\.s\.|usda|uscis|fema|"
+    r"\b(?:tax|revenue|irs|hmrc|police|ministry|public health|government|"
+    r"immigration|social security|department of|coast ?guard|u\.s\.|usda|uscis|fema|"
+    # words that name businesses too: a bank's treasury desk, "Federal Bank", a customs
+    # broker; the state's own treasury, and customs or a federal body that is none of those
+    r"(?:hm|his majesty'?s|her majesty'?s|us|the) treasury|treasury (?:department|board)|"
+    r"federal(?! (?:bank|credit union|savings|express))|"
+    r"customs(?! (?:brokers?|brokerage|broking|services|desk|agents?))|"
     r"fda|sam\.gov|noaa|osha|epa|cra|ato|"
     r"finanzamt|bundesamt|ministère|ministerio|agencia tributaria|"
     # a national body, a regulator, a licensing or registration office by its kind
@@ -904,7 +910,9 @@ _AUTHORITY_NAME = re.compile(
     r"clerk of (?:the )?courts?)\b"
     r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$"
-                         r"|(?:^|\.)gov\.(?:scot|wales)$")
+                         r"|(?:^|\.)gov\.(?:scot|wales)$"
+                         # the United Kingdom's police forces share one domain
+                         r"|^police\.uk$")
 
 
 def _hyphen_run(name: str, label: str) -> bool:
@@ -1208,9 +1216,13 @@ _PASS_ON = (r"\b(?:forward|transfer|pass|send|remit|wire|give) (?:it |that |this
             r")?to (?:him|her|them|my (?:agent|driver|shipper|mover|assistant|courier|"
             r"secretary)|(?:the|our) (?:agent|driver|shipper|mover|courier|carrier|transporter|"
             r"shipping agent))\b|\bpay (?:the|our|my|their) (?:freight )?(?:forwarder|shipper|"
-            r"shipping agent|mover|courier|agent|driver) (?:directly|themselves|yourself)\b")
-_OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fee)|include "
-               r"(?:it|that|the \w+ fee|his fee|their fee)|(?:once|after|when) (?:the |it |"
+            r"shipping agent|mover|courier|agent|driver) (?:directly|themselves|yourself)\b"
+            # "you will need to pay them $4,200", "you will then pay the hall directly"
+            r"|\b(?:you will|you'll) (?:then |need to |have to )*pay (?:them|him|her|the \w+) "
+            r"(?:[$€£]?\d|directly\b)")
+_OVER_PRICE = (r"\b(?:extra|excess|additional|on top of (?:the|your) (?:price|fee)|"
+               r"includ(?:e|ing) (?:it|that|the (?:\w+ ){1,2}fee|his fee|their fee)|"
+               r"(?:once|after|when) (?:the |it |"
                r"my )?(?:cheque|check|card|payment|funds?|money|transfer|it) (?:has )?"
                r"(?:clears?|cleared|shows?|arrives?|reflects?))\b")
 # A password's or a digital certificate's expiry announced ("your password expires in 24
@@ -1405,6 +1417,17 @@ _SERVICE_WORDS = _ACCOUNT_WORDS | frozenset({
 _GIVEN_NAME_BRANDS = frozenset({"chase"})
 
 
+# A place named after the word: "Chase County Sheriff's Office", "Apple Valley Dental".
+_PLACE_AFTER = re.compile(
+    r"\s+(?:county|city|township|valley|village|parish|borough|shire|creek|lake|river|"
+    r"heights|springs)\b")
+
+
+def _a_place_name(name: str, found: re.Match[str]) -> bool:
+    """The brand's word names a place: a county, a town or a valley follows it."""
+    return bool(_PLACE_AFTER.match(name, found.end()))
+
+
 def _a_persons_name(name: str, brand: str) -> bool:
     """A brand that is a first name, first in a name whose other words are a person's
     ("Chase Banerjee"; not "Chase Fraud Team", nor a product, "Microsoft Teams")."""
@@ -1432,7 +1455,7 @@ def _sender(from_name: str, domain: str) -> _Sender:
     government = bool(_GOV_DOMAIN.search(own))
     found = _BRAND_IN_NAME.search(name) if name else None
     brand = (found.group(1) or found.group(2)) if found else None
-    if brand and _a_persons_name(name, brand):
+    if brand and found and (_a_persons_name(name, brand) or _a_place_name(name, found)):
         brand = None
     return _Sender(
         own=own, public=public,

@@ -458,7 +458,8 @@ _SIE_VERB = (r"kommen|schicken|senden|sagen|geben|prüfen|überprüfen|rufen|inf
              r"entscheiden|helfen|stoppen|klären|unterschreiben|veranlassen|kontaktieren|"
              r"übernehmen|sorgen|organisieren|holen|bringen|teilen|schauen|sperren")
 _ASK = alternatives(
-    r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|your "
+    r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
+    r"(?:advise|urge) you to|your "
     r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
     r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
     r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
@@ -1585,6 +1586,12 @@ def _never() -> bool:
     return False
 
 
+# What tells an incident is now, not another day's: a near time, a clock time, today,
+# tomorrow, an alarm's subject; on a dated other day, its clock time is that day's
+_NOW_MARKS = frozenset({"near", "clock", "today", "tomorrow", "alarm_subject"})
+_NOW_MARKS_DATED = _NOW_MARKS - {"clock"}
+
+
 def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool],
              asked: Callable[[], bool], no_action: bool = False,
              calm: bool = False, routine: Callable[[], bool] = _never,
@@ -1633,11 +1640,18 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if "notice_tag" in found:
         return 0.3, "a notice to many, so tagged in its subject"
     incident = "incident" in found and not (not explicit and "resolved" in found)
+    # a clock time on a dated other day is that day's ("the review of the January incident:
+    # Tuesday 18 Feb at 2pm?"), unless today is named or trouble is told ("CODE ORANGE
+    # activated at 18:52, Saturday 7 November ... ambulances")
+    now_marks = _NOW_MARKS_DATED if (
+        incident and "date" in found and "other_day" in found and "today" not in found
+        and not trouble_told()
+    ) else _NOW_MARKS
     if incident and not explicit and "days_away" in found and "near" not in found:
         # "documents about the incident, within 30 days": a record to answer, not an event now
         incident = False
     if incident and not explicit and "other_day" in found and found & {"deadline", "date"} and not (
-            found & {"near", "clock", "today", "tomorrow", "alarm_subject"}
+            found & now_marks
             or s.automated_sender or s.security_alert or s.marketing):
         # "the incident report, deadline Monday 7 June": a task dated another day, the
         # incident its subject (a robot's or an account's notice still tells it now; in
@@ -1647,7 +1661,7 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             # "send the claim papers for the forklift incident by Friday": a person's request
             # due another day, the incident its background (an alarm's or a robot's notice
             # stamped with a date, or any near time, still tells it now)
-            found & {"near", "clock", "today", "tomorrow", "alarm_subject"}
+            found & now_marks
             or s.automated_sender or s.security_alert) and (s.action_requested or asked()):
         incident = False
     if s.marketing:

@@ -370,6 +370,8 @@ _OUT_OF_SCOPE = _Matcher(
     # what follows only if the reader did not do it: "if this wasn't you, your account has
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
+    # when to be rung, not what is happening: "only ring me if the shed's on fire"
+    r"|\b(?:ring|call|phone|text|page|wake) (?:me|us) (?:only )?(?:if|unless) [^.\n]*"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
     # "지금 당장 안 와도 될 것 같아" (no need to come right now), "당장 ... 따로 할 일은 없고"
     r"|(?:지금 )?당장 (?:\S+ ){0,3}?(?:안 (?:와도|오셔도|해도|하셔도)|할 (?:일|건|것)(?:은|는)? 없)"
