@@ -904,6 +904,20 @@ def test_a_buyer_who_asks_the_seller_to_pay_a_third_party_is_the_overpayment_fra
     assert "money paid over the price, to pass on to a third party" in found.reasons()
 
 
+def test_a_company_that_moved_its_banking_redirects_money() -> None:
+    found = ev(mail("Boland Fibre Accounts <accounts@bolandfibre-billing.net>",
+                    "Change of banking details",
+                    "Boland Fibre has moved its banking to a new provider. Kindly make payment "
+                    "to the account below."))
+    assert "money redirected to a new account" in found.reasons()
+
+
+def test_a_toll_brand_from_another_domain_is_claimed() -> None:
+    found = ev(mail("Linkt <notice@linkt-tollnotice.com>", "Unpaid toll - final notice",
+                    "Pay now to avoid a penalty notice: https://linkt-tollnotice.com/pay"))
+    assert any("claims linkt" in r for r in found.reasons()), found.reasons()
+
+
 def test_a_user_id_and_transaction_password_asked_for_is_a_credential_request() -> None:
     found = ev(mail("FedNet Corporate <fednet-alerts@fednet-corp.in>", "re-KYC pending",
                     "Complete online re-KYC using your FedNet Corporate ID, User ID and "

@@ -2702,3 +2702,51 @@ def test_advice_to_act_now_is_an_ask() -> None:
             "4pm to resample.")
     assert lane_of("Dr Orla Hegarty <orla@loughwater.org>", "Toxin levels at the intake",
                    body) is Lane.PUSH
+
+
+def test_a_deadlines_clock_on_a_dated_other_day_is_that_days() -> None:
+    body = ("We can offer you an extra Saturday sweep on 14 Dec (collection 16:00, trailer on "
+            "bay by 11:00). Can you let me know by close of play Wednesday 27th?")
+    assert lane_of("Tariq <tariq@parcelgrid.co.uk>", "Peak collections: Saturday 14th sweep?",
+                   body) is Lane.QUEUE
+    # today named: the clock is today's
+    body = ("The export permit expired. The airline needs the new one before 15:00 today, "
+            "Monday 3 March, or the lobster misses the flight. Can you sign it?")
+    assert lane_of("Ming <ming@seafood-export.com.au>", "Permit for tonight's flight",
+                   body) is Lane.PUSH
+
+
+def test_a_driver_who_can_wait_until_a_clock_time_waits_today() -> None:
+    body = ("Our driver is now at the campus for the nitrogen delivery, and the access road is "
+            "closed. He can wait until 11:30. If no one can open the fences, the next free slot "
+            "is Thursday 20 April. Please call the driver directly.")
+    assert lane_of("Planning <planning@cryogas.nl>", "Delivery - driver cannot reach tank",
+                   body) is Lane.PUSH
+
+
+def test_an_order_to_leave_now_is_urgent() -> None:
+    body = ("Smoke is really thick over the back fence now. They're saying leave now if you're "
+            "not prepared to defend. Are you home?")
+    assert lane_of("Nell <nell.k@bigpond.com>", "fire", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Seemeeu port engine", "Port engine overheating, I shut it down. Please ask port control "
+     "to have the pilot boat standby to tow us in."),
+    ("Hoedjie II", "Her stern lines have parted in the surge and she's swinging on the bow "
+     "line. Someone needs to get the workboat out, please."),
+    ("HOLD batch 30-114", "Dissolved oxygen is out of spec on 4 of 6 samples. Can you call "
+     "Tafelberg before they load it?"),
+])
+def test_a_machine_overheating_a_boat_adrift_or_a_batch_out_of_spec_is_trouble(
+        subject: str, body: str) -> None:
+    assert lane_of("Bradley <bradley@hoedjiesmarine.co.za>", subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize("calm", [
+    "It's not for today.", "Cuando puedas me contestas, no es para hoy.",
+    "Whenever you're out this way next is fine.", "It doesn't have to be today.",
+])
+def test_an_ask_said_not_to_be_for_today_is_calm(calm: str) -> None:
+    body = f"Can you send me the overdue list today? I'm in till 1. {calm}"
+    assert lane_of("Amber <amber@downslogic.com.au>", "overdue list", body) is not Lane.PUSH

@@ -200,6 +200,7 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "xfinity": ("xfinity", "comcast"), "comcast": ("comcast", "xfinity"),
     "vodafone": ("vodafone",), "natwest": ("natwest",), "monzo": ("monzo",),
     "capital one": ("capitalone",), "navy federal": ("navyfederal", "navyfcu"),
+    "linkt": ("linkt",),
     "wetransfer": ("wetransfer",), "airbnb": ("airbnb",),
     "venmo": ("venmo",), "zelle": ("zellepay", "zelle"), "etsy": ("etsy",),
     "coupang": ("coupang",), "쿠팡": ("coupang",), "samsungcard": ("samsungcard",),
@@ -408,7 +409,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # back. Genuine changes are checked by phone before money moves: never an interruption.
     (_REDIRECTED, 2,
      r"\b(?:change|changed) of bank details\b|\bnew (?:bank )?account (?:below|details)\b"
-     r"|\b(?:changed|switched|moved) (?:our |my )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
+     r"|\b(?:changed|switched|moved) (?:our |my |its )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
      r"below\b|\b(?:rather than|instead of) the usual account\b"
      r"|\b(?:his|her|my|our|their|this|that|a different|another|the new|\w+'s) (?:new )?"
      r"(?:bank )?(?:account|card) instead\b"

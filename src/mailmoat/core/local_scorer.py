@@ -68,6 +68,8 @@ _EXPLICIT_URGENT = alternatives(
     r"lo antes posible|cuanto antes|lo más pronto posible|dès que possible|au plus vite|"
     r"le plus vite possible|so schnell wie möglich|schnellstmöglich|sofortige[nr]?|"
     r"umgehende[nr]?|en urgence|pilne|pilnie|natychmiast|jak najszybciej)\b",
+    # an order to get away: "residents must leave now", "evacuate now"
+    r"\b(?:leave|evacuate|get out) now\b",
     r"긴급|급히|급합니다|즉시|당장|지금 바로|"
     # "빨리" with what is asked: answer, come, call, decide ... quickly
     r"빨리 (?:좀 )?(?:답|회신|확인|처리|부탁|와|오|나와|가 ?주|연락|전화|정해|결정|알려|보내|말해)",
@@ -202,22 +204,26 @@ _INCIDENT = alternatives(
 )
 # An hour and its minutes, "14:30", "9.30", "00.01"; not a decimal, "0.01"
 _HOUR_MINUTE = r"(?:(?:[01]?\d|2[0-3]):[0-5]\d|(?:0\d|1\d?|2[0-3]?|[3-9])\.[0-5]\d)"
+# A deadline's clock time: "by 5pm", "before 11:00", "until 19:00" (its own pattern of
+# `_NEAR_SET`: on a dated other day it is that day's, `_dated_clock`)
+_NEAR_CLOCK_WORDS = (r"(?:by|before) \d{1,2}(?::\d\d)?\s?(?:am|pm)|(?:by|before|until|till) "
+                     + _HOUR_MINUTE + r"(?:z|utc|lt)?")
 _NEAR_TIME = alternatives(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|eod|end of (?:the )?day|"
     r"within (?:the )?(?:next )?(?:\d+|an?|one|two) minutes?|within (?:the )?(?:next )?"
     r"(?:[1-9]|1[0-2]|an?|one|two) hours?|"
-    r"(?:by|before) \d{1,2}(?::\d\d)?\s?(?:am|pm)|(?:by|before|until) end of (?:the )?day|"
+    + _NEAR_CLOCK_WORDS + r"|(?:by|before|until) end of (?:the )?day|"
     r"in (?:an|one|[1-9]|1[0-2]) (?:hours?|hrs?)|within the hour|(?:in|within) the next hour|"
     r"in (?:the next )?\d+ minutes|(?:join|call|approve|come|respond|reply|"
     r"fix|send) (?:\w+ ){0,2}now|"
-    r"(?:by|before|until|till) " + _HOUR_MINUTE + r"(?:z|utc|lt)?|"
     r"(?:in|within) (?:the )?"
     r"(?:next )?\d+ ?min(?:ute)?s?|when you see this|as soon as you (?:can|see|get|read)|"
     r"(?:in|within) the next (?:few|couple of) (?:minutes|hours)|close of business|cob|"
     r"straight away|right now|on hold (?:with|for)|(?:is|are) (?:waiting|queued) (?:up )?"
     r"(?:outside|downstairs|in reception|at reception)|queued up|has arrived|"
     r"(?:is|are) (?:here (?:now|early|already)|already here)|can (?:only )?wait (?:another |for "
-    r")?(?:\d+|ten|fifteen|twenty|thirty) ?min\w*|\d+ ?min(?:ute)?s? max(?:imum)?|"
+    r")?(?:\d+|ten|fifteen|twenty|thirty) ?min\w*|can (?:only )?wait (?:until|till) "
+    r"\d{1,2}(?:[:.]\d\d)?|\d+ ?min(?:ute)?s? max(?:imum)?|"
         r"(?:by|before) \d{1,2} (?:or|otherwise|today|tonight)|\d+ more minutes|"
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin)|"
     r"dzisiaj|teraz)\b|\bdziś",
@@ -879,10 +885,15 @@ _CHEERFUL = alternatives(
 # of its own. Read before negations are taken out of scope ("no rush" is one).
 _CALM = matcher(alternatives(
     r"\b(?:no rush|no hurry|not (?:actually |really |that |so )?urgent|nothing urgent|not "
-    r"time[- ]sensitive|not in (?:a|any) (?:rush|hurry)|there'?s no (?:rush|hurry))\b",
+    r"time[- ]sensitive|not in (?:a|any) (?:rush|hurry)|there'?s no (?:rush|hurry)|"
+    # not today's: "it's not for today", "doesn't have to be today", "whenever you're out
+    # this way next is fine"
+    r"(?:not|isn'?t|is not) for today|(?:doesn'?t|does not|don'?t|do not) (?:have|need) to be "
+    r"(?:today|now|this week)|whenever you(?:'re| are)? (?:\w+ ){0,4}is fine)\b",
     # French, Spanish and German: "rien d'urgent", "no hay prisa", "eilt nicht"
     r"\b(?:pas d'urgence|rien ne presse|rien d'urgent|pas (?:très |si )?urgent|(?:sin|no hay|no "
-    r"corre) prisa|sin urgencia|no hay (?:\w+ )?urgencia|no es urgente|nada urgente|keine eile|"
+    r"corre) prisa|no es para hoy|sin urgencia|no hay (?:\w+ )?urgencia|no es urgente|"
+    r"nada urgente|keine eile|"
     r"eilt nicht|nicht "
     r"(?:so |sehr )?dringend)\b",
     # (Korean: "no need to come right now", "지금 당장 안 와도 될 것 같아")
@@ -920,7 +931,7 @@ _TROUBLE = alternatives(
     r"(?:water|it'?s|is) (?:spraying|gushing|pouring) (?:from|out|in|through|into|everywhere)|"
     r"(?:isn'?t|is not|won'?t|not) stopping|took off without|(?:diesel|fuel|oil) (?:went )?"
     r"in(?:to)? the water|sheen (?:spreading|on the water)|slipped (?:off|and fell|on the)|"
-    r"overboard|"
+    r"overboard|adrift|lines? (?:have |has )?parted|overheat(?:ing|ed)|out of spec(?:ification)?|"
     # a reading going the wrong way, a consignment stopped on its way
     r"(?:pressure|voltage|oil level|water level) (?:is )?(?:dropping|falling|still falling)|"
     r"on hold at (?:the )?(?:\w+ ){0,2}(?:terminal|customs|port|border|airport|warehouse)|"
@@ -1468,7 +1479,21 @@ _INCIDENT_SET = PatternSet({"incident": _INCIDENT, "clock": _CLOCK})
 # state of things otherwise ("현재 품절", "현재 입원 중", "현재 초안"); "(현재 61%)" is a
 # figure's date
 _PRESENT = r"(?:^|[^(])현재 [^\d\s(]"
-_NEAR_SET = PatternSet({"near": _NEAR_TIME, "present": _PRESENT})
+# (the near times less a deadline's clock time, which the set names apart)
+_NEAR_UNCLOCKED = _NEAR_TIME.replace(_NEAR_CLOCK_WORDS + "|", "", 1)
+_NEAR_SET = PatternSet({"near": _NEAR_UNCLOCKED, "near_clock": rf"\b(?:{_NEAR_CLOCK_WORDS})\b",
+                        "present": _PRESENT})
+
+
+def _dated_clock(found: frozenset[str], same_org: bool) -> frozenset[str]:
+    """`found` with a deadline's clock time ("near_clock") read: a near time, unless the mail
+    dates another day and names no today ("collection 14 Dec, trailer on bay by 11:00", "bids
+    due Friday the 21st by 2 pm"): the clock is that day's. With today or tomorrow named, or
+    from the reader's own organisation, it stays near ("action needed by 12:00" from IT)."""
+    if "date" in found and "other_day" in found and not (
+            "today" in found or "tomorrow" in found or same_org):
+        return found  # a time to keep, no near one (`_urgency`: some time pressure)
+    return found | _NEAR_NAME
 _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "no_action": _NO_ACTION,
                            "resolved": _RESOLVED, "promo_pressure": _PROMO_PRESSURE,
@@ -1807,7 +1832,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
             # what the mail is for, and the trouble in it is the matter's background
             return 0.5, "trouble told about a routine matter"
         return 0.8, "trouble with a request"
-    if near or deadline or "soon" in found:
+    if near or deadline or "soon" in found or ("near_clock" in found and not s.transactional):
+        # (a dated other day's clock time, `_dated_clock`, is a time to keep, no near one; in
+        # a receipt or a delivery notice it records when, as a near time there does)
         return 0.5, "some time pressure"
     if s.security_alert:
         return 0.4, "security notice"
@@ -2007,6 +2034,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
             read = unnamed
             found = (_URGENCY_SET.found(read) | _INCIDENT_SET.found(read)
                      | _NEAR_SET.found(read))
+    if "near_clock" in found:
+        found = _dated_clock(found, signals.same_org)
     if "resolved" in found and _PENDING_FIX.search(read) and not _RESOLVED_ALONE.search(
             _PENDING_FIX.sub(b" ", read)):
         found = found - _RESOLVED_NAME

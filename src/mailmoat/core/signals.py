@@ -370,6 +370,11 @@ _OUT_OF_SCOPE = _Matcher(
     # what follows only if the reader did not do it: "if this wasn't you, your account has
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
+    # a time that is not the ask's: "it's not for today", "no es para hoy", "doesn't have to
+    # be today", "whenever you're out this way next is fine" (the local scorer reads them calm)
+    r"|\b(?:not|isn'?t|is not) for today\b|\bno es para hoy\b|\b(?:doesn'?t|does not|don'?t|"
+    r"do not) (?:have|need) to be (?:today|now|this week)\b|\bwhenever you(?:'re| are)? "
+    r"(?:\w+ ){0,4}is fine\b"
     # when to be rung, not what is happening: "only ring me if the shed's on fire"
     r"|\b(?:ring|call|phone|text|page|wake) (?:me|us) (?:only )?(?:if|unless) [^.\n]*"
     r"|긴급(?:한|하지 않|하진 않)[^.\n]{0,12}(?:건|문의|사항|경우|일)?|급하지 않|긴급 시"
