@@ -904,6 +904,14 @@ def test_a_buyer_who_asks_the_seller_to_pay_a_third_party_is_the_overpayment_fra
     assert "money paid over the price, to pass on to a third party" in found.reasons()
 
 
+def test_a_boss_who_cannot_talk_on_the_phone_and_wants_a_payment_handled_is_secretive() -> None:
+    found = ev(mail("Principal Andrew Kirkwood <andrew.kirkwood.principal@gmail.com>",
+                    "Are you available?",
+                    "I need you to handle a payment for me quickly today. It's a confidential "
+                    "matter and I cannot discuss it on the phone."))
+    assert "secrecy or pressure to act alone" in found.reasons()
+
+
 def test_a_company_that_moved_its_banking_redirects_money() -> None:
     found = ev(mail("Boland Fibre Accounts <accounts@bolandfibre-billing.net>",
                     "Change of banking details",

@@ -2750,3 +2750,16 @@ def test_a_machine_overheating_a_boat_adrift_or_a_batch_out_of_spec_is_trouble(
 def test_an_ask_said_not_to_be_for_today_is_calm(calm: str) -> None:
     body = f"Can you send me the overdue list today? I'm in till 1. {calm}"
     assert lane_of("Amber <amber@downslogic.com.au>", "overdue list", body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Resident Portal <noreply@parkwood-living.com>", "Maintenance request #PV-20931 received",
+     "Your maintenance request has been received. Category: roof / ceiling leak. Priority: "
+     "Emergency. Our after-hours emergency technician will be dispatched."),
+    ("Cyber Cover <incidents@cybercover-claims.com.au>", "Incident acknowledged - INC-77120",
+     "Your incident notification has been received. Incident: suspected ransomware. The "
+     "responder will call within 2 hours. Please do not delete logs."),
+])
+def test_the_receipt_of_the_readers_own_report_is_no_interruption(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH

@@ -1841,6 +1841,18 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     return 0.15, ""
 
 
+# The receipt of something the reader sent ("Your maintenance request has been received",
+# "We've received your claim", "your incident notification has been received"): the reader
+# raised the matter; the mail tells it arrived, whatever it is about (kept in sight, never an
+# interruption)
+_ACKNOWLEDGED = matcher(
+    r"\byour (?:\w+ ){0,2}(?:request|report|ticket|notification|claim|submission|enquiry|"
+    r"inquiry|message) (?:has been|was|is) (?:received|logged|acknowledged|registered)\b|\bwe"
+    r"(?:'ve| have) received your (?:\w+ ){0,2}(?:request|report|ticket|notification|claim|"
+    r"submission|enquiry|inquiry)\b")
+_ACKNOWLEDGED_CAP = 0.5
+
+
 def _sender_trust(s: Signals) -> float:
     if s.marketing or s.spam_verdict or s.phishing:
         return 0.05
@@ -2098,6 +2110,8 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             lambda: _SUBSCRIBED.search(texts.footer),
                             lambda: bool(_MONEY_WAITING.search(read))
                             and not _WEB_ADDRESS.search(texts.opening))
+    if urgency >= _ACKNOWLEDGED_CAP and _ACKNOWLEDGED.search(read):
+        urgency, why = _ACKNOWLEDGED_CAP, "an acknowledgement of the reader's own request"
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]
