@@ -912,6 +912,25 @@ def test_a_boss_who_cannot_talk_on_the_phone_and_wants_a_payment_handled_is_secr
     assert "secrecy or pressure to act alone" in found.reasons()
 
 
+@pytest.mark.parametrize("sender", [
+    "Sun Li <sunli@qihang-edu.cn>", "Ragna <ragna@breidfjord-net.is>",
+    "Office <office@bundang-gu-edu.kr>",
+])
+def test_a_school_or_network_named_in_its_own_countrys_domain_wears_no_ending(
+        sender: str) -> None:
+    found = ev(mail(sender, "Flight diverted", "Please call me when you see this."))
+    assert not any("another domain's ending" in r for r in found.reasons()), found.reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "Kent State <bursar@kentstate-edu.us>", "UPU <notice@upu-edu-my.com>",
+    "IRS <refund@irs-gov.kr>", "Fort Pitt <it@fortpitt-edu.net>",
+])
+def test_an_ending_worn_over_another_one_is_still_a_shape(sender: str) -> None:
+    found = ev(mail(sender, "Refund", "Your refund is waiting."))
+    assert any("another domain's ending" in r for r in found.reasons()), found.reasons()
+
+
 def test_a_company_that_moved_its_banking_redirects_money() -> None:
     found = ev(mail("Boland Fibre Accounts <accounts@bolandfibre-billing.net>",
                     "Change of banking details",

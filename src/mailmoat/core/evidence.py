@@ -829,8 +829,17 @@ def wears_another_suffix(domain: str) -> bool:
     if len(labels) < 2:
         return False
     parts = labels[-2].split("-")
+    if parts[-1] in _NAMED_ENDINGS and len(labels[-1]) == 2 and labels[-1] != "us" and not any(
+            p in _TLD_WORDS for p in parts[1:-1]):
+        # "qihang-edu.cn", "breidfjord-net.is": a school's or a network's name in its own
+        # country's domain, not an ending worn over another one (the United States' schools
+        # and universities are under .edu, not .us)
+        parts = parts[:-1]
     return any(p in _TLD_WORDS for p in parts[1:]) or any(
         p in _SECOND_LEVEL and len(q) == 2 for p, q in itertools.pairwise(parts[1:]))
+
+
+_NAMED_ENDINGS = frozenset({"edu", "net"})
 
 
 # Words a phisher joins to a borrowed name to make a domain ("adp-employee-portal.com",

@@ -1632,9 +1632,10 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     that match the sender's words in scope (and "alarm_subject": a machine's alarm names
     itself in the subject, `ALARM_SUBJECT`; "cleared_subject": the subject says it is over,
     `_CLEARED_SUBJECT`; "question": a "?" closes a sentence where the asks are read,
-    `_QUESTION`); `trouble_told` and `asked`: whether `_TROUBLE`
-    and `_ASK` match them, called only where the answer can change the outcome
-    (`ReadWhenAsked`); `calm`: the sender says outright it is not urgent ("no rush",
+    `_QUESTION`; "near_clock": a deadline's clock time, `_dated_clock`); `trouble_told` and
+    `asked`: whether `_TROUBLE` (less what the news told, `_NEWS_SET`) and `_ASK` match them,
+    called only where the answer can change the outcome (`ReadWhenAsked`); `calm`: the
+    sender says outright it is not urgent ("no rush",
     "급하지 않으니"); `not_real`: the mail says a drill is no real event ("this is a drill",
     "실제 상황 아님") or its subject announces the drill (`_drill_announced`), asked only
     when a drill and urgent words are both found; `owned`: the mail names the reader's own
