@@ -2763,3 +2763,12 @@ def test_an_ask_said_not_to_be_for_today_is_calm(calm: str) -> None:
 def test_the_receipt_of_the_readers_own_report_is_no_interruption(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_person_telling_trouble_now_about_an_invoice_link_is_no_receipt() -> None:
+    body = ("Rocco and Trent both just rang asking about an email I sent them this morning with "
+            "a 'shared invoice' link. I didn't send anything. Trent said he clicked it and put "
+            "his password in. About 200 of them have gone out since 7am and more are going "
+            "out now.")
+    assert lane_of("Bronwyn <bronwyn@tenthillcreek.com.au>", "people getting emails from me",
+                   body) is Lane.PUSH

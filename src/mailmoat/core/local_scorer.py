@@ -951,7 +951,8 @@ _TROUBLE = alternatives(
     r"(?:leave|evacuate) (?:the|our) (?:building|site|premises|area)|cordoned off|suspicious "
     r"(?:object|package|device|parcel)|"
     r"police|beeping|locked out|clicked (?:on )?"
-    r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|entered my (?:password|"
+    r"(?:a|an|something|the) (?:bad|suspicious|dodgy|weird|link)|(?:entered|typed|put) (?:in )?"
+    r"(?:my|his|her|their) (?:password|"
     r"credentials|details)|"
     r"(?:got|been|was|were) (?:hacked|phished|breached)|wrong (?:warehouse|address|client|"
     r"customer|recipient|person|account|patient)|sent (?:\w+ ){0,3}(?:by mistake|to the "
@@ -1735,8 +1736,11 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
     if s.scheduling and not (explicit or incident or deadline):
         # "tomorrow's sync" is when the meeting is, not a deadline.
         near = near and "today" in found and request()
-    if s.transactional and not (deadline or request()):
+    if s.transactional and not (deadline or request() or (
+            _a_persons_mail(s) and trouble_told())):
         # "delivered this afternoon" records when something happened; it asks for nothing.
+        # A person telling trouble now is no receipt ("about 200 of them gone out since 7am
+        # ... more are going out now", about a "shared invoice" link).
         near = False
     # "FYI and need your go": trouble with a request outweighs a bare FYI.
     if (no_action or "no_action" in found) and not (
