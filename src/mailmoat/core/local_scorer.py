@@ -1482,6 +1482,8 @@ _INCIDENT_SET = PatternSet({"incident": _INCIDENT, "clock": _CLOCK})
 _PRESENT = r"(?:^|[^(])현재 [^\d\s(]"
 # (the near times less a deadline's clock time, which the set names apart)
 _NEAR_UNCLOCKED = _NEAR_TIME.replace(_NEAR_CLOCK_WORDS + "|", "", 1)
+if _NEAR_UNCLOCKED == _NEAR_TIME:  # the clock words moved: "near" would read them twice
+    raise RuntimeError("_NEAR_TIME no longer holds _NEAR_CLOCK_WORDS as one alternative")
 _NEAR_SET = PatternSet({"near": _NEAR_UNCLOCKED, "near_clock": rf"\b(?:{_NEAR_CLOCK_WORDS})\b",
                         "present": _PRESENT})
 
