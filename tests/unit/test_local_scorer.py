@@ -2772,3 +2772,37 @@ def test_a_person_telling_trouble_now_about_an_invoice_link_is_no_receipt() -> N
             "out now.")
     assert lane_of("Bronwyn <bronwyn@tenthillcreek.com.au>", "people getting emails from me",
                    body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("yard gate", "Tried ringing you. The pallet racking in bay 3 has collapsed onto the "
+     "forklift and the aisle is blocked."),
+    ("camión 9", "Te escribo porque no contestas el teléfono. El camión se volcó en la 33 y "
+     "hay diésel en la cuneta."),
+    ("창고", "전화를 안 받으셔서 메일 드립니다. 창고 지붕에서 누수가 심하고 정전이 됐습니다."),
+])
+def test_trouble_told_by_someone_who_could_not_reach_the_reader_is_urgent(
+        subject: str, body: str) -> None:
+    # no question and no request: the failed call is the ask
+    assert lane_of("Dana <dana@riverbendfreight.net>", subject, body) is Lane.PUSH
+
+
+def test_a_stranger_who_says_they_could_not_reach_you_is_no_person_asking() -> None:
+    body = ("We tried to reach you by phone about your listing. An accident report was filed "
+            "against your profile and it will be removed in 48 hours.")
+    assert lane_of("Listings Team <support@bizlistings-review.net>",
+                   "Your business profile will be removed", body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Bố bị ngất", "Con ơi, bố bị ngất ngoài vườn, mẹ đã gọi xe cứu thương. Con gọi cho mẹ "
+     "liền nha."),
+    ("Kho bị ngập", "Nước tràn vào kho, mấy bao gạo ướt hết. Anh về liền được không?"),
+])
+def test_vietnamese_trouble_with_an_ask_is_urgent(subject: str, body: str) -> None:
+    assert lane_of("Hoa <hoa.tran@saigonmail.net>", subject, body) is Lane.PUSH
+
+
+def test_vietnamese_news_of_a_flood_without_an_ask_is_not_urgent() -> None:
+    body = "Ở nhà mưa suốt, đường ngập tới đầu gối. Ba con vẫn khỏe. Thương con."
+    assert lane_of("Mẹ <me.nguyen@saigonmail.net>", "thư của mẹ", body) is not Lane.PUSH

@@ -721,6 +721,10 @@ _ASK = alternatives(
     r"(?:^|[ \n(])čo m[aá]m(?:e)? robi[tť]",
     # German: call me (the polite form)
     r"\brufen sie (?:mich |uns )?(?:bitte )?(?:sofort |umgehend |gleich )?an\b",
+    # Vietnamese: can you ...?, right away please, call me at once, please call / answer /
+    # confirm / tell / send
+    r"được không\s*\?|\bliền (?:nha|nhé|nhe|nghen)\b|\bgọi (?:cho )?\pL+ (?:liền|ngay|gấp)\b|"
+    r"\b(?:làm ơn|vui lòng) (?:gọi|trả lời|xác nhận|báo|gửi)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -1153,6 +1157,14 @@ _TROUBLE = alternatives(
     # missing, can't reach, flooded, leaking, broken down, a power cut, an accident
     r"火事|火災|煙が|けが|怪我|負傷|倒れ|意識が(?:ない|なく)|救急車|搬送|骨折|出血|行方不明|"
     r"連絡が(?:取れ|つか)ない|浸水|漏れ|故障|停電|止まっ|動かない|事故|やけど|火傷",
+    # Vietnamese: the emergency room, an ambulance, the fire brigade, fainted, fell, a stroke,
+    # chest pain, short of breath, admitted to hospital, called 911, an accident, hurt, on fire,
+    # a power cut, flooded, water pouring in, not running, a leak, a theft, died, stuck,
+    # bleeding
+    r"\b(?:cấp cứu|xe cứu thương|cứu h(?:ỏa|oả)|ngất|bị té|té ngã|bị ngã|đột quỵ|đau ngực|"
+    r"khó thở|nhập viện|gọi 911|tai nạn|bị thương|đang cháy|cháy nhà|hỏa hoạn|mất điện|"
+    r"cúp điện|ngập|nước tràn|tràn vào|không chạy|rò rỉ|bị trộm|mất trộm|qua đời|mất rồi|"
+    r"bị kẹt|chảy máu)\b",
     # Dutch ("brand" and "storing" alone are English words too)
     r"\b(?:er is brand|uitslaande brand|rookontwikkeling|rook|gewond|gevallen|"
     r"(?:in|naar) (?:het |'t )?ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|"
@@ -1385,6 +1397,21 @@ _FRAUD_WARNING = alternatives(
     r"\b(?:(?:fraud|phishing|scam|fake|spoofed?|fraudulent) (?:attempts?|e-?mails?|messages?|"
     r"calls?|texts?|invoices?|websites?)|(?:are|is|were) not from (?:me|us))\b",
     r"(?:피싱|사칭|스미싱) ?(?:메일|문자|전화|시도)")
+# The sender tried to reach the reader by phone and could not ("tried ringing you", "your
+# phone goes to voicemail", "no contestas el teléfono", "전화를 안 받으셔서", "gọi con không
+# được"): a person writing now because a call found no one. (Not "we don't answer the phone":
+# a scammer's excuse; not "he's not answering": a third party's trouble, `_TROUBLE`.)
+_UNREACHED = alternatives(
+    r"\btried (?:ringing|calling|phoning|to (?:call|ring|phone|reach|get hold of)) (?:you|ya)\b|"
+    r"\b(?:you'?re|you are|ur|u r|youre) not (?:answering|picking up)\b|\byou (?:didn'?t|did "
+    r"not|don'?t) (?:answer|pick up) (?:your|the) (?:phone|mobile|cell)\b|\byour (?:phone|mobile|"
+    r"cell)(?: is)? (?:goes|is going|went|keeps going|going) (?:straight )?to voice ?mail|\bcan'?t "
+    r"get (?:hold of|through to) you\b|\bcould(?:n'?t| not) (?:reach|get hold of|get through "
+    r"to) you\b|\btried your (?:phone|mobile|cell)\b|\bno (?:me )?contestas\b|\bno (?:me )?"
+    r"contesta(?:s|ste)? el (?:tel[ée]fono|celular|m[óo]vil)|\bno coges el\b|\bn[ãa]o (?:me )?"
+    r"atendes?\b|\btu ne r[ée]ponds pas\b|\bvous ne r[ée]pondez pas\b|\bgehst nicht (?:ran|"
+    r"ans)\b|\berreiche dich nicht\b|\bnon rispondi\b|\bje neemt niet op\b",
+    r"전화(?:를)? ?안 ?받|電話に出(?:ない|られない)|gọi[^.\n]{0,30}không được")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
                       r"сегодня",
                       greek("σήμερα|απόψε"),
@@ -1507,7 +1534,8 @@ _URGENCY_SET = PatternSet({"explicit": _EXPLICIT_URGENT, "deadline": _DEADLINE,
                            "other_day": _OTHER_DAY,
                            "days_away": _DAYS_AWAY, "doubled_question": r"\?\?",
                            "due_other_day": _DUE_OTHER_DAY,
-                           "fraud_warning": _FRAUD_WARNING, "notice_tag": _NOTICE_TAG})
+                           "fraud_warning": _FRAUD_WARNING, "notice_tag": _NOTICE_TAG,
+                           "unreached": _UNREACHED})
 # Trouble and the asks are a set each as well: in one set their sentence tails built twice
 # the DFA states on mail not read before (93 against 27 + 15 us a text on the corpus). Each is
 # read only when `_urgency` asks (`ReadWhenAsked`): trouble in a fifth of the corpus, the
@@ -1723,6 +1751,9 @@ def _urgency(found: frozenset[str], s: Signals, trouble_told: Callable[[], bool]
         reader about now. In a robot's, a list's, a seller's or a stranger's mail it asks
         nothing; in a cheerful note it is an invitation."""
         return s.action_requested or asked() or (
+            # "I've tried your phone twice, so email as well": a person writing because a
+            # call found no one wants the reader back
+            "unreached" in found and _a_persons_mail(s)) or (
             # "Has it gone to print??": a person asking twice over; a robot or a list post
             # is not
             "doubled_question" in found and not (s.automated_sender or s.bulk
