@@ -1870,3 +1870,23 @@ def test_an_alarms_capitals_are_no_shouted_subject() -> None:
     pitch = ev(mail("Deals <deals@shop.example>", "HUGE SAVINGS ON EVERYTHING TODAY",
                     "Buy now."))
     assert any("shouted subject" in u for u in pitch.unsolicited)
+
+
+def test_a_change_in_the_senders_banking_redirects_money() -> None:
+    found = ev(mail("Harbourside Timber <ar@harbourside-timber.net>", "Overdue: invoice 7731",
+                    "Invoice 7731 is now 21 days overdue. Due to a change in our banking, "
+                    "please make payment today to the account below."))
+    assert "money redirected to a new account" in found.reasons()
+
+
+def test_a_disclaimer_about_bank_changes_redirects_nothing() -> None:
+    found = ev(mail("Corran Legal <office@corranlegal.net>", "Your file",
+                    "Please find the draft attached. Corran Legal will never notify you of a "
+                    "change to our bank details by email."))
+    assert "money redirected to a new account" not in found.reasons()
+
+
+def test_a_korean_relative_writing_from_a_new_number_is_a_secrecy_shape() -> None:
+    found = ev(mail("민지 <minji.lee22@webmail-kr.net>", "엄마 나야",
+                    "엄마 나야 폰이 물에 빠져서 새 번호로 연락해. 급하게 100만원만 보내줘."))
+    assert "secrecy or pressure to act alone" in found.reasons(), found.reasons()

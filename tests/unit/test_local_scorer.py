@@ -2806,3 +2806,8 @@ def test_vietnamese_trouble_with_an_ask_is_urgent(subject: str, body: str) -> No
 def test_vietnamese_news_of_a_flood_without_an_ask_is_not_urgent() -> None:
     body = "Ở nhà mưa suốt, đường ngập tới đầu gối. Ba con vẫn khỏe. Thương con."
     assert lane_of("Mẹ <me.nguyen@saigonmail.net>", "thư của mẹ", body) is not Lane.PUSH
+
+
+def test_a_korean_call_that_did_not_connect_makes_trouble_an_ask() -> None:
+    body = "통화가 안 돼서 메일 드립니다. 2층 배관이 터져서 물이 새고 있습니다."
+    assert lane_of("박기사 <park@hanul-sisul.net>", "2층 배관", body) is Lane.PUSH

@@ -409,6 +409,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # back. Genuine changes are checked by phone before money moves: never an interruption.
     (_REDIRECTED, 2,
      r"\b(?:change|changed) of bank details\b|\bnew (?:bank )?account (?:below|details)\b"
+     # "due to a change in our banking, please make payment today to: ..."
+     r"|\bdue to (?:a |the )?change (?:in|of|to) (?:our|my|its) bank"
      r"|\b(?:changed|switched|moved) (?:our |my |its )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
      r"below\b|\b(?:rather than|instead of) the usual account\b"
      r"|\b(?:his|her|my|our|their|this|that|a different|another|the new|\w+'s) (?:new )?"
@@ -637,6 +639,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:[,.!;]| (?:i'?m|i am|it'?s|as i|because|since|just))"
      r"|통화(?:가|는|도)? ?(?:어려|어렵|힘들|곤란)|메일로만|(?:회의|미팅) 중이라|이 메일로 연락|"
      r"폰(?:이)? ?고장|"
+     # the "new number" relative: "폰 물에 빠져서 새 번호로 연락해", "폰 액정이 나가서"
+     r"새 번호|폰(?:이)? ?(?:액정(?:이)? ?)?(?:물에 빠|깨져|나가서|박살)|"
      r"전화는? (?:지금 )?못 ?받"
      # Italian, Romanian, Portuguese: can't phone, in a meeting, don't tell anyone
      r"|\b(?:non posso (?:telefonare|chiamare|parlare|rispondere)|sono in riunione|non dirlo|"

@@ -1411,7 +1411,8 @@ _UNREACHED = alternatives(
     r"contesta(?:s|ste)? el (?:tel[ée]fono|celular|m[óo]vil)|\bno coges el\b|\bn[ãa]o (?:me )?"
     r"atendes?\b|\btu ne r[ée]ponds pas\b|\bvous ne r[ée]pondez pas\b|\bgehst nicht (?:ran|"
     r"ans)\b|\berreiche dich nicht\b|\bnon rispondi\b|\bje neemt niet op\b",
-    r"전화(?:를)? ?안 ?받|電話に出(?:ない|られない)|gọi[^.\n]{0,30}không được")
+    r"전화(?:를)? ?안 ?받|통화가 ?안 ?(?:돼|되어|되)서|電話に出(?:ない|られない)|"
+    r"gọi[^.\n]{0,30}không được")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
                       r"сегодня",
                       greek("σήμερα|απόψε"),
