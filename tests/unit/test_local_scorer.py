@@ -2811,3 +2811,34 @@ def test_vietnamese_news_of_a_flood_without_an_ask_is_not_urgent() -> None:
 def test_a_korean_call_that_did_not_connect_makes_trouble_an_ask() -> None:
     body = "통화가 안 돼서 메일 드립니다. 2층 배관이 터져서 물이 새고 있습니다."
     assert lane_of("박기사 <park@hanul-sisul.net>", "2층 배관", body) is Lane.PUSH
+
+
+def test_a_condition_about_an_emergency_of_some_kind_is_out_of_scope() -> None:
+    body = ("Thanks for the rota. Can you send the May version when it's ready? If this is "
+            "about a livestock emergency, ring the clinic on 580 555 0101.")
+    assert lane_of("Kit <kit.moreno@prairievets.net>", "May rota", body) is not Lane.PUSH
+
+
+def test_out_on_a_call_with_no_signal_is_an_automatic_reply() -> None:
+    body = ("I'm out on a site visit with no signal until about 4 PM. For anything urgent "
+            "please call the office.")
+    message = message_from_fields(sender="Jo <jo.banks@ridgeline-survey.net>",
+                                  subject="Re: boundary pegs", body=body)
+    trace = classify(message)
+    assert trace.signals.auto_reply and trace.decision.lane is not Lane.PUSH
+
+
+@pytest.mark.parametrize("subject", [
+    "Weekly on-call report: Ridgeway Systems (3 - 9 Feb)",
+    "Daily summary - Harrow Grain - all sites",
+])
+def test_a_periodic_report_is_no_interruption(subject: str) -> None:
+    body = ("Incidents: 9 (SEV1: 2, SEV2: 3). Outages: 1 critical. Mean time to resolve: 48m. "
+            "View the full report in the dashboard.")
+    assert lane_of("Reports <reports@pagerline.net>", subject, body) is not Lane.PUSH
+
+
+def test_a_periodic_report_whose_subject_tells_trouble_now_still_interrupts() -> None:
+    subject = "Monthly filing report rejected by the regulator - resubmit today by 17:00"
+    body = "The filing was rejected for 2 funds. Please resubmit today by 17:00."
+    assert lane_of("Ops <ops@kestrelfunds.net>", subject, body) is Lane.PUSH

@@ -719,7 +719,11 @@ _AUTO_REPLY_WORDS = (
     rb"and (?:will|won't)|with (?:limited|no))|currently away|on (?:annual |"
     rb"parental |sick |business )?(?:leave|holiday|vacation|travel))|this is an automated "
     rb"(?:response|reply)|will (?:reply|respond) (?:when|on my return|as soon as i)|"
-    rb"limited access to (?:e-?mail|my email)|this is an automatic (?:confirmation|"
+    rb"limited access to (?:e-?mail|my email)|"
+    # "I'm out on a farm call with no signal until about 5 PM", "out in the fields most of this
+    # week with limited reception"
+    rb"(?:i am|i'm) out (?:on|at|in) [^.\n?]{1,40}? with (?:no|limited|little|patchy) "
+    rb"(?:signal|reception|coverage|access)|this is an automatic (?:confirmation|"
     rb"acknowledge?ment)|automatic acknowledge?ment\b"
     # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
     # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself

@@ -364,8 +364,10 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:urgent|critical|emergency) (?:matters?|issues?|questions?|requests?|inquiries|"
     r"enquiries|incidents?) (?:please |should |can )?(?:contact|call|ping|reach|email|go)"
     r"|\bin (?:an |case of (?:an? )?)?emergenc(?:y|ies)\b"
-    # ... with the kind of it named: "if this is a system-down emergency, call ..."
-    r"|\bif (?:it'?s|this is|that'?s|there'?s|you have) (?:an? |any )?(?:[\w-]+ ){1,2}(?:urgent|"
+    # ... with the kind of it named: "if this is a system-down emergency, call ...", "if this
+    # is about an animal emergency"
+    r"|\bif (?:it'?s|this is|that'?s|there'?s|you have) (?:about |regarding )?(?:an? |any )?"
+    r"(?:[\w-]+ ){1,2}(?:urgent|"
     r"critical|emergency|pressing)\w*"
     # what follows only if the reader did not do it: "if this wasn't you, your account has
     # been compromised" is a notice's condition, not trouble told
