@@ -2842,3 +2842,24 @@ def test_a_periodic_report_whose_subject_tells_trouble_now_still_interrupts() ->
     subject = "Monthly filing report rejected by the regulator - resubmit today by 17:00"
     body = "The filing was rejected for 2 funds. Please resubmit today by 17:00."
     assert lane_of("Ops <ops@kestrelfunds.net>", subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Weekly sync report - Harrow Comfort",
+     "Sync ran at 02:00. 3 bookings were rescheduled and the calendar is updated."),
+    ("Daily dispatch summary - Tue 11 Feb",
+     "Jobs: 22. Rescheduled: 3 (customer request). Tomorrow's first call 07:30."),
+])
+def test_a_periodic_report_of_rescheduled_bookings_is_no_scheduling(
+        subject: str, body: str) -> None:
+    message = message_from_fields(sender="Dispatch <dispatch@harrowcomfort.net>",
+                                  subject=subject, body=body)
+    trace = classify(message)
+    assert not trace.signals.scheduling and trace.decision.lane is not Lane.MEETING
+
+
+def test_a_meeting_request_is_still_scheduling() -> None:
+    body = "Can we meet Thursday at 10:00 to go over the dispatch numbers?"
+    message = message_from_fields(sender="Lee <lee@harrowcomfort.net>",
+                                  subject="Dispatch numbers - meeting Thursday?", body=body)
+    assert detect_signals(message).scheduling

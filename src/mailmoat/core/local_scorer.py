@@ -54,7 +54,14 @@ from mailmoat.core.patterns import (
     matcher,
     whole_words,
 )
-from mailmoat.core.signals import URGENCY_CHARS, Signals, Texts, in_scope, read_texts
+from mailmoat.core.signals import (
+    PERIODIC_REPORT,
+    URGENCY_CHARS,
+    Signals,
+    Texts,
+    in_scope,
+    read_texts,
+)
 from mailmoat.core.text import fold
 
 LOCAL_SOURCE = "local"
@@ -1890,12 +1897,9 @@ _ACKNOWLEDGED = matcher(
     r"(?:'ve| have) received your (?:\w+ ){0,2}(?:request|report|ticket|notification|claim|"
     r"submission|enquiry|inquiry)\b")
 _ACKNOWLEDGED_CAP = 0.5
-# A periodic report named in the subject ("Weekly on-call report: ...", "Daily production
-# summary - 04-Dec"): a record of a period, whatever incidents it counts, unless the subject
-# itself tells something now ("Monthly regulatory report rejected - today is the last day")
-_PERIODIC_REPORT = re.compile(
-    r"^(?:your )?(?:weekly|monthly|daily|quarterly|nightly) (?:[\w-]+ ){0,3}(?:report|summary|"
-    r"digest|roundup|recap|stats|statistics)\b", re.IGNORECASE)
+# A periodic report (`PERIODIC_REPORT`): a record of a period, whatever incidents it counts,
+# unless the subject itself tells something now ("Monthly regulatory report rejected - today
+# is the last day")
 _SUBJECT_NOW = frozenset({"explicit", "today", "near", "incident", "alarm_subject"})
 
 
@@ -2158,7 +2162,7 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
                             and not _WEB_ADDRESS.search(texts.opening))
     if urgency >= _ACKNOWLEDGED_CAP and _ACKNOWLEDGED.search(read):
         urgency, why = _ACKNOWLEDGED_CAP, "an acknowledgement of the reader's own request"
-    if urgency >= _ACKNOWLEDGED_CAP and _PERIODIC_REPORT.match(message.subject):
+    if urgency >= _ACKNOWLEDGED_CAP and PERIODIC_REPORT.match(message.subject):
         subject = as_searched(texts.subject)
         if not ((_URGENCY_SET.found(subject) | _INCIDENT_SET.found(subject)) & _SUBJECT_NOW
                 or _TROUBLE_SET.found(subject)):

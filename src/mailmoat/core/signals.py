@@ -350,6 +350,12 @@ def _quote_start(data: bytes) -> int:
             return start
         pos = start + 1
     return -1
+# A periodic report named in its subject ("Weekly on-call report: ...", "Daily production
+# summary - 04-Dec"): a record of a period (the local scorer: no interruption unless the
+# subject tells something now; no scheduling, whatever meetings it lists)
+PERIODIC_REPORT = re.compile(
+    r"^(?:your )?(?:weekly|monthly|daily|quarterly|nightly) (?:[\w-]+ ){0,3}(?:report|summary|"
+    r"digest|roundup|recap|stats|statistics)\b", re.IGNORECASE)
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
@@ -758,9 +764,11 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         message.calendar_parts
         or (message.attachments
             and any(a.content_type == "text/calendar" for a in message.attachments))
-        or "scheduling" in seen
-        or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
-                                   or body_ask()))
+        or (("scheduling" in seen
+             or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
+                                        or body_ask())))
+            # a period's report counts meetings and shifts; it asks for none
+            and not PERIODIC_REPORT.match(message.subject))
     )
 
     def asks() -> bool:
