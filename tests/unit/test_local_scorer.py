@@ -2863,3 +2863,17 @@ def test_a_meeting_request_is_still_scheduling() -> None:
     message = message_from_fields(sender="Lee <lee@harrowcomfort.net>",
                                   subject="Dispatch numbers - meeting Thursday?", body=body)
     assert detect_signals(message).scheduling
+
+
+@pytest.mark.parametrize("subject", [
+    "Growers' Bulletin - October: AGM moved, field day rescheduled",
+    "[RVG] Digest: water meeting, road repairs, field day",
+    "Minutes - staff meeting 31 May",
+    "[한인회] 9월 뉴스레터: 가을 세미나 일정",
+])
+def test_a_bulletin_a_digest_or_minutes_is_no_scheduling(subject: str) -> None:
+    body = ("The AGM is moved to Thursday 14 October at 7pm. The field day is rescheduled to "
+            "the 21st. Please put both in your calendar.")
+    message = message_from_fields(sender="News <news@rivervalleygrowers.net>",
+                                  subject=subject, body=body)
+    assert not detect_signals(message).scheduling

@@ -356,6 +356,13 @@ def _quote_start(data: bytes) -> int:
 PERIODIC_REPORT = re.compile(
     r"^(?:your )?(?:weekly|monthly|daily|quarterly|nightly) (?:[\w-]+ ){0,3}(?:report|summary|"
     r"digest|roundup|recap|stats|statistics)\b", re.IGNORECASE)
+# ... and a newsletter, a bulletin, a digest or minutes named anywhere in the subject ("UAPC
+# Bulletin - October", "[NGF] Digest: water abstraction meeting", "Minutes - staff meeting
+# 31 May", "9월 뉴스레터", "4월 소식지"): what was and what is planned, told to many; it
+# lists meetings and asks for none
+_RECORD_SUBJECT = re.compile(
+    r"\b(?:newsletter|bulletin|digest|minutes|week at a glance)\b|뉴스레터|소식지|회의록",
+    re.IGNORECASE)
 # Urgency out of scope: negated ("nothing urgent"), conditional ("for urgent matters call",
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
@@ -767,8 +774,9 @@ def perceive_signals(message: Message, texts: Texts | None = None) -> tuple[Sign
         or (("scheduling" in seen
              or ("meeting" in seen and (action or "meeting_ask" in seen or "personal" in said
                                         or body_ask())))
-            # a period's report counts meetings and shifts; it asks for none
-            and not PERIODIC_REPORT.match(message.subject))
+            # a period's report or a bulletin counts meetings and shifts; it asks for none
+            and not (PERIODIC_REPORT.match(message.subject)
+                     or _RECORD_SUBJECT.search(message.subject)))
     )
 
     def asks() -> bool:
