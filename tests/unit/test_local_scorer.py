@@ -2877,3 +2877,28 @@ def test_a_bulletin_a_digest_or_minutes_is_no_scheduling(subject: str) -> None:
     message = message_from_fields(sender="News <news@rivervalleygrowers.net>",
                                   subject=subject, body=body)
     assert not detect_signals(message).scheduling
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("IT Service Desk <no-reply@fernvale-college.net>", "Password changed for your account",
+     "The password for your account was changed at 08:47. If you made this change, no action "
+     "is needed. If you did not change your password, contact the IT Service Desk "
+     "immediately."),
+    ("Help Desk <no-reply@tidewater-sd.net>", "Your password was changed",
+     "Your password was changed at 3:12 PM. If you made this change, you don't need to do "
+     "anything. If you didn't, contact the Technology Help Desk right away."),
+    ("한빛은행 <alert@hanbit-bank.net>", "[한빛은행] 새로운 기기에서 로그인되었습니다",
+     "새로운 기기에서 로그인이 확인되었습니다. 본인이 맞다면 별도 조치는 필요 없습니다. "
+     "본인이 아닌 경우 고객센터로 즉시 연락해 주세요."),
+])
+def test_an_account_change_notice_with_a_did_not_condition_is_no_interruption(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is not Lane.PUSH
+
+
+def test_a_renewal_that_says_call_if_you_did_not_authorise_keeps_its_ask() -> None:
+    body = ("Your annual protection plan renewed today for $399.99. If you did not authorize "
+            "this charge, call our billing department immediately at 1-808-555-0139.")
+    # (read as out of scope, the ask is gone and the fake renewal is filed as a receipt, INFO)
+    lane = lane_of("Billing <billing@secureplan-renewals.net>", "Renewal receipt #88213", body)
+    assert lane is Lane.QUEUE

@@ -385,6 +385,14 @@ _OUT_OF_SCOPE = _Matcher(
     # what follows only if the reader did not do it: "if this wasn't you, your account has
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
+    # ... or did not change the account: "if you did not change your password, contact the
+    # desk immediately", "If you didn't, contact the help desk right away", "본인이 아닌 경우
+    # 즉시 연락", "Wenn nicht, rufen Sie sofort ..." (not a payment's: "if you did not
+    # authorise this charge, call immediately" is the fake renewal's ask)
+    r"|\bif you (?:did(?:n'?t| not)|have(?:n'?t| not)) (?:change|changed|register|registered|"
+    r"recogni[sz]e|sign|signed|log|logged)\b[^.\n]*|\bif you didn'?t,[^.\n]*|\bif not, "
+    r"(?:please )?(?:call|contact)\b[^.\n]*|본인이 아닌 경우[^.\n]*|본인이 아니(?:라면|면)[^.\n]*"
+    r"|\bwenn nicht,[^.\n]*"
     # a time that is not the ask's: "it's not for today", "no es para hoy", "doesn't have to
     # be today", "whenever you're out this way next is fine" (the local scorer reads them calm)
     r"|\b(?:not|isn'?t|is not) for today\b|\bno es para hoy\b|\b(?:doesn'?t|does not|don'?t|"
