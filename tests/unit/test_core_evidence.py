@@ -1890,3 +1890,34 @@ def test_a_korean_relative_writing_from_a_new_number_is_a_secrecy_shape() -> Non
     found = ev(mail("민지 <minji.lee22@webmail-kr.net>", "엄마 나야",
                     "엄마 나야 폰이 물에 빠져서 새 번호로 연락해. 급하게 100만원만 보내줘."))
     assert "secrecy or pressure to act alone" in found.reasons(), found.reasons()
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Lena <lena.albers.neu@webmail-de.net>", "Hallo Mama, das ist meine neue Mail",
+     "Mein Handy ist kaputt. Kannst du heute eine Rechnung für mich bezahlen?"),
+    ("Jules <jules.martin2009@webmail-fr.net>", "Papa c'est ma nouvelle adresse",
+     "J'ai cassé mon téléphone. Tu peux me faire un virement aujourd'hui ?"),
+    ("Ania <ania.k@webmail-pl.net>", "Mamo, to mój nowy numer",
+     "Telefon wpadł mi do wody. Możesz mi dziś zapłacić rachunek?"),
+])
+def test_a_relative_telling_a_new_address_is_the_secrecy_shape(
+        sender: str, subject: str, body: str) -> None:
+    assert "secrecy or pressure to act alone" in ev(mail(sender, subject, body)).reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "Daniel Okoro <d.okoro.purchasing@gmail.com>",
+    "Rob Hayes <rhayes.corporategifts@outlook.com>",
+    "Crew Welfare <crewwelfare.pacificstar@gmail.com>",
+])
+def test_a_business_role_in_a_free_mail_local_part_is_posing(sender: str) -> None:
+    found = ev(mail(sender, "Order request", "Please send your best price for 1,800 cases."))
+    assert "free-mail address posing as an institution or role" in found.reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "Jean-Pierre <jp.legall56@gmail.com>", "Oliver Grant <oliver.grant@gmail.com>",
+])
+def test_a_persons_free_mail_name_is_no_role(sender: str) -> None:
+    found = ev(mail(sender, "Saturday", "Are you still coming on Saturday?"))
+    assert "free-mail address posing as an institution or role" not in found.reasons()

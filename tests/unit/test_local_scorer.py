@@ -2889,7 +2889,7 @@ def test_a_bulletin_a_digest_or_minutes_is_no_scheduling(subject: str) -> None:
      "anything. If you didn't, contact the Technology Help Desk right away."),
     ("한빛은행 <alert@hanbit-bank.net>", "[한빛은행] 새로운 기기에서 로그인되었습니다",
      "새로운 기기에서 로그인이 확인되었습니다. 본인이 맞다면 별도 조치는 필요 없습니다. "
-     "본인이 아닌 경우 고객센터로 즉시 연락해 주세요."),
+     "본인이 아닌 경우 앱 보안센터에서 즉시 비밀번호를 변경해 주세요."),
 ])
 def test_an_account_change_notice_with_a_did_not_condition_is_no_interruption(
         sender: str, subject: str, body: str) -> None:

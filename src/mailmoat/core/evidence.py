@@ -665,6 +665,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"only to this (?:e-?mail )?address\b|\bis not involved in this (?:project|order|deal)\b"
      r"|\bdie alte nummer (?:geht|funktioniert) nicht\b|\b(?:schreib|antworte)(?: mir)? "
      r"(?:bitte )?nur hier\b"
+     # the relative's new address told outright: "this is my new email", "c'est ma nouvelle
+     # adresse", "das ist meine neue Mail", "to mój nowy numer", "perdi o telemóvel", "dit is
+     # mijn nieuwe mail"
+     r"|\b(?:this is|here'?s|it'?s) my new (?:number|email|e-mail|mail|address)\b|\b(?:c'est|"
+     r"voici) (?:ma|mon) nouve(?:lle|l|au) (?:adresse|mail|e-mail|numéro|courriel)|\bmeine neue "
+     r"(?:mail|e-mail|nummer|handynummer)\b|\b(?:mój|moj) nowy (?:numer|mail|e-mail|adres)|"
+     r"\bperdi o (?:telemóvel|telemovel|telefone)\b|\bmijn nieuwe (?:mail|e-?mailadres)\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
      # German, Italian, French, Spanish, Finnish and Swedish: don't call me, my phone is dead
@@ -785,6 +792,15 @@ def _looks_generated(local: str) -> bool:
 
 
 _CREDENTIALS_ONLY = "asks for credentials or account details"
+# ... or dressed so in its local part: a business's role or trade on a free-mail address
+# ("d.okoro.purchasing@gmail.com", "rhayes.corporategifts@outlook.com",
+# "michelle.ward.cryptorecovery@", "crewwelfare.pacificstar@"): a company buys, ships and
+# pays from its own domain
+_ROLE_LOCAL = re.compile(
+    r"purchas|procure|import|export|seafood|gifts|corporate|foundation|recruit|talent|eventos|"
+    r"crypto|recovery|invest|finance|capital|ventures|holdings|logistic|shipping|cargo|consult|"
+    r"agency|services|solutions|official|claims|welfare|attorney|barrister|refund|lottery|"
+    r"award|donation|charity|relief|(?:^|[._-])(?:trade|legal)(?:$|[._-])")
 _POSING = "free-mail address posing as an institution or role"
 # A title alone ("Mrs", "Dr") from free mail: a 419 letter's dress, and a patient's too.
 _TITLE = re.compile(r"\A\W*(?:dr|mrs?|ms|miss|prof)\b\.?\s+(?!.*\b(?:bank|office|unit|board|"
@@ -1642,7 +1658,7 @@ def read_evidence(message: Message, opening: bytes | None = None,
     generated = bool(local and _looks_generated(local))
     if generated:
         shapes.append((1, f"generated-looking address {local}"))
-    if sender.public_institution:
+    if sender.public_institution or (sender.public and _ROLE_LOCAL.search(local)):
         shapes.append((1, _POSING))
     if sender.public and "receipt" in seen:
         shapes.append((1, "a receipt or renewal from a free-mail address"))

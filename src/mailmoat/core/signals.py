@@ -386,13 +386,18 @@ _OUT_OF_SCOPE = _Matcher(
     # been compromised" is a notice's condition, not trouble told
     r"|\bif (?:this|it|that) (?:wasn'?t|was not|isn'?t|is not) you\b[^.\n]*"
     # ... or did not change the account: "if you did not change your password, contact the
-    # desk immediately", "If you didn't, contact the help desk right away", "본인이 아닌 경우
-    # 즉시 연락", "Wenn nicht, rufen Sie sofort ..." (not a payment's: "if you did not
-    # authorise this charge, call immediately" is the fake renewal's ask)
+    # desk immediately", "If you didn't, contact the help desk right away", "Wenn nicht, rufen
+    # Sie sofort ..." (not a payment's: "if you did not authorise this charge, call
+    # immediately" is the fake renewal's ask); in Korean, "본인이 아닌 경우" with the
+    # account's protection asked ("즉시 비밀번호를 변경", "기기 해제", "보호조치") or after
+    # "본인이 맞다면 별도 조치는 필요 없습니다" (if it was you, nothing to do), or "본인이
+    # 아니라면": said of a card payment held as well, where it asks to call at once
     r"|\bif you (?:did(?:n'?t| not)|have(?:n'?t| not)) (?:change|changed|register|registered|"
     r"recogni[sz]e|sign|signed|log|logged)\b[^.\n]*|\bif you didn'?t,[^.\n]*|\bif not, "
-    r"(?:please )?(?:call|contact)\b[^.\n]*|본인이 아닌 경우[^.\n]*|본인이 아니(?:라면|면)[^.\n]*"
-    r"|\bwenn nicht,[^.\n]*"
+    r"(?:please )?(?:call|contact)\b[^.\n]*|\bwenn nicht,[^.\n]*"
+    r"|본인이 아닌 경우[^.\n]*(?:비밀번호|기기|보호조치|계정|이용을 정지|본인확인)[^.\n]*"
+    r"|본인이 (?:맞다면|맞으면|로그인한 경우|접속하신 경우)[^.\n]*필요 ?(?:없|하지 않)[^.\n]*"
+    r"[.]? ?본인이 아닌 경우[^.\n]*|본인이 아니(?:라면|면)[^.\n]*"
     # a time that is not the ask's: "it's not for today", "no es para hoy", "doesn't have to
     # be today", "whenever you're out this way next is fine" (the local scorer reads them calm)
     r"|\b(?:not|isn'?t|is not) for today\b|\bno es para hoy\b|\b(?:doesn'?t|does not|don'?t|"
