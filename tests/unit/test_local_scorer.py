@@ -2902,3 +2902,16 @@ def test_a_renewal_that_says_call_if_you_did_not_authorise_keeps_its_ask() -> No
     # (read as out of scope, the ask is gone and the fake renewal is filed as a receipt, INFO)
     lane = lane_of("Billing <billing@secureplan-renewals.net>", "Renewal receipt #88213", body)
     assert lane is Lane.QUEUE
+
+
+@pytest.mark.parametrize("now", ["it's 11:20.", "It's now 17:55,", "its 5:40am and"])
+def test_the_time_now_told_with_a_request_is_near(now: str) -> None:
+    body = (f"Your driver was due here at 11 with the trays for 80 guests. {now} Please call "
+            "me on 405 555 0163.")
+    assert lane_of("Rachel <rachel.dunn@prairiemail.net>", "where is the food", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize("figure", ["it's 4.3 t, about 4.2 m long", "it's 2,400 for the course"])
+def test_a_figure_after_its_is_no_time_now(figure: str) -> None:
+    body = f"Could you give me a price for the crossing? {figure}. No hurry, next month is fine."
+    assert lane_of("Ida <ida.berg@fjordpost.net>", "price question", body) is not Lane.PUSH

@@ -1519,7 +1519,12 @@ _PRESENT = r"(?:^|[^(])현재 [^\d\s(]"
 _NEAR_UNCLOCKED = _NEAR_TIME.replace(_NEAR_CLOCK_WORDS + "|", "", 1)
 if _NEAR_UNCLOCKED == _NEAR_TIME:  # the clock words moved: "near" would read them twice
     raise RuntimeError("_NEAR_TIME no longer holds _NEAR_CLOCK_WORDS as one alternative")
-_NEAR_SET = PatternSet({"near": _NEAR_UNCLOCKED, "near_clock": rf"\b(?:{_NEAR_CLOCK_WORDS})\b",
+# the time now, told: "it's 11:20", "it's now 17:55", "its 5:40am" (a person waiting, late or
+# stuck writes the clock as it reads; "it's 4.3 t" and "it's 2,400 for the course" are no time)
+_NOW_CLOCK = (r"\bits? ?'?s? (?:now |already |nearly |almost |just )?(?:[01]?\d|2[0-3])[:.][0-5]\d"
+              r"\s?(?:am|pm)?(?: now)?(?:[ .,!;)]|$)")
+_NEAR_SET = PatternSet({"near": alternatives(_NEAR_UNCLOCKED, _NOW_CLOCK),
+                        "near_clock": rf"\b(?:{_NEAR_CLOCK_WORDS})\b",
                         "present": _PRESENT})
 
 
