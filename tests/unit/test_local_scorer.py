@@ -2915,3 +2915,9 @@ def test_the_time_now_told_with_a_request_is_near(now: str) -> None:
 def test_a_figure_after_its_is_no_time_now(figure: str) -> None:
     body = f"Could you give me a price for the crossing? {figure}. No hurry, next month is fine."
     assert lane_of("Ida <ida.berg@fjordpost.net>", "price question", body) is not Lane.PUSH
+
+
+def test_a_pit_caved_in_with_a_near_time_is_trouble() -> None:
+    body = ("The trench on the Hollis job caved in about 30 min ago. Nobody is under it but the "
+            "gas main is exposed. Send the shoring crew now.")
+    assert lane_of("Dale <dale@hollisexcavation.net>", "trench", body) is Lane.PUSH
