@@ -25,7 +25,7 @@ import mailmoat.core.signals as signals_mod
 import mailmoat.judge.cascade as cascade_mod
 from mailmoat.core.hashing import input_hash, scorer_input
 from mailmoat.core.message import Message, parse_message
-from mailmoat.core.patterns import PatternSet, as_searched
+from mailmoat.core.patterns import PatternSet, as_searched, loosened
 from mailmoat.core.text import fold, strip_invisible
 from mailmoat.eval.judgement import DEV_SET
 from mailmoat.eval.runner import load_items
@@ -268,8 +268,9 @@ def test_a_loose_set_finds_what_its_exact_patterns_find() -> None:
     rnd = random.Random(22)
     pieces = [b"verify ", b"your account", b" pay ", b"the fee", b"log in", b" to view",
               b"does ", b" work for you", b"meeting ", b"at 10", b"x" * 25, b"y" * 45,
-              b"\n", b" "]
-    for loose in (signals_mod._IN_OPENING, evidence_mod._ASKS_IN_OPENING):
+              b"we are ", b" importers", b"\n", b" ", b"."]
+    for loose in (signals_mod._IN_OPENING, evidence_mod._ASKS_IN_OPENING,
+                  evidence_mod._IN_OPENING):
         exact = PatternSet(dict(zip(loose.names, loose.patterns, strict=True)))
         assert loose.patterns == exact.patterns and loose._exact is not None
         hits = 0
@@ -278,3 +279,13 @@ def test_a_loose_set_finds_what_its_exact_patterns_find() -> None:
             assert loose.found(text) == exact.found(text), text
             hits += bool(exact.found(text))
         assert hits > 50
+
+
+def test_loosening_unbounds_long_runs_and_keeps_short_counts() -> None:
+    """A counted run of any characters, or of one class at least ten times, is unbounded;
+    a short count of a class ("\\d{1,2}"), an escaped dot and a counted group are kept."""
+    assert loosened(rb"verify .{0,40} account") == rb"verify .* account"
+    assert loosened(rb"we are[^.\n]{0,60}importers") == rb"we are[^.\n]*importers"
+    assert loosened(rb"ref \S{1,30}") == rb"ref \S+"
+    for kept in (rb"\d{1,2}:\d{2}", rb"\.{0,3}", rb"(?:ab){0,30}", rb"[a-z]{0,9}"):
+        assert loosened(kept) == kept

@@ -1314,7 +1314,8 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
                           "auto-reply words?": _AUTO_REPLY_WORDS.replace(rb"\b", b""),
-                          "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")})
+                          "nameless greeting?": _NAMELESS_GREETING.replace(rb"\b", b"")},
+                         loose=True)
 _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 # The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
 # in `_IN_OPENING` its lines' starts cost every mail 7 % more of that pass, cold.

@@ -128,16 +128,26 @@ def as_searched(folded: str) -> bytes:
 SET_MAX_MEM = 16 << 20
 
 
-# A counted run of any characters between two words ("verify .{0,40} account"). In a DFA
-# it counts: each place the first word was seen is a state of its own, multiplied with the
-# other patterns' states.
-_COUNTED_RUN = re.compile(rb"(?<!\\)\.\{([01]),\d+\}")
+# A counted run between two words: of any characters ("verify .{0,40} account"), or of one
+# class of at least ten ("we are[^.\n]{0,60}importers", "\S{1,30}"). In a DFA it counts:
+# each place the first word was seen is a state of its own, multiplied with the other
+# patterns' states. A class counted fewer than ten times ("\d{1,2}") is left as it is.
+_COUNTED_RUN = re.compile(
+    rb"((?<!\\)\.|\[\^?\]?(?:\\.|[^\]\\])*\]|\\[SsWwDd])\{([01]),(\d+)\}")
+_MIN_CLASS_RUN = 10
+
+
+def _unbounded(run: re.Match[bytes]) -> bytes:
+    item, least, most = run.group(1), run.group(2), int(run.group(3))
+    if item != b"." and most < _MIN_CLASS_RUN:
+        return run.group(0)
+    return item + (b"*" if least == b"0" else b"+")
 
 
 def loosened(pattern: bytes) -> bytes:
-    """`pattern` with each counted run of any characters unbounded (`.{0,40}` -> `.*`,
-    `.{1,40}` -> `.+`): it matches wherever `pattern` does, and more."""
-    return _COUNTED_RUN.sub(lambda run: b".*" if run.group(1) == b"0" else b".+", pattern)
+    """`pattern` with each counted run `_COUNTED_RUN` finds unbounded (`.{0,40}` -> `.*`,
+    `[^.\\n]{1,60}` -> `[^.\\n]+`): it matches wherever `pattern` does, and more."""
+    return _COUNTED_RUN.sub(_unbounded, pattern)
 
 
 class PatternSet:
