@@ -2921,3 +2921,52 @@ def test_a_pit_caved_in_with_a_near_time_is_trouble() -> None:
     body = ("The trench on the Hollis job caved in about 30 min ago. Nobody is under it but the "
             "gas main is exposed. Send the shoring crew now.")
     assert lane_of("Dale <dale@hollisexcavation.net>", "trench", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Kevätretki", "Bussi lähtee koululta klo 8.30. Ilmoittakaa ti 18.3. mennessä, pääseekö "
+     "lapsenne mukaan?"),
+    ("Vereinsfahrt", "Abfahrt um 7.00 Uhr am Busbahnhof. Könnt ihr uns bis 21.3. sagen, wer "
+     "mitfährt?"),
+    ("Juniorturnering", "Samling vid hallen kl 9.15. Kan ni svara senast fre 14.3. om ni kan "
+     "köra?"),
+])
+def test_a_dotted_date_to_come_makes_the_clock_that_days(subject: str, body: str) -> None:
+    # "klo 8.30" is the trip's time on "ti 18.3.", not a time pressing today
+    assert lane_of("Heli <heli.koski@vanhempainyhdistys.net>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize("stamp", ["Eingang: 10.03.2031", "under clause 14.2."])
+def test_a_dotted_stamp_or_clause_is_no_day_to_come(stamp: str) -> None:
+    body = (f"URGENT: the cold room at Halle 3 is at 14 C and rising ({stamp}). Call me "
+            "immediately.")
+    assert lane_of("Jonas <jonas.weber@kuehlhaus-weber.net>", "Kühlraum", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Nils <nils@varvsservice.net>", "hall 3", "Vattnet rinner in genom taket och det droppar på "
+     "elskåpet. Ska jag bryta strömmen?"),
+    ("Marja <marja.niemi@kotiposti.net>", "äitisi", "Äitisi ei avaa ovea eikä vastaa puhelimeen, "
+     "vaikka valot ovat päällä. Onko sinulla avainta?"),
+    ("Toni <toni@hallipalvelut.net>", "öljyvuoto", "Trukista on valunut öljyä lattiakaivoon. "
+     "Tilaanko imuauton?"),
+    ("Rosa <rosa.mendez@correo-norte.net>", "las sirenas", "Están sonando las sirenas en el "
+     "pueblo. ¿Dónde dejamos a los niños?"),
+    ("Pete <pete@harbourmarine.co.uk>", "workshop", "Water is dripping onto the fuse board from "
+     "the roof. Do I switch the mains off?"),
+])
+def test_trouble_told_in_swedish_finnish_spanish_and_english_with_a_question_pushes(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_finnish_and_this_is_not_urgent_is_calm() -> None:
+    body = ("En halua valittaa turhaan eikä tämä ole kiireellinen asia, mutta naapurin koira "
+            "haukkuu öisin. Voiko isännöitsijä puhua hänelle?")
+    assert lane_of("Aino <aino@kotiposti.net>", "Koira B 12", body) is not Lane.PUSH
+
+
+def test_whenever_you_get_a_sec_is_relaxed() -> None:
+    body = ("Two boxes of brake pads came in for you this morning, no PO. Where should they "
+            "go? Whenever you get a sec.")
+    assert lane_of("Marco <marco@depotparts.net>", "boxes", body) is not Lane.PUSH
