@@ -1921,3 +1921,39 @@ def test_a_business_role_in_a_free_mail_local_part_is_posing(sender: str) -> Non
 def test_a_persons_free_mail_name_is_no_role(sender: str) -> None:
     found = ev(mail(sender, "Saturday", "Are you still coming on Saturday?"))
     assert "free-mail address posing as an institution or role" not in found.reasons()
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("FINAL NOTICE: truck warranty", "The factory warranty on your 2021 pickup has expired. "
+     "Call 1-877-555-0142 today to reactivate coverage."),
+    ("Coverage notice", "This is the last attempt to reach you before your file is closed. "
+     "Press 1 or call us back."),
+])
+def test_the_warranty_robocall_is_a_charge_by_phone(subject: str, body: str) -> None:
+    found = ev(mail("Auto Coverage Desk <notice@coverage-desk.net>", subject, body))
+    assert "a charge to cancel by phone" in found.reasons()
+
+
+@pytest.mark.parametrize("body", [
+    "Your loan may be forgiven in full. A document preparation fee of $249 applies.",
+    "We can have the negative review removed before it goes live for a one-time fee of $350.",
+    "You have an unpaid toll of $3.10 from 04/02. Settle it online: https://tolls.net/p",
+])
+def test_a_fee_for_what_costs_nothing_is_a_payment_ask(body: str) -> None:
+    found = ev(mail("Relief Desk <help@relief-desk.net>", "Your file", body))
+    assert "payment or fee request" in found.reasons()
+
+
+@pytest.mark.parametrize("body", [
+    "Pankkijärjestelyjen vuoksi tilinumeromme on muuttunut. Maksakaa laskut uudelle tilille.",
+    "Vi har bytt bank. Betala fakturan till vårt nya kontonummer.",
+])
+def test_a_new_account_in_finnish_or_swedish_is_money_redirected(body: str) -> None:
+    found = ev(mail("Laskutus <laskutus@huolto-oy.net>", "Tilinumero", body))
+    assert "money redirected to a new account" in found.reasons()
+
+
+def test_a_warranty_in_a_product_note_is_no_robocall() -> None:
+    body = "Your dishwasher's manufacturer warranty covers parts for two years from delivery."
+    found = ev(mail("Kitchen Shop <orders@kitchenshop.net>", "Your order", body))
+    assert "a charge to cancel by phone" not in found.reasons()

@@ -335,6 +335,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\bcustas (?:de|do|processuais)\b|\btaxa de (?:libera[çc][ãa]o|desbloqueio|cadastro|"
      r"registro|inscri[çc][ãa]o)\b"
      r"|\bprocessing fee\b|\bcustoms fee\b|안전 ?계좌|이체하"
+     # a fee to have something done for the reader that costs nothing: a loan's
+     # "forgiveness" prepared, a bad review taken down, an unpaid toll's late fee
+     r"|\bdocument preparation fee\b|\b(?:removed|taken down|deleted) (?:\w+ ){0,6}for a "
+     r"(?:one-time |small )?fee\b|\bunpaid tolls?\b"
      r"|\bonly accept (?:a )?(?:bank transfer|wire)|\bbank transfer (?:only|directly)\b"
      r"|\b(?:delivery|redelivery|shipping|release|handling|courier|registration) fee\b"
      # a recruiter's deposit per candidate, paid first ("reserved on a first-paid basis"); a
@@ -409,6 +413,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # back. Genuine changes are checked by phone before money moves: never an interruption.
     (_REDIRECTED, 2,
      r"\b(?:change|changed) of bank details\b|\bnew (?:bank )?account (?:below|details)\b"
+     # Finnish and Swedish: "tilinumeromme on muuttunut", "uudelle tilille", "vårt nya
+     # kontonummer", "ändrade bankuppgifter"
+     r"|\btilinumero\w* (?:on )?muut\w+|\buudelle tilille\b|\b(?:vårt|mitt) nya (?:kontonummer|"
+     r"bankkonto|konto)\b|\b(?:nya|ändrade) bankuppgifter\b"
      # "due to a change in our banking, please make payment today to: ..."
      r"|\bdue to (?:a |the )?change (?:in|of|to) (?:our|my|its) bank"
      r"|\b(?:changed|switched|moved) (?:our |my |its )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
@@ -569,7 +577,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"billing (?:department|desk))"
      r"|(?:주문|결제|구매|신청|사용)하지 ?않(?:으셨다면|으신 경우|은 경우|았다면)"
      r"|본인 ?(?:사용|결제)(?:이|가)? ?아닌 ?경우"
-     r"|본인 ?(?:사용|결제)(?:이|가)? ?아닐 ?(?:경우|시)"),
+     r"|본인 ?(?:사용|결제)(?:이|가)? ?아닐 ?(?:경우|시)"
+     # the warranty robocall: "the factory warranty on your vehicle has expired ... final
+     # notice ... call today before your file is closed"
+     r"|\b(?:factory|vehicle|car|auto|extended|manufacturer'?s?) warranty (?:\w+ ){0,6}(?:has "
+     r"expired|is (?:about to )?expir\w*|will expire|expiring)\b|\bbefore your file is closed\b"),
     # A stranger's "wrong address" opener that turns to friendship: how investment and
     # romance scams begin ("Is this still your email? ... maybe we can be friends").
     # A stranger drawn by the reader's profile or photo, or a soldier or doctor far away
