@@ -2970,3 +2970,21 @@ def test_whenever_you_get_a_sec_is_relaxed() -> None:
     body = ("Two boxes of brake pads came in for you this morning, no PO. Where should they "
             "go? Whenever you get a sec.")
     assert lane_of("Marco <marco@depotparts.net>", "boxes", body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Gail <gail@meadowhoney.net>", "your tractor", "Your sprayer is on the strip next to my "
+     "bee yard right now. Tell your driver to stop."),
+    ("Rick Olsen <rick.olsen@statesafety.net>", "boiler inspection", "The boiler at the pool "
+     "failed inspection today. I need to talk to you before the 4 pm opening."),
+    ("Northgate Alarm Centre <dispatch@northgatealarms.net>", "Low temperature alarm",
+     "Zone 3 plant room LOW TEMP 2 C. Keyholders did not answer. Please attend the premises "
+     "or call 0800 555 0190 to acknowledge."),
+])
+def test_an_ask_to_have_something_done_now_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_water_dripping_from_the_ceiling_in_finnish_pushes() -> None:
+    body = "Keittiön katosta tippuu vettä lampun kohdalta. Voitteko tulla katsomaan?"
+    assert lane_of("Ville <ville.laine@kotiposti.net>", "vesivahinko", body) is Lane.PUSH

@@ -511,7 +511,12 @@ _ASK = alternatives(
     r"dad|him|her)|someone (?:needs|has) to|was (?:machen|tun) wir|was soll ich|"
     r"is (?:that|this|it) (?:normal|ok|okay|safe|dangerous)|wer (?:kann|macht)|\bwer übernimmt|"
     # what the sender needs from the reader, said outright
-    r"(?:i|we) need (?:from you|to know|the following)|"
+    r"(?:i|we) need (?:from you|to know|the following)|(?:i|we) need to (?:speak|talk) (?:with|to) "
+    r"you|"
+    # what the reader is to have done: "tell your pilot to stop", "please attend the
+    # premises" (a monitoring centre's keyholder call)
+    r"tell (?:your|the) \w+ to (?:stop|move|leave|come|call|turn|shut|hold|wait)|please attend "
+    r"(?:the )?(?:premises|site|property|building|scene|address)|"
     # ... or what others wait for: "the buyers want to know by 4pm whether", "they need
     # within the next two hours", "has asked whether to stop the line", "she wants to meet you"
     r"(?:need|needs|want|wants) to know|(?:i|we|they|he|she) (?:also |still )?(?:need|needs|"
@@ -1265,7 +1270,7 @@ _TROUBLE = alternatives(
     r"alhaalla|kadonnut|kadoksissa|tajuton|brännskad\w+|olycka|ambulans\w*|sjukhus\w*|"
     r"det brinner|läcker|fungerar inte|har gått sönder|försvunnen|skadad|kaatui|kaatunut|"
     r"har vält|välte|vattnet rinner|rinner in|det droppar|inbrott|strömavbrott|"
-    r"tippuu vettä|vettä tippuu|vuotanut|valunut|murto|murrettu|murtauduttu|"
+    r"tippuu vett|vettä tippuu|vuotanut|valunut|murto|murrettu|murtauduttu|"
     r"eikä vastaa|eikä avaa|ei avaa ovea|"
     r"jumissa|jumiin|karkuteillä|tie poikki|i diket|sitter fast|står still|är nere|ligger nere|"
     r"(?:terminalerna|systemet|kassan|nätet) (?:är )?nere)\b|"
