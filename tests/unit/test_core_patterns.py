@@ -74,3 +74,64 @@ def test_trouble_words_that_mean_something_else_elsewhere(text: str, trouble: bo
 def test_latin_words_are_whole_words_ending_in_any_letter(text: str, found: bool) -> None:
     pattern = re2.compile(latin_words(r"nal[eé]hav[eéě]|urgentn[ií]|sp[eě]ch[aá]|dnes"))
     assert bool(pattern.search(text.encode())) is found
+
+
+def _alternatives(pattern: str, open_at: int) -> tuple[int, list[str]]:
+    """The top-level alternatives of the group opening at `open_at`, and where it closes."""
+    k = open_at + (3 if pattern.startswith("(?:", open_at) else 1)
+    start, depth, in_class, found = k, 0, False, []
+    while k < len(pattern):
+        char = pattern[k]
+        if char == "\\":
+            k += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == ")" or (char == "|" and not depth):
+            found.append(pattern[start:k])
+            if char == ")":
+                return k, found
+            start = k + 1
+        k += 1
+    return k, found
+
+
+def _judge_patterns() -> set[str]:
+    from mailmoat.core import evidence, local_scorer, signals
+    from mailmoat.core.patterns import _Matcher
+
+    found: set[str] = set()
+    for module in (signals, evidence, local_scorer):
+        for value in vars(module).values():
+            if isinstance(value, _Matcher):
+                found.add(value.compiled.pattern)
+            elif isinstance(value, PatternSet):
+                found.update(value.patterns)
+    return {p.decode() if isinstance(p, bytes) else p for p in found}
+
+
+def test_no_word_of_a_judge_pattern_is_lost_to_an_ascii_boundary() -> None:
+    """RE2's "\\b" knows ASCII letters only: in "\\b(?:...|älä soita)" or "(?:...|vettä)\\b"
+    that word can never match after or before a space. Such words are written with
+    `whole_words`, or with the boundary where an ASCII letter stands."""
+    lost = []
+    patterns = _judge_patterns()
+    assert len(patterns) > 40
+    for pattern in patterns:
+        for at, char in enumerate(pattern):
+            if char != "(" or pattern[at - 1:at] == "\\":
+                continue
+            close, words = _alternatives(pattern, at)
+            lead, trail = pattern[at - 2:at] == "\\b", pattern[close + 1:close + 3] == "\\b"
+            for word in words:
+                if lead and word[:1].isalpha() and not word[:1].isascii():
+                    lost.append(word)
+                if trail and word[-1:].isalpha() and not word[-1:].isascii():
+                    lost.append(word)
+    assert not lost, lost[:20]

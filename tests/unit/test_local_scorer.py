@@ -2988,3 +2988,14 @@ def test_an_ask_to_have_something_done_now_pushes(sender: str, subject: str, bod
 def test_water_dripping_from_the_ceiling_in_finnish_pushes() -> None:
     body = "Keittiön katosta tippuu vettä lampun kohdalta. Voitteko tulla katsomaan?"
     assert lane_of("Ville <ville.laine@kotiposti.net>", "vesivahinko", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Jörg <joerg@kellerbau-nord.net>", "Keller", "Der Keller ist überschwemmt, das Wasser "
+     "steht schon am Sicherungskasten. Soll ich den Strom abstellen?"),
+    ("Lan <lan.nguyen@thuhuong.net>", "bố", "Bố bị đột quỵ sáng nay, đang ở bệnh viện. "
+     "Con về nhà ngay được không?"),
+])
+def test_trouble_words_starting_with_a_letter_ascii_does_not_know(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

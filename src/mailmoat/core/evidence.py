@@ -290,11 +290,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
      # the same asks in German, French, Spanish and Polish
      r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
-     r"(?:online-banking-)?zugangsdaten|confirmez votre identité|vos identifiants|"
+     r"(?:online-banking-)?zugangsdaten|confirmez votre identit|vos identifiants|"
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
-     r"potwierdź (?:swoją )?tożsamość|dane logowania|zweryfikuj|weryfikacj\w+ (?:danych|konta)|"
-     r"zaloguj się|potwierdź (?:dane|konto)|zaktualizuj (?:swoje )?dane|aktualizacj[aęi] "
+     r"potwierdź (?:swoją )?tożsamo|dane logowania|zweryfikuj|weryfikacj\w+ (?:danych|konta)|"
+     r"zaloguj si|potwierdź (?:dane|konto)|zaktualizuj (?:swoje )?dane|aktualizacj[aęi] "
      r"(?:danych|numeru (?:rachunku|konta))|"
      # Italian, Romanian and Portuguese
      r"verifica (?:i tuoi|i suoi) dati|conferma (?:i tuoi|i suoi) dati|accedi al tuo conto|"
@@ -416,7 +416,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Finnish and Swedish: "tilinumeromme on muuttunut", "uudelle tilille", "vårt nya
      # kontonummer", "ändrade bankuppgifter"
      r"|\btilinumero\w* (?:on )?muut\w+|\buudelle tilille\b|\b(?:vårt|mitt) nya (?:kontonummer|"
-     r"bankkonto|konto)\b|\b(?:nya|ändrade) bankuppgifter\b"
+     r"bankkonto|konto)\b|\bnya bankuppgifter\b|ändrade bankuppgifter\b"
      # "due to a change in our banking, please make payment today to: ..."
      r"|\bdue to (?:a |the )?change (?:in|of|to) (?:our|my|its) bank"
      r"|\b(?:changed|switched|moved) (?:our |my |its )?bank(?:s|ing)?\b|\bnew (?:\w+ )?account "
@@ -692,9 +692,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:ruf (?:mich )?(?:bitte )?nicht an|ich bin in (?:der|einer) besprechung|non "
      r"(?:chiamarmi|mi chiamare)|il telefono (?:mi )?si è scaricato|ti scrivo dal computer|"
      r"ma boîte perso|mon téléphone n'a plus de batterie|ne m'appelle pas|no me llames|mi "
-     r"(?:móvil|teléfono) se (?:ha roto|ha estropeado|quedó sin batería)|älä soita|"
+     r"(?:móvil|teléfono) se (?:ha roto|ha estropeado|quedó sin batería)|"
      r"(?:mun|minun) uus(?:i)? (?:sposti|sähköposti|osoite|numero)|puhelin (?:hajos|hajosi|on "
      r"rikki)|ring inte|min nya (?:mejl|e-?post|adress|nummer)|mobilen är (?:trasig|sönder))"
+     r"|(?:^|[^\pL\pN_])älä soita\b"
      # Dutch: "hoi pap, dit is mijn nieuwe nummer", the phone broken, in a meeting
      r"|\b(?:dit is mijn nieuwe? nummer|mijn nieuwe? nummer|mijn (?:telefoon|mobiel) is (?:kapot|"
      r"gevallen|gestolen|stuk)|ik zit in een (?:vergadering|meeting)|niet bellen|bel (?:me|mij) "
@@ -1304,7 +1305,7 @@ _SIGN_IN_ASK = (
     r"\b(?:fa[çc]a (?:o )?login|acesse (?:a |o )?(?:sua|seu)|entre na sua conta)|"
     r"\b(?:log (?:in|aan) (?:op|bij|met)|inloggen (?:op|via|met|bij))\b|"
     r"\b(?:logg (?:deg )?inn|logga in|log ind|kirjaudu)\b|\blog på |"
-    r"\b(?:přihlaste se|prihláste sa|zaloguj się)|"
+    r"\b(?:přihlaste se|prihláste sa|zaloguj si)|"
     r"로그인(?:하여|해 ?주|하신 ?후|후|하시|해서|하세요|하십시오|해야| ?필요)|접속하여|접속해 ?주"
 )
 _SIGN_IN = "asks to sign in through a link"

@@ -432,7 +432,7 @@ _DOTTED_DAY = r"(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:(?:19|20)?\d\d)
 _DOTTED_DATE = (r"(?:^|[^\w])(?:ma|ti|ke|to|pe|la|su|mo|di|mi|do|fr|sa|so|mån|tis|ons|tors?|"
                 r"fre|lör|sön|bis|by|until|till|before|due|до|пн|вт|ср|чт|пт|сб|вс)\.?,? "
                 + _DOTTED_DAY + r"(?:[^\d.]|$)|(?:^|[^\w.,:/])" + _DOTTED_DAY
-                + r" (?:mennessä|asti|saakka)\b")
+                + r" (?:mennessä|asti\b|saakka\b)")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
@@ -746,7 +746,8 @@ _ASK = alternatives(
     r"\brufen sie (?:mich |uns )?(?:bitte )?(?:sofort |umgehend |gleich )?an\b",
     # Vietnamese: can you ...?, right away please, call me at once, please call / answer /
     # confirm / tell / send
-    r"được không\s*\?|\bliền (?:nha|nhé|nhe|nghen)\b|\bgọi (?:cho )?\pL+ (?:liền|ngay|gấp)\b|"
+    r"được không\s*\?|\bliền (?:nha|nhe|nghen)\b|\bliền nhé(?:[^\pL\pN_]|$)|"
+    r"\bgọi (?:cho )?\pL+ (?:liền|ngay|gấp)\b|"
     r"\b(?:làm ơn|vui lòng) (?:gọi|trả lời|xác nhận|báo|gửi)\b",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -814,7 +815,7 @@ _DEADLINE = alternatives(
     r"moved up|overdue|final notice|late fee|cut ?off|(?:entries|applications|registration|"
     r"submissions|bids|window|portal|bookings?) close[sd]?|frist\w*|bis spätestens)\b",
     r"마감|기한|만료|까지",
-    r"\b(?:scadenza|scade|termenul|expiră|expira|prazo)\b|термін|срок|дедлайн",
+    r"\b(?:scadenza|scade|termenul|expira|prazo)\b|\bexpiră|термін|срок|дедлайн",
     # the same in Spanish, French, German and Portuguese: a deadline, it expires, at the latest
     r"\b(?:plazo|vence|vencen|vencimiento|caduca|fecha límite|a más tardar|date limite|expire|"
     r"expirera|au plus tard|dernier délai|spätestens|fällig|läuft (?:heute |morgen )?ab|"
@@ -989,8 +990,8 @@ _TROUBLE = alternatives(
     r"wrong)|rolling back|froze|(?:is|are|has|have|got|'s|went) (?:\w+ )?frozen|frozen "
     r"(?:screen|card|account|pipes?|solid)|not taking (?:payments|cards|orders|calls)|is dead|"
     r"stopped overnight|i'?m sick|throwing up|can'?t stand|arrested|detained|in custody|"
-    r"broke(?:n)? down|fuite|dégât des eaux|inond\w+|évacu\w+|en panne|coule du plafond|"
-    r"wasserschaden|rohrbruch|überschwemm\w+|evakuier\w+|liegen ?geblieben|inundaci\w+|"
+    r"broke(?:n)? down|fuite|dégât des eaux|inond\w+|en panne|coule du plafond|"
+    r"wasserschaden|rohrbruch|evakuier\w+|liegen ?geblieben|inundaci\w+|"
     r"fuga de agua|evacu[ae]\w*|averiad[oa]s?|avería|cifrad[oa]s|chiffrés|verschlüsselt|"
     r"szpital\w*|karetk\w+|złamani\w+|wypadek|wypadku|awari\w+|pożar\w*|zalani\w+|"
     r"nie działa|uderzy\w+|"
@@ -1076,7 +1077,7 @@ _TROUBLE = alternatives(
     r"(?:down|fell|fallen|came down)|(?:came|brought|blown|fell) (?:\w+ )?down|(?:generator|"
     r"genny|engine|power|fridge|freezer|pump) (?:\w+ )?(?:cut out|quit|died)|"
     r"hard shoulder|accotement|(?:camion|véhicule|autobus|bateau|navire) (?:est )?"
-    r"immobilisé|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
+    r"immobilis|broken down|\btripped\b|(?:not|isn'?t|stopped) (?:moving|breathing)|human "
     r"(?:remains|bones?|skull|femur)|aux urgences|en urgencias|feuer\b|incendi[eo]|no contesta\w*|"
     r"garrea|dragging (?:her |its |the )?anchor|(?:towards|onto|on) the rocks|"
     r"hacia las rocas|"
@@ -1169,7 +1170,7 @@ _TROUBLE = alternatives(
     r"\b(?:strom (?:ist )?(?:weg|aus)|kein strom|stromausfall|wasser (?:läuft|tropft|kommt)|"
     r"läuft wasser|riecht (?:\w+ )?(?:verbrannt|nach gas|nach rauch)|gasgeruch|"
     r"rauchentwicklung|qualm\w*|stehen ?geblieben|steht still|gerissen|geplatzt|eingebrochen|"
-    r"einbruch|gestohlen|geklaut|überfallen|gestürzt|hingefallen|steckt fest|sitzt fest|"
+    r"einbruch|gestohlen|geklaut|gestürzt|hingefallen|steckt fest|sitzt fest|"
     r"festgefahren|kann nicht (?:mehr )?runter|abkochgebot|betriebsverbot|(?:ist|wird|sind|"
     r"werden)\s+(?:\w+\s+)?(?:untersagt|gesperrt|verboten))\b",
     # (a fullwidth "．" is folded to ".")
@@ -1187,10 +1188,10 @@ _TROUBLE = alternatives(
     # chest pain, short of breath, admitted to hospital, called 911, an accident, hurt, on fire,
     # a power cut, flooded, water pouring in, not running, a leak, a theft, died, stuck,
     # bleeding
-    r"\b(?:cấp cứu|xe cứu thương|cứu h(?:ỏa|oả)|ngất|bị té|té ngã|bị ngã|đột quỵ|đau ngực|"
+    whole_words(r"cấp cứu|xe cứu thương|cứu h(?:ỏa|oả)|ngất|bị té|té ngã|bị ngã|đột quỵ|đau ngực|"
     r"khó thở|nhập viện|gọi 911|tai nạn|bị thương|đang cháy|cháy nhà|hỏa hoạn|mất điện|"
     r"cúp điện|ngập|nước tràn|tràn vào|không chạy|rò rỉ|bị trộm|mất trộm|qua đời|mất rồi|"
-    r"bị kẹt|chảy máu)\b",
+    r"bị kẹt|chảy máu"),
     # Dutch ("brand" and "storing" alone are English words too)
     r"\b(?:er is brand|uitslaande brand|rookontwikkeling|rook|gewond|gevallen|"
     r"(?:in|naar) (?:het |'t )?ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|"
@@ -1272,11 +1273,14 @@ _TROUBLE = alternatives(
     r"har vält|välte|vattnet rinner|rinner in|det droppar|inbrott|strömavbrott|"
     r"tippuu vett|vettä tippuu|vuotanut|valunut|murto|murrettu|murtauduttu|"
     r"eikä vastaa|eikä avaa|ei avaa ovea|"
-    r"jumissa|jumiin|karkuteillä|tie poikki|i diket|sitter fast|står still|är nere|ligger nere|"
+    r"jumissa|jumiin|karkuteill|tie poikki|i diket|sitter fast|står still|ligger nere|"
     r"(?:terminalerna|systemet|kassan|nätet) (?:är )?nere)\b|"
     # a Finnish compound of a leak ("dieselvuoto", "vesivuoto"); Spanish sirens, a tornado
     # warning
     r"[a-zäö]vuoto\b|\b(?:sirenas|aviso de tornado|alerta de tornado)\b",
+    # words that start with a letter RE2's ASCII "\\b" does not know: it sees no word start
+    # after a space ("évacuation", "überschwemmt", "är nere")
+    r"(?:^|[^\pL\pN_])(?:évacu\pL*|überschwemm\pL*|überfallen|är nere)",
     # Galician: burst, spilled, fire, hurt, not working, won't start, broken down, stopped,
     # listing, sinking, flooded, won't arrive
     r"\b(?:rebentou|rompeu|caeu (?:aceite|auga|gasóleo)|lume|ferid[oa]s?|non funciona|"
