@@ -2999,3 +2999,18 @@ def test_water_dripping_from_the_ceiling_in_finnish_pushes() -> None:
 def test_trouble_words_starting_with_a_letter_ascii_does_not_know(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Joulun tarjoukset", "Kahvinkeittimet jopa -35 %. Katso kaikki tarjoukset. Peru tilaus"),
+    ("Talvirenkaat", "Kitkarenkaat nyt -20 % hinnalla. Tarjous voimassa 30.11. asti. Peru tilaus"),
+])
+def test_a_finnish_shop_offer_is_marketing(subject: str, body: str) -> None:
+    assert lane_of("Kodinkone Kauppa <uutiset@kodinkonekauppa.net>", subject,
+                   body) in HIDDEN_LANES
+
+
+def test_a_suppliers_quote_in_finnish_is_not_marketing() -> None:
+    body = ("Hei Satu, liitteenä tarjous ikkunaremontista. Voimmeko sopia katselmuksen ensi "
+            "viikolle?")
+    assert lane_of("Pekka <pekka@ikkunapojat.net>", "Tarjous: ikkunat", body) not in HIDDEN_LANES

@@ -1176,6 +1176,7 @@ _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|
     r"darse de baja|per non ricevere più|disiscriviti|(?:cancella|annulla)(?:re)? (?:l'|la )?" \
     r"iscrizione|descadastr|cancelar (?:a )?(?:inscrição|subscrição|assinatura)|" \
     r"berhenti melanggan|henti langganan|peruuta tilaus|avsluta prenumeration|" \
+    r"peru (?:tilaus|uutiskirje)|et halua enää|" \
     r"stop receiving (?:these|this|our|future|further|e-?mails|messages|marketing)|" \
     r"(?:no longer|don'?t|do not) (?:wish|want) to receive|" \
     r"ne (?:plus|pas) recevoir|désinscri|\buitschrijven\b|\bafmelden\b|" \

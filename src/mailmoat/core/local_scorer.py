@@ -481,6 +481,8 @@ _SIE_VERB = (r"kommen|schicken|senden|sagen|geben|prüfen|überprüfen|rufen|inf
              r"entscheiden|helfen|stoppen|klären|unterschreiben|veranlassen|kontaktieren|"
              r"übernehmen|sorgen|organisieren|holen|bringen|teilen|schauen|sperren")
 _ASK = alternatives(
+    # (Spanish "I need:" before a list: after ":" RE2's "\\b" finds no word end)
+    r"\bnecesit(?:o|amos):",
     r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
     r"(?:advise|urge) you to|your "
     r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
@@ -527,7 +529,7 @@ _ASK = alternatives(
     r"approval|authori[sz]ation)|(?:ich|wir) (?:benötige|benötigen|brauche|brauchen) (?:von "
     r"ihnen|von dir|bis|sofort|dringend|heute)|wir müssen (?:heute|sofort|jetzt|bis)|"
     r"necesit(?:o|amos) (?:de (?:ti|usted|vos)|vuestr[oa]s?|su|tu|autorizaci[oó]n)|"
-    r"necesit(?:o|amos):|necesit(?:o|amos) (?:hoy|ya|urgente|antes)|merci de m'(?:appeler|"
+    r"necesit(?:o|amos) (?:hoy|ya|urgente|antes)|merci de m'(?:appeler|"
     r"envoyer|confirmer)|merci de (?:bien vouloir |me |le |la |les |nous )?(?:rappeler|signer|"
     r"envoyer|transmettre|confirmer|valider|répondre|prévenir|vérifier)|vous devez|"
     r"ruf (?:bitte )?(?:sofort |gleich )?an|"
@@ -945,6 +947,8 @@ _CALM = matcher(alternatives(
 # sure than an incident (a fire drill, a story about last year's outage), it counts only
 # with a request or a near time ("the AC has failed ... need a yes/no").
 _TROUBLE = alternatives(
+    # (a phone's charge: after "%" RE2's "\\b" finds no word end)
+    r"\b(?:phone|battery) is (?:at|on) \d+ ?%|\bphones? (?:is |'?s )?(?:on|at) \d+ ?%",
     r"\b(?:alarm (?:went|is going|going) off|fire alarm|(?:has|have|just) (?:failed|died|crashed|"
     r"stopped|collapsed)|died|"
     r"ambulance|(?:taken|rushed|admitted) to (?:the )?hospital|in "
@@ -1044,10 +1048,10 @@ _TROUBLE = alternatives(
     r"vomit\w*|diarrh\w*|not eaten|(?:won'?t|isn'?t|not) eating|lethargic|(?:phone|line) (?:just )?"
     r"rings out|won'?t (?:release|process|accept|pay)|suspended (?:departures|flights|operations|"
     r"service|trains|sailings)|(?:sitting|waiting|sat) (?:in|at) (?:reception|the lobby|the "
-    r"front desk)|showed up|(?:is|are) waiting (?:with|for) (?:me|us)|(?:phone|battery) is (?:at|"
-    r"on) \d+ ?%|(?:nobody|no one) came|everyone (?:has )?left|smoking|on fire|caught fire|fire "
-    r"brigade|everyone out|missed the last (?:bus|train|ferry|tram)|phones? (?:is |'?s )?(?:on|at) "
-    r"\d+ ?%|(?:both|all) (?:offline|down|dead)|coming thr(?:u|ough)|(?:nobody|no one) answers|"
+    r"front desk)|showed up|(?:is|are) waiting (?:with|for) (?:me|us)|"
+    r"(?:nobody|no one) came|everyone (?:has )?left|smoking|on fire|caught fire|fire "
+    r"brigade|everyone out|missed the last (?:bus|train|ferry|tram)|"
+    r"(?:both|all) (?:offline|down|dead)|coming thr(?:u|ough)|(?:nobody|no one) answers|"
     r"servers? (?:are |is )?(?:off|offline)|(?:engine|hydraulic|power|brake|steering|pump) "
     r"(?:failure|fault)|drifting|aground|capsiz\w*|blocking the (?:channel|road|entrance|gate|"
     r"exit)|across (?:my|the|our) (?:gate|drive|driveway|entrance)|unreachable|off sick|called in "

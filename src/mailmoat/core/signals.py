@@ -99,6 +99,9 @@ _TRANSACTIONAL = alternatives(
 _PROMO = alternatives(
     # ("clearance" alone is also customs' and a mine-clearance charity's name)
     r"\bclearance[ _-]?(?:sale|event|deal|price|item|stock)",
+    # (money off with a minus, "jopa -40 %", "-25 % hinnalla": around "-" and "%" RE2's
+    # "\\b" finds no word's start or end)
+    r"\bjopa -\d{1,2} ?%|(?:^|\s)-\d{1,2} ?% (?:hinnalla|alennuksella|alennus)",
     r"\b(?:\d{1,2}\s?% off|on sale|big sale|on clearance|sale (?:now on|ends|starts|price)|deals?|"
     r"discount|promo(?:tion)?s?|coupons?|vouchers?|"
     r"limited[- ]time|special offer|free shipping|shop now|buy now|exclusive|save (?:up to|\$|\d)|"
@@ -115,6 +118,8 @@ _PROMO = alternatives(
     r"holiday|christmas|easter) (?:special|sale|offer)|rabatt|aktionspreis|gutschein|"
     r"frühbucher\w*|jetzt (?:\w+ )?(?:sichern|bestellen|kaufen)|découvrez|livraison offerte|"
     r"soldes|réduction|descuentos?|ofertas?|envío gratis|"
+    # Finnish: the offers, an offer valid until, a discount
+    r"tarjoukset|tarjous voimassa|alennu\w*|"
     # money off in any language, a free thing offered, a seat running out, a demo to book
     r"\d{1,2} ?% (?:auf|sur|de "
     r"descuento|rabatt|korting|discount)|complimentary (?:copy|report|guide|e-?book|trial|pass|"
