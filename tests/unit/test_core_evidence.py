@@ -1957,3 +1957,30 @@ def test_a_warranty_in_a_product_note_is_no_robocall() -> None:
     body = "Your dishwasher's manufacturer warranty covers parts for two years from delivery."
     found = ev(mail("Kitchen Shop <orders@kitchenshop.net>", "Your order", body))
     assert "a charge to cancel by phone" not in found.reasons()
+
+
+@pytest.mark.parametrize("sender", [
+    "Ohio Dept. of Natural Resources <permits@ohiodnr-permits.net>",
+    "Sotsiaalministeerium <toetus@peretoetus-info.net>",
+    "Министерство финансов <info@minfin-vozvrat.net>",
+])
+def test_a_ministry_or_a_dept_by_name_from_a_commercial_domain_is_an_authority_posing(
+        sender: str) -> None:
+    found = ev(mail(sender, "Your permit", "Your renewal is due."))
+    assert any("a government body's name from a non-government domain" in r
+               for r in found.reasons())
+
+
+def test_a_private_service_saying_it_is_not_the_government_is_flagged() -> None:
+    body = ("ANNUAL REPORT FEE PAST DUE. Amount due: $225.00. Remit online today. Compliance "
+            "Filing Services is a private company and is not affiliated with any government "
+            "agency.")
+    found = ev(mail("State Business Filings <notice@statebizfilings.net>", "Past due", body))
+    assert "a private service's notice dressed as a government's" in found.reasons()
+    assert found.flagged
+
+
+def test_a_russian_ask_to_confirm_identity_or_card_is_a_credential_request() -> None:
+    body = "Для получения выплаты подтвердите свою личность и введите данные банковской карты."
+    found = ev(mail("Выплаты <pay@vyplata-info.net>", "Компенсация", body))
+    assert "asks for credentials or account details" in found.reasons()

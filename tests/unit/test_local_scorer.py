@@ -3014,3 +3014,42 @@ def test_a_suppliers_quote_in_finnish_is_not_marketing() -> None:
     body = ("Hei Satu, liitteenä tarjous ikkunaremontista. Voimmeko sopia katselmuksen ensi "
             "viikolle?")
     assert lane_of("Pekka <pekka@ikkunapojat.net>", "Tarjous: ikkunat", body) not in HIDDEN_LANES
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Nell <nell.harper@ridgeline.net>", "your porch", "A line from the pole is lying across "
+     "your porch rail and it keeps sparking. Can you call the power company?"),
+    ("Ron Tate <ron@tatepaving.net>", "hit a service line", "We nicked a gas service at the "
+     "curb and gas is blowing. Can you get out here?"),
+    ("Joanne <joanne.pike@maildrop.net>", "Liam", "Liam skidded off the road on Route 9. Can "
+     "you pick him up from the Shell station?"),
+    ("Maya <maya.r@homeplace.net>", "I think it's starting", "I've been having contractions, "
+     "about 7 minutes apart. Can you come home?"),
+])
+def test_a_live_wire_gas_escaping_a_car_off_the_road_or_labour_with_an_ask_pushes(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_need_you_or_another_person_somewhere_is_an_ask() -> None:
+    body = "Pump 2 has failed and the wet well is rising. I need you or Dale at the station."
+    assert lane_of("Cole <cole@rivertownwater.net>", "lift station 3", body) is Lane.PUSH
+
+
+def test_a_weight_with_a_thousands_comma_is_no_clock_time() -> None:
+    body = ("They posted the bridge at 23,000 and the fuel truck won't cross. Can the town do "
+            "anything?")
+    assert lane_of("Ed <ed.farrow@millcreeknet.net>", "bridge posting", body) is Lane.QUEUE
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Aivar <aivar.tamm@postkast.net>", "rõhk kukkus", "Pumbajaamas rõhk kukkus ja torust "
+     "tuleb vett. Helista mulle kohe."),
+    ("Kadri <kadri.lepp@postkast.net>", "ema", "Ema kukkus trepil, kiirabi viis ta EMO-sse. "
+     "Kas sa saad tulla?"),
+    ("Pavel <pavel.orlov@yandex.net>", "трасса", "Машина заглохла на трассе, нужен эвакуатор. "
+     "Что делать?"),
+])
+def test_trouble_in_estonian_and_russian_with_an_ask_pushes(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

@@ -314,7 +314,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|\b(?:ov[eě][rř]te|overte|potvr[dď]te) (?:sv[uů]j|v[aá][sš]|sv[eé]|va[sš]e|svoje|svoj) "
      r"(?:[uú][cč]et|toto[zž]nost|toto[zž]nos[tť]|[uú]daje)|p[rř]ihla[sš]ovac[ií] [uú]daje|"
      r"prihlasovacie [uú]daje|zadejte (?:sv[eé] )?heslo|zadajte (?:svoje )?heslo|[cč][ií]slo "
-     r"(?:platebn[ií] )?karty"),
+     r"(?:platebn[ií] )?karty"
+     # Russian: confirm your identity, account or card; the card's details; enter the password
+     r"|подтвердите (?:свою |вашу )?(?:личность|учетную запись|учётную запись|аккаунт|карту|"
+     r"данные)|данные (?:вашей |банковской )*карты|введите (?:свой |ваш )?(?:пароль|код)"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
@@ -408,6 +411,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Czech and Slovak: a delivery, customs or release fee to pay
      r"|\b(?:poplatek|poplatok) za (?:doru[cč]en|procle|vyd[aá]n|uvoln)|\bceln[ií] poplatek|"
      r"\bcolný poplatok|\b(?:zapla[tť]te|uhra[dď]te|uhra[dď]) (?:poplatek|poplatok|clo|dopravn)"),
+    # A private filing service's fee notice dressed as the state's, saying so only in its small
+    # print ("... is not affiliated with any government agency")
+    ("a private service's notice dressed as a government's", 2,
+     r"\bnot (?:affiliated|associated) with (?:any|the) (?:\w+ )?(?:government|state|federal|"
+     r"county) (?:agency|agencies|entity|entities|office|department)\b"),
     # Money sent somewhere new on the sender's word: changed bank details, a payment to
     # another account than usual, an overpayment or a payment "made by mistake" to send
     # back. Genuine changes are checked by phone before money moves: never an interruption.
@@ -940,7 +948,8 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
 _AUTHORITY_NAME = re.compile(
     r"\b(?:tax|revenue|irs|hmrc|police|ministry|public health|government|"
-    r"immigration|social security|department of|coast ?guard|u\.s\.|usda|uscis|fema|"
+    r"immigration|social security|department of|dept\.? of|coast ?guard|u\.s\.|usda|uscis|"
+    r"fema|\w*ministe?erium|"
     # words that name businesses too: a bank's treasury desk, "Federal Bank", a customs
     # broker; the state's own treasury, and customs or a federal body that is none of those
     r"(?:hm|his majesty'?s|her majesty'?s|us|the) treasury|treasury (?:department|board)|"
@@ -958,7 +967,7 @@ _AUTHORITY_NAME = re.compile(
     r"circuit|probate|appeals?|traffic|juvenile|small claims) court|courts? (?:of|service|"
     r"services|administration|clerk|e-?filing|filings?|notices?|records)|"
     r"clerk of (?:the )?courts?)\b"
-    r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치")
+    r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치|министерств")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$"
                          r"|(?:^|\.)gov\.(?:scot|wales)$"
                          # the United Kingdom's police forces share one domain

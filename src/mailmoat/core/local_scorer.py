@@ -273,6 +273,8 @@ _NEAR_TIME = alternatives(
     r"\b(?:tänä yönä|tunnin sisällä|\d+ minuutin sisällä)|\b(?:tänään|tänä (?:aamuna|iltana)|"
     r"juuri nyt|heti|idag|ikväll|i kväll|i natt|nu direkt|genast|(?:ring|kom|svara) (?:mig |hit "
     r")?nu)\b",
+    # Estonian: today, tonight, at once, within the hour or N minutes
+    r"\b(?:täna|täna õhtul|kohe|otsekohe|viivitamatult|tunni jooksul|\d+ min(?:uti)? jooksul)\b",
     # Galician: today, tonight, right now
     r"\b(?:hoxe|esta noite|agora mesmo|xa mesmo)\b",
     # French "dans l'heure", "cet après-midi"; Malay and Indonesian today, now, this evening
@@ -371,8 +373,8 @@ _CLOCK = alternatives(
     # Polish: "do 14:00", "do godz. 14", "przed 14:00", "od godz. 12" (never a bare "do 24",
     # which is English too)
     r"\b(?:(?:do|przed|od) godz(?:iny|iną|\.)? ?\d{1,2}|(?:do|przed|od) \d{1,2}[:.]\d\d)\b",
-    # "by 11," "at 3." - a bare hour where the clause ends
-    r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:[,;!?)\n]|\.\s|\.?$)",
+    # "by 11," "at 3." - a bare hour where the clause ends ("at 23,000 lb" is a number)
+    r"\b(?:at|by|before|until|till) (?:[01]?\d|2[0-3])(?:,(?:\D|$)|[;!?)\n]|\.\s|\.?$)",
     # Croatian "u 10:52", "od 5:30", "do 10:15", "do podne"; Portuguese "às 03:40",
     # "desde as 10:15", "pelas 16h"
     r"\b(?:od|do|prije|oko|nakon) \d{1,2}(?:[:.]\d\d| ?h)\b|(?:^|\s)u \d{1,2}(?:[:.]\d\d| ?h)\b|"
@@ -1183,7 +1185,14 @@ _TROUBLE = alternatives(
     r"допомог|скорую|лікарн|больниц|без свідомості|без сознания|не відповідає|не отвечает|"
     r"зник(?:ла|ли|лий)? |пропал|затоплен|витік|утечк|вибух|взрыв|не працює|не работает|"
     r"не прийш(?:ов|ла)|не поверну(?:вся|лася)|не вернул(?:ся|ась)|не приш(?:ёл|ел|ла)|"
-    r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)",
+    r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)|заглох|замерзл|"
+    r"эвакуатор|телефон садится|прорвал[оа]",
+    # Estonian: an accident, a failure, fell, a fracture, a fire, burning, a leak, flooded,
+    # the ambulance, the emergency room, hurt
+    r"\b(?:avarii\w*|rike|rikke\w*|kukkus|luumurd|tulekahju|põleb|leke|lekib|lekkis|uputus|"
+    r"kiirabi|emo-?sse|emos|vigastat\w+|vigastus\w*)\b",
+    # Spanish: "I called 911"
+    r"\b(?:ya )?llam[eé] al (?:911|112)\b",
     # Japanese: fire, smoke, hurt, collapsed, unconscious, an ambulance, taken to hospital,
     # missing, can't reach, flooded, leaking, broken down, a power cut, an accident
     r"火事|火災|煙が|けが|怪我|負傷|倒れ|意識が(?:ない|なく)|救急車|搬送|骨折|出血|行方不明|"
@@ -1348,6 +1357,11 @@ _TROUBLE = alternatives(
     # calls that find no one ("no answer", "goes straight to voicemail"); chest pain
     r"\bno answer\b|\b(?:goes|going|went|go) (?:straight |directly )?to voice ?mail|\bchest "
     r"pains?\b",
+    # a live wire, gas escaping, a car off the road, a birth starting
+    r"\b(?:(?:is |it'?s |are |keeps? |started )sparking|sparks? (?:flying|coming)|gas (?:is )?"
+    r"(?:blowing|escaping|hissing)|(?:cable|wire|power line)s? (?:has |have |had )?(?:come|came|"
+    r"fallen|blown) down|(?:live|downed) (?:wire|cable|power line)s?|(?:spun|skidded|slid) "
+    r"(?:out|off|into)|went off the road|into the guardrail|having contractions)\b",
     # French and Polish words that start or end with an accented letter, as whole words
     # (`whole_words`: RE2's "\\b" is ASCII-only): hurt, fainted, electrocuted, taken to, fell,
     # a vehicle overturned, lying on its side, collapsed, not back, crushed, caught,

@@ -236,7 +236,9 @@ _ACTION_REQUESTED = alternatives(
     r"(?:pay|proceed|send|approve|go ahead|sign|book|order|release|share)|can i go ahead|(?:open|"
     r"check) (?:the|your) \w+ app to (?:confirm|approve|review|decline)|reply "
     r"(?:y|yes|n|no) (?:or|if|to)|need "
-    r"(?:you|someone|somebody) (?:in|at|there|here|to)|(?:is |are )?asking for you|need a call)\b",
+    # ("I need you or Cody here", "need you or somebody with the key at the office")
+    r"(?:you|someone|somebody)(?: or (?:\w+ ){0,3}\w+)? (?:in|at|there|here|to)|"
+    r"(?:is |are )?asking for you|need a call)\b",
     r"부탁드립니다|부탁드려요|해 ?주세요|주시기 바랍니다|확인해 ?주|회신 (?:부탁|바랍니다)|"
     r"해 ?주시면|승인해 ?주|결정 부탁|어떻게 해야|부탁해요|줄 수 있(?:어요|나요|을까요)",
 )
