@@ -1984,3 +1984,39 @@ def test_a_russian_ask_to_confirm_identity_or_card_is_a_credential_request() -> 
     body = "Для получения выплаты подтвердите свою личность и введите данные банковской карты."
     found = ev(mail("Выплаты <pay@vyplata-info.net>", "Компенсация", body))
     assert "asks for credentials or account details" in found.reasons()
+
+
+@pytest.mark.parametrize("body", [
+    "Thank you for your order! Total charged: $1,249.00. If you did not place this order, click "
+    "below within 24 hours to cancel: https://shop-orders.net/cancel?o=1",
+    "The guest cancelled. You must confirm the refund within 24 hours to avoid a penalty: "
+    "https://stay-partner.net/refund?r=2",
+])
+def test_a_charge_to_undo_behind_a_link_is_a_shape(body: str) -> None:
+    found = ev(mail("Orders <orders@shop-orders.net>", "Order confirmed", body))
+    assert "a charge or a cancellation to undo behind a link" in found.reasons()
+
+
+def test_a_charge_to_undo_with_a_failed_authentication_is_flagged() -> None:
+    body = ("Order #771 confirmed. Total charged: $980.00. If you did not place this order, "
+            "click here to cancel: https://orders-desk.net/cancel")
+    raw = mail("Orders Desk <orders@orders-desk.net>", "Order confirmed", body,
+               Authentication_Results="mx.acme-corp.com; spf=fail smtp.mailfrom=orders-desk.net")
+    assert ev(raw).flagged
+
+
+def test_a_payment_to_an_account_today_in_korean_is_a_payment_ask() -> None:
+    body = "아래 인쇄소 계좌로 오늘 중 송금 부탁드립니다. 금액: 1,200,000원"
+    found = ev(mail("윤재석 <js.yoon@haedam-demo.net>", "선결제 요청", body))
+    assert "payment or fee request" in found.reasons()
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("Tere emme, see on mu uus number. Kas saad mulle 150 eurot kanda? Ära helista.",
+     "secrecy or pressure to act alone"),
+    ("Olen praegu nõukogu koosolekul. Osta kohe 4 kinkekaarti à 100 €, saada koodid siia.",
+     "gift cards or wire"),
+])
+def test_the_new_number_relative_and_gift_cards_in_estonian(body: str, reason: str) -> None:
+    found = ev(mail("Mia <mia.k.2031@gmail.com>", "Emme", body))
+    assert reason in found.reasons()

@@ -3053,3 +3053,45 @@ def test_a_weight_with_a_thousands_comma_is_no_clock_time() -> None:
 def test_trouble_in_estonian_and_russian_with_an_ask_pushes(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_a_colleague_said_to_be_on_leave_is_no_out_of_office_reply() -> None:
+    body = ("차장님, 김 과장님 휴가 중이라 제가 대신 연락드립니다. 오늘 오후 3시까지 검사 "
+            "성적서가 필요합니다. 확인 즉시 전화 부탁드립니다.")
+    assert lane_of("이수진 <sujin.lee@hanbit-foods.net>", "[긴급] 출하 보류 - 오늘 중 회신",
+                   body) is Lane.PUSH
+
+
+def test_told_to_go_back_inside_is_no_trouble_over() -> None:
+    body = ("The porch light shorted and it's sparking. I told the guests to go back inside. "
+            "Can you call an electrician?")
+    assert lane_of("Tom <tom.reyes@mailbox.net>", "re: guests", body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("SCADA <scada@kyte-demo.net>", "[KRIITILINE] pump P1 trip",
+     "KRIITILINE ALARM. Pump P1 seiskus. Kinnita vastuvõtt."),
+    ("Pavel <pavel.orlov@yandex.net>", "трасса", "Машина заглохла на трассе, мороз. Нужен "
+     "эвакуатор."),
+    ("Chuy <chuy.l@correo.net>", "pila 7", "Se descompuso el aireador de la pila 7 y los peces "
+     "están boqueando. Ven rápido."),
+    ("Kayla <kayla@harborfreight-demo.net>", "LOI for the container", "The ramp will pull the "
+     "box off the 3:00 train with a signed letter. I need it back by 1:15 pm or they won't "
+     "hold it."),
+])
+def test_estonian_critical_a_russian_need_a_spanish_come_quickly_an_item_needed_back_push(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_a_daily_report_tagged_in_brackets_is_a_periodic_report() -> None:
+    body = ("Sites online: 40/40. Availability 97.1 % (incident INC-77 03:10-04:02). Open "
+            "faults: none.")
+    assert lane_of("Monitor <noreply@monitor.gridco-demo.net>",
+                   "[Daily] Network availability report 04.03", body) is not Lane.PUSH
+
+
+def test_estonian_not_urgent_is_calm() -> None:
+    # ("täna", today, and an ask would interrupt)
+    body = "Kas sa saaksid täna eelarve üle vaadata? Pole kiire."
+    assert lane_of("Kadri <kadri.lepp@postkast.net>", "eelarve", body) is Lane.QUEUE

@@ -376,7 +376,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
      # the landlord who cannot show the flat and posts the keys once paid, in Korean
      r"|열쇠를 (?:택배|우편|등기)로|직접 보여(?:드릴|줄|드리지) 수(?:는|가)? 없"
-     r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 )?(?:보내|송금|입금)"
+     r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 |오늘 ?중(?:으로)? |바로 |즉시 )?"
+     r"(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"
      # the seller who cannot show the goods: a deposit first, to beat other buyers
      r"|\bdeposit to (?:hold|reserve|secure)\b|\bmany (?:buyers|people) (?:are )?(?:interested|"
@@ -561,7 +562,7 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     (_GIFT_OR_WIRE, 1,
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
-     r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|"
+     r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|kinkekaar\w+|"
      r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"
      r"|\b(?:d[aá]rkov[eéoý]\w* (?:kart|poukaz)|dar[cč]ekov[eéoú]\w* (?:kart|poukaz))"),
@@ -727,7 +728,12 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Czech and Slovak: strictly confidential, tell no one, I'm in a meeting, I can't phone
      r"|\b(?:p[rř][ií]sn[eě] d[uů]v[eě]rn|pr[ií]sne d[oô]vern|nikomu (?:to )?(?:ne[rř][ií]kej|"
      r"nehovor)|jsem na jedn[aá]n[ií]|som na rokovan[ií]|nem[uů][zž]u (?:te[dď] )?telefonovat|"
-     r"nem[oô][zž]em (?:teraz )?telefonova)"),
+     r"nem[oô][zž]em (?:teraz )?telefonova)"
+     # Estonian: my new number, the old number is gone, I'm in a meeting, my phone is on
+     # silent, don't call
+     r"|\b(?:(?:see|siin) on (?:mu|minu) uus (?:number|meil|e-?post|aadress)|vana numbrit? "
+     r"pole enam|olen (?:praegu )?\S+ koosolekul|telefon on hääletu)\b"
+     r"|(?:^|[^\pL\pN_])ära helista\b"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(
@@ -754,8 +760,11 @@ _AUTO_REPLY_WORDS = (
     rb"(?:signal|reception|coverage|access)|this is an automatic (?:confirmation|"
     rb"acknowledge?ment)|automatic acknowledge?ment\b"
     # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
-    # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself
-    + "|휴가 ?중(?:입니다|이라|이어서|이오니)|부재 ?중(?:입니다|이라|이어서|이오니| 안내)"
+    # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself; "휴가 중이라"
+    # is as often said of a colleague ("한 팀장님 휴가 중이라 제가 대신 연락드립니다"), so
+    # the reason counts only with "저는", "제가" or "현재" before it
+    + "|휴가 ?중(?:입니다|이오니)|(?:저는|제가|현재) 휴가 ?중(?:이라|이어서)"
+    "|부재 ?중(?:입니다|이라|이어서|이오니| 안내)"
     r"|\[부재 ?중\]".encode())
 _AUTO_REPLY_BODY = _matcher(_AUTO_REPLY_WORDS)
 
@@ -1081,6 +1090,16 @@ _ARCHIVE = "a link to download an archive or a program"
 _ARCHIVE_LINK = _matcher(
     rb"(?:https?://|www\.)[^\s\"'<>]*\.(?:zip|rar|7z|exe|scr|iso|img|jar|js|vbs|bat|cmd|msi|"
     rb"lnk|apk)(?:[?#\"'\s<>)\]]|$)")
+
+# A charge or a cancellation the reader never made, to be undone behind a link: "If you did
+# not place this order, click below to cancel", "confirm the refund within 24 hours to avoid
+# a penalty". A shop's real notice says so too, but from its own authenticated domain; this
+# weighs one, so it flags a mail only beside another shape (a failed authentication, a
+# look-alike)
+_UNDO = "a charge or a cancellation to undo behind a link"
+_UNDO_BEHIND_LINK = _matcher(
+    rb"\bif (?:you|this) (?:did(?: not|n'?t)|was not you|wasn'?t you)[^.\n]{0,60}\b(?:click|tap|"
+    rb"cancel|follow|use the link|visit)\b|\bconfirm (?:the |this |your )?refund\b")
 
 
 def _target(href: str) -> bytes | None:
@@ -1651,6 +1670,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
                     and SIGN_IN_ASK.search(opening))
     if signs_in and _SHAPES[0][0] not in seen:
         shapes.append((1, _SIGN_IN))
+    if hosts and not (colleague or same_org or own_brand) and _UNDO_BEHIND_LINK.search(opening):
+        shapes.append((1, _UNDO))
     quoted = _quoted_anchors(message)
     # Each anchor's host is looked up once (`targets` above, for the message's own); the
     # text is read only when the link points at a host.

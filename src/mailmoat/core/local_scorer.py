@@ -109,6 +109,8 @@ _EXPLICIT_URGENT = alternatives(
     r"\b(?:kiireellinen|kiireellisesti|kiireesti|välittömästi|pikaisesti|hätätilanne|"
     r"tämä ei ole harjoitus|this is not a drill|brådskande|omedelbart|akut|mahdollisimman pian|"
     r"så (?:snart|fort) som möjligt|snarast(?: möjligt)?|omgående)\b",
+    # Estonian: urgent, urgently, critical, an emergency ("kiire" alone is also "fast")
+    r"\b(?:kiireloomuli\w+|kiiresti|kriitiline|hädaolukor\w+)\b",
     # Galician: urgent, as soon as possible ("\\b" is ASCII-only: "axiña" ends outside it)
     r"\b(?:urxente\w*|urxencia|canto antes|o antes posible)\b|\b(?:o máis )?axiña(?:[^a-z]|$)",
     # Malay and Indonesian: at once, as soon as possible, an emergency
@@ -489,8 +491,9 @@ _ASK = alternatives(
     r"(?:advise|urge) you to|your "
     r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
     r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
-    r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:need|have|will need) "
-    r"to|pls|plz|please (?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
+    r"anyone|somebody)|(?:need|want) (?:you|someone|somebody) to|you (?:just |only )?(?:need|"
+    r"have|will need) to|need (?:it|this|them) (?:back|signed|returned)|pls|plz|please "
+    r"(?:someone|somebody|anyone)|need (?:you|someone|somebody) or \w+ to|"
     r"need (?:an? )?(?:answer|decision|reply|yes)|now,? (?:please|pls)|est-ce qu(?:e\b|')|"
     r"pouvez-vous|pourriez-vous|merci de (?:répondre|confirmer|rappeler|nous)|veuillez "
     r"(?:nous|me) (?:rappeler|contacter|appeler|joindre|téléphoner)|können sie|"
@@ -618,7 +621,12 @@ _ASK = alternatives(
     r"\b(?:potrzebuj[eę]\w*|zadzwoń|zadzwon|daj(?:cie)? znać|prosimy o|proszę (?:pilnie|o "
     r"pilny|natychmiast)|co robimy|co mam zrobić|czy mo[żz]emy)",
     r"будь ласка|пожалуйста|прошу|можете|можеш|зателефонуй|подзвон|позвон|потрібно|нужно|"
-    r"треба|що робити|что делать|підтвердіть|подтвердите",
+    r"нужен|нужна|помогите|перезвони|треба|що робити|что делать|підтвердіть|подтвердите",
+    # Estonian: please, call (me), let me know, confirm, can you; Spanish "what do I do",
+    # "come quickly"
+    r"\b(?:palun|helista(?:ge)?|anna(?:ge)? teada|kinnita(?:ge)?|kas (?:sa|te) (?:saad|saate|"
+    r"saaksid|saaksite))\b|\bkas (?:sa|te) v(?:õ|o)iksi(?:d|te)\b|\b(?:qu[eé] hago|ven(?:te)? "
+    r"(?:r[aá]pido|ya|pronto|cuanto antes))\b",
     # Greek and Swahili: please, can you, I need, call me, let me know, what do we do
     greek("παρακαλώ|μπορείς|μπορείτε|θα μπορούσατε|θα μπορούσες|χρειάζομαι|χρειαζόμαστε|"
           "πάρε με|πάρτε με|τηλεφώνησέ μου|τηλεφωνήστε μου|ενημερώστε με|ενημέρωσέ με|"
@@ -938,7 +946,8 @@ _CALM = matcher(alternatives(
     r"presarik|presarik gabe|machi mosta3jal|geen haast|niet dringend|geen spoed)\b|"
     r"ليس عاجلا|ليس عاجلاً|غير مستعجل|لا داعي للاستعجال",
     r"\b(?:nije hitno|ništa hitno|nista hitno|nije žurno)\b|nema žurbe|bez žurbe",
-    r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom)",
+    r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom|pole kiire|pole kiiret|kiiret pole|"
+    r"(?:ei ole|pole) kiireloomuline)",
     r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
     # Czech and Slovak: no hurry, it's not urgent, nothing urgent, without haste
     latin_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
@@ -1382,10 +1391,11 @@ _TROUBLE = alternatives(
     r"trying|at|backwards|badly|hard|yesterday|today|this morning|last night)\b| ?[.,;:!)\n]|$)",
 )
 # An incident that is over is a record, not an interruption.
-_RESOLVED = alternatives(r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
+_RESOLVED = alternatives(r", back inside\b", r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
                          r"restored)|(?:ticket|case|issue|incident|alert|it) (?:is|was|has been) "
                          r"closed|(?:ticket|case|incident) closed|back (?:online|to normal|"
-                         r"inside|in service)|(?:is|are|was|"
+                         r"in service)|(?:is|are|was|were|everyone|all|safely|now|'s|'re) "
+                         r"back inside|(?:is|are|was|"
                          r"were|came|comes?|now|it'?s|we'?re|they'?re|all) back up|"
                          r"all good|all sorted|sorted now|repaired|reverted|"
                          r"marked (?:as )?(?:complete|completed|"

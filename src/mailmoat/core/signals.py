@@ -361,8 +361,9 @@ def _quote_start(data: bytes) -> int:
 # summary - 04-Dec"): a record of a period (the local scorer: no interruption unless the
 # subject tells something now; no scheduling, whatever meetings it lists)
 PERIODIC_REPORT = re.compile(
-    r"^(?:your )?(?:weekly|monthly|daily|quarterly|nightly) (?:[\w-]+ ){0,3}(?:report|summary|"
-    r"digest|roundup|recap|stats|statistics)\b", re.IGNORECASE)
+    # (the period may be tagged: "[Daily] Site availability report")
+    r"^(?:your )?\[?(?:weekly|monthly|daily|quarterly|nightly)\]? (?:[\w-]+ ){0,3}(?:report|"
+    r"summary|digest|roundup|recap|stats|statistics)\b", re.IGNORECASE)
 # ... and a newsletter, a bulletin, a digest or minutes named anywhere in the subject ("UAPC
 # Bulletin - October", "[NGF] Digest: water abstraction meeting", "Minutes - staff meeting
 # 31 May", "9월 뉴스레터", "4월 소식지"): what was and what is planned, told to many; it
@@ -515,6 +516,8 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\bkeine eile\b|\beilt nicht\b"
     # Finnish and Swedish: "ei ole kiireellinen", "inte brådskande"
     r"|\bei (?:ole )?kiire(?:\w|ä)*|\beikä (?:\S+ ){0,2}kiire\w*|\binte (?:så )?brådskande\b"
+    # Estonian: "pole kiire", "kiiret pole"
+    r"|\bpole kiire\w*|\bkiiret pole\b"
     r"|\bingen brådska\b|\binte bråttom\b"
     # Croatian: "nije hitno", "ništa hitno"
     r"|\b(?:nije|ništa|nista) (?:\w+ )?(?:hitno|žurno)|\bnema žurbe|\bbez žurbe"
