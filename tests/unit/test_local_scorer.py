@@ -3095,3 +3095,20 @@ def test_estonian_not_urgent_is_calm() -> None:
     # ("täna", today, and an ask would interrupt)
     body = "Kas sa saaksid täna eelarve üle vaadata? Pole kiire."
     assert lane_of("Kadri <kadri.lepp@postkast.net>", "eelarve", body) is Lane.QUEUE
+
+
+def test_thanks_for_today_is_no_time_now() -> None:
+    body = ("Thank you and your team for today, everything ran on time. Can your operator "
+            "prepare the still image for the 24th?")
+    assert lane_of("Riin <riin@events-demo.net>", "Feedback", body) is Lane.QUEUE
+
+
+def test_a_24_hour_time_without_a_colon_is_a_clock_time() -> None:
+    body = ("The culvert on Ridge Rd washed out and the road is closed. I need a supervisor on "
+            "site by 0630 to sign the detour plan.")
+    assert lane_of("Dale <dale@ridgecounty-roads.net>", "washout on Ridge Rd", body) is Lane.PUSH
+
+
+def test_a_freephone_number_is_no_clock_time() -> None:
+    body = "The culvert washed out. Please call the depot at 0800 555 0190 about the detour plan."
+    assert lane_of("Dale <dale@ridgecounty-roads.net>", "washout", body) is Lane.QUEUE

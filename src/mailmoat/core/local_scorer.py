@@ -354,6 +354,11 @@ _CLOCK = alternatives(
     r"(?:avant|d'ici) midi)\b",
     r"\b(?:a las \d{1,2}(?:[:.]\d\d)?|um \d{1,2}(?:[:.]\d\d)? ?uhr|(?:leaves|"
     r"departs|closes|opens|starts|lands|arrives|boards) (?:at )?\d{1,2}[:.]\d\d)\b",
+    # a 24-hour time written without a colon, as services write it: "by 0630", "1400 hrs"
+    # (a bare "by 2030" is as often a year: only a leading zero or "hrs" says a time)
+    # (nor "at 0800 555 0190", a freephone number: a word or the clause's end must follow)
+    r"\b(?:by|before|until|at) 0\d[0-5]\d(?:[.,;!?)\n]| [a-z]|$)|\b(?:[01]\d|2[0-3])[0-5]\d ?"
+    r"(?:hrs|hours)\b",
     # "since 8," - a bare hour where the clause ends (no \\b after punctuation)
     r"\bsince (?:~|about |around )?\d{1,2}(?:[:.]\d\d)? ?(?:am|pm)?(?:[ ,.;!?)\n]|$)",
     r"오전 중|오후 중|\d+시까지|\d+시 ?전에",
@@ -1391,7 +1396,8 @@ _TROUBLE = alternatives(
     r"trying|at|backwards|badly|hard|yesterday|today|this morning|last night)\b| ?[.,;:!)\n]|$)",
 )
 # An incident that is over is a record, not an interruption.
-_RESOLVED = alternatives(r", back inside\b", r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
+_RESOLVED = alternatives(r", back inside\b",
+                         r"\b(?:resolved|postmortem|post-mortem|(?:is|was|has been) (?:fixed|"
                          r"restored)|(?:ticket|case|issue|incident|alert|it) (?:is|was|has been) "
                          r"closed|(?:ticket|case|incident) closed|back (?:online|to normal|"
                          r"in service)|(?:is|are|was|were|everyone|all|safely|now|'s|'re) "
