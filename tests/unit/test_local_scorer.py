@@ -3112,3 +3112,18 @@ def test_a_24_hour_time_without_a_colon_is_a_clock_time() -> None:
 def test_a_freephone_number_is_no_clock_time() -> None:
     body = "The culvert washed out. Please call the depot at 0800 555 0190 about the detour plan."
     assert lane_of("Dale <dale@ridgecounty-roads.net>", "washout", body) is Lane.QUEUE
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Talvejoped -30%", "Kõik talvejoped -30%. Pakkumine kehtib kuni 15.02. Loobu uudiskirjast"),
+    ("Rehvivahetus soodushinnaga", "Rehvivahetus soodushinnaga 39 €. Ei soovi enam kirju? Loobu "
+     "siit."),
+])
+def test_an_estonian_shop_offer_is_marketing(subject: str, body: str) -> None:
+    assert lane_of("Talvepood <uudised@talvepood.net>", subject, body) in HIDDEN_LANES
+
+
+def test_an_estonian_suppliers_quote_is_not_marketing() -> None:
+    body = ("Tere Toomas, lisatud hinnapakkumine liivaautode kohta. Pakkumine kehtib 30 päeva. "
+            "Kas sobib?")
+    assert lane_of("Priit <priit@teehooldus.net>", "Hinnapakkumine", body) not in HIDDEN_LANES

@@ -1205,6 +1205,8 @@ _OPT_OUT = r"\bunsubscribe\b|opt[- ]out|manage (?:your )?(?:email )?preferences|
     r"iscrizione|descadastr|cancelar (?:a )?(?:inscrição|subscrição|assinatura)|" \
     r"berhenti melanggan|henti langganan|peruuta tilaus|avsluta prenumeration|" \
     r"peru (?:tilaus|uutiskirje)|et halua enää|" \
+    r"loobu (?:siit|uudiskirjast|tellimusest)|uudiskirjast loobumiseks|sõnaga loobu|" \
+    r"ei soovi enam (?:kirju|uudiskirja|pakkumisi)|" \
     r"stop receiving (?:these|this|our|future|further|e-?mails|messages|marketing)|" \
     r"(?:no longer|don'?t|do not) (?:wish|want) to receive|" \
     r"ne (?:plus|pas) recevoir|désinscri|\buitschrijven\b|\bafmelden\b|" \

@@ -120,6 +120,8 @@ _PROMO = alternatives(
     r"soldes|réduction|descuentos?|ofertas?|envío gratis|"
     # Finnish: the offers, an offer valid until, a discount
     r"tarjoukset|tarjous voimassa|alennu\w*|"
+    # Estonian: the offer is valid, a sale, a discounted price, a special offer
+    r"pakkumine kehtib|allahindlus\w*|soodushin\w+|sooduskood\w*|eripakkumi\w+|"
     # money off in any language, a free thing offered, a seat running out, a demo to book
     r"\d{1,2} ?% (?:auf|sur|de "
     r"descuento|rabatt|korting|discount)|complimentary (?:copy|report|guide|e-?book|trial|pass|"
