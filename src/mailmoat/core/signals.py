@@ -377,7 +377,8 @@ _RECORD_SUBJECT = re.compile(
 # "in case of emergency") or about no one in particular. Removed before urgency is read.
 _OUT_OF_SCOPE = _Matcher(
     # thanks for a day that is over ("Thank you and your team for today – it all ran on time")
-    r"\bthanks?(?: you)?(?: \w+){0,5} for today\b|"
+    r"\b(?:thanks|thank you)(?: (?:and|to) \w+| (?:all|you|your|team|crew|so|much|again|"
+    r"everyone|both|guys|folks)){0,4} for today\b|"
     r"\b(?:nothing|none|not|no|isn'?t|non|never) (?:\w+ ){0,2}(?:urgent|critical|pressing|due|"
     r"emergency|rush|hurry|time[- ]sensitive|action (?:is )?(?:needed|required))\w*"
     r"|\bnon-urgent\b"
