@@ -2020,3 +2020,10 @@ def test_a_payment_to_an_account_today_in_korean_is_a_payment_ask() -> None:
 def test_the_new_number_relative_and_gift_cards_in_estonian(body: str, reason: str) -> None:
     found = ev(mail("Mia <mia.k.2031@gmail.com>", "Emme", body))
     assert reason in found.reasons()
+
+
+def test_viewing_only_after_the_deposit_is_a_payment_ask() -> None:
+    body = ("The seller agreed 18,000. A 30% deposit must be paid by bank transfer today. "
+            "Viewing is possible only after the deposit.")
+    found = ev(mail("Auction Desk <desk@plantauctions.net>", "Re: excavator lot 44", body))
+    assert "payment or fee request" in found.reasons()

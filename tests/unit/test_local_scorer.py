@@ -3127,3 +3127,15 @@ def test_an_estonian_suppliers_quote_is_not_marketing() -> None:
     body = ("Tere Toomas, lisatud hinnapakkumine liivaautode kohta. Pakkumine kehtib 30 päeva. "
             "Kas sobib?")
     assert lane_of("Priit <priit@teehooldus.net>", "Hinnapakkumine", body) not in HIDDEN_LANES
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    ("Carol <carol.pike@homemail.net>", "Mom", "Mom passed about an hour ago at the house. The "
+     "hospice nurse is here. Please let us know when someone can come for her tonight."),
+    ("Fire Prevention <inspector@harborfire-district.net>", "Harbor Theatre - blocked exit",
+     "At tonight's inspection the queue was blocking the east exit door. This must be "
+     "corrected before the 8:00 pm show."),
+])
+def test_let_us_know_and_a_demand_with_its_deadline_ask(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH

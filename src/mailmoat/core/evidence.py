@@ -380,6 +380,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:보내|송금|입금)"
      r"|\blost my (?:wallet|passport|phone) and\b"
      # the seller who cannot show the goods: a deposit first, to beat other buyers
+     r"|\b(?:viewing|inspection) (?:is )?(?:possible )?only after (?:the |a )?(?:deposit|"
+     r"payment)\b"
      r"|\bdeposit to (?:hold|reserve|secure)\b|\bmany (?:buyers|people) (?:are )?(?:interested|"
      r"asking)\b|\bfirst (?:person|one|buyer) (?:who|to) (?:sends?|pays?|transfers?)\b"
      r"|\b(?:several|other|many) (?:boats|parties|buyers|clients|customers|people) (?:are )?"

@@ -492,7 +492,11 @@ _SIE_VERB = (r"kommen|schicken|senden|sagen|geben|prüfen|überprüfen|rufen|inf
 _ASK = alternatives(
     # (Spanish "I need:" before a list: after ":" RE2's "\\b" finds no word end)
     r"\bnecesit(?:o|amos):",
-    r"\b(?:can you|could you|would you|can u|could u|let me know|what do you think|"
+    r"\b(?:can you|could you|would you|can u|could u|let (?:me|us) know|what do you think|"
+    # a demand with its deadline elsewhere: "this must be corrected before the 9:00 pm show"
+    r"must be (?:corrected|fixed|removed|resolved|repaired|replaced|cleared|moved|completed|"
+    r"submitted|signed|returned|renewed|collected) (?:before|by|today|within|tonight|"
+    r"immediately)|"
     r"(?:advise|urge) you to|your "
     r"thoughts|is there any way|any chance|please review|yes ?/ ?no|yes or no|"
     r"what do (?:i|we) do|(?:is|are) (?:anyone|someone|somebody)|(?:can|could) (?:someone|"
