@@ -3139,3 +3139,8 @@ def test_an_estonian_suppliers_quote_is_not_marketing() -> None:
 def test_let_us_know_and_a_demand_with_its_deadline_ask(
         sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_norwegian_leke_to_play_is_no_estonian_leak() -> None:
+    body = "Barna vil leke hos oss etter skolen. Kan du hente dem?"
+    assert lane_of("Kari <kari.berg@epost-demo.net>", "barna", body) is Lane.QUEUE

@@ -1205,9 +1205,10 @@ _TROUBLE = alternatives(
     r"не прийш(?:ов|ла)|не поверну(?:вся|лася)|не вернул(?:ся|ась)|не приш(?:ёл|ел|ла)|"
     r"нема(?:є)? (?:опалення|світла|води)|нет (?:отопления|света|воды)|заглох|замерзл|"
     r"эвакуатор|телефон садится|прорвал[оа]",
-    # Estonian: an accident, a failure, fell, a fracture, a fire, burning, a leak, flooded,
+    # Estonian: an accident, a failure, fell, a fracture, a fire, burning, leaking, flooded,
     # the ambulance, the emergency room, hurt
-    r"\b(?:avarii\w*|rike|rikke\w*|kukkus|luumurd|tulekahju|põleb|leke|lekib|lekkis|uputus|"
+    # (not "leke", which is also Norwegian and Danish "to play")
+    r"\b(?:avarii\w*|rike|rikke\w*|kukkus|luumurd|tulekahju|põleb|lekib|lekkis|uputus|"
     r"kiirabi|emo-?sse|emos|vigastat\w+|vigastus\w*)\b",
     # Spanish: "I called 911"
     r"\b(?:ya )?llam[eé] al (?:911|112)\b",
