@@ -132,7 +132,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-193.json": (148, 240), "blind-set-194.json": (145, 240),
          "blind-set-195.json": (150, 240), "blind-set-196.json": (150, 240),
          "blind-set-197.json": (140, 240), "blind-set-198.json": (146, 240),
-         "blind-set-199.json": (144, 240), "blind-set-200.json": (145, 240)}
+         "blind-set-199.json": (144, 240), "blind-set-200.json": (145, 240),
+         "blind-set-201.json": (150, 240), "blind-set-202.json": (150, 240),
+         "blind-set-203.json": (140, 240), "blind-set-204.json": (141, 240)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

@@ -1543,7 +1543,12 @@ def test_only_a_letter_is_read_to_its_close() -> None:
     URGENCY_CHARS: the same close under a report's title does not push."""
     body = _letter("LOADING REPORT - JETTY B", _PUMP_TOLD, _PUMP_ASK)
     assert URGENCY_CHARS < len(own_words(body)) <= ASK_CHARS
-    assert lane_of(_TERMINAL, "Pump 3 on the quay", body) is not Lane.PUSH
+    trace = classify(message_from_fields(sender=_TERMINAL, subject="Pump 3 on the quay",
+                                         body=body))
+    # the rules read nothing in the close; the word model reads further and may push it on
+    # its own reading (core/word_model.py), which the reason then names alone
+    assert trace.decision.lane is not Lane.PUSH or trace.scorer_reason.startswith(
+        "the word model reads urgency")
 
 
 @pytest.mark.parametrize(("sender", "subject", "body"), [
@@ -2006,8 +2011,10 @@ def test_urgent_wording_in_the_senders_own_name_is_not_urgency() -> None:
             "Emergency Fleet Services Ltd")
     sender = "Emergency Fleet Services <workshop@emergencyfleetservices.example>"
     assert lane_of(sender, "Quote Q-2291 - PO required", body) is not Lane.PUSH
-    # the same name does not hide an emergency the sender reports
-    reported = body.replace("Please find", "Emergency: the pump failed this morning. Find")
+    # the same name does not hide an emergency the sender reports (a failed pump alone, in a
+    # quote with a lead time of weeks, the word model reads as a request: core/word_model.py)
+    reported = body.replace("Please find", "Emergency: the pump failed this morning and the "
+                            "tank is overflowing onto the forecourt. Please call me now. Find")
     assert lane_of(sender, "Quote Q-2291 - PO required", reported) is Lane.PUSH
 
 

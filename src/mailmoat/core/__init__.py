@@ -1,6 +1,7 @@
 """Pure functions and value types. Nothing in here does I/O, reads a clock or touches a DB.
 
 message features signals policy local_scorer   a message, its numbers and signals, the policy
+word_model word_weights   the local scorer's second reader: a trained word model, its weights
 facts rules fewshot relabel   sender facts, rule and pin keys, few-shot choice, the relabel rule
 receipts hashing outbox actions recipients address_guard   approvals bound to exact bytes
 untrusted text words addresses public_domains   email text as data

@@ -32,6 +32,9 @@ Promotional pressure ("today only", "last chance") is not urgency: marketing mai
 0.3 with explicit urgency ("URGENT: 40% off ends tonight", a record: INFO, never SILENT);
 0.5 when account words come with it (a security notice: a phish dressed as a promotion
 stays in the queue).
+A second reader, the word model (core/word_model.py), may overrule the rules at the far ends
+only (`_second_reading`): a veto of urgency it all but rules out, a promotion of urgency it
+is nearly sure of where the rules read nothing.
 """
 
 from __future__ import annotations
@@ -63,6 +66,14 @@ from mailmoat.core.signals import (
     read_texts,
 )
 from mailmoat.core.text import fold
+from mailmoat.core.word_model import (
+    PROMOTE_AT,
+    PROMOTE_MIN_KNOWN,
+    VETO_AT,
+    VETO_MIN_KNOWN,
+    Reading,
+    read_urgency,
+)
 
 LOCAL_SOURCE = "local"
 
@@ -2131,6 +2142,36 @@ def _a_persons_mail(s: Signals) -> bool:
                 or s.auto_reply)
 
 
+_READ_URGENT = 0.7  # the policy's push_urgency: what the rules read as urgent
+_PROMOTED = 0.8  # the tier of trouble told: PUSH, when the policy's guards allow it
+_VETOED = 0.5  # the tier of a near time alone: something to answer (QUEUE), not to interrupt
+
+
+def _second_reading(urgency: float, why: str, read: Callable[[], Reading], s: Signals,
+                    quiet: bool) -> tuple[float, str]:
+    """The word model (core/word_model.py) against the rules, at the far ends only, each
+    time after reading enough words it knows. Mail the rules read as urgent that the model
+    all but rules out is something to answer, unless it is a security notice (whether that
+    is real is the sender evidence's to say, not the words'). Mail the rules read nothing in
+    that the model reads as urgent with near certainty is urgent, unless it is a promotion, a
+    list post, cold bulk mail, a stranger's pitch, or says it can wait (`quiet`). Anything
+    else the rules decide alone. `read` is called only when the model may act."""
+    if urgency >= _READ_URGENT:
+        if s.security_alert:
+            return urgency, why
+        model = read()
+        if model.urgent <= VETO_AT and model.known >= VETO_MIN_KNOWN:
+            return _VETOED, f"{why}; but the word model reads no urgency (p {model.urgent:.2f})"
+        return urgency, why
+    if why or quiet or s.marketing or s.list_discussion or s.unsolicited or (
+            s.cold_unsolicited or s.cold_pitch):
+        return urgency, why
+    model = read()
+    if model.urgent >= PROMOTE_AT and model.known >= PROMOTE_MIN_KNOWN:
+        return _PROMOTED, f"the word model reads urgency (p {model.urgent:.2f})"
+    return urgency, why
+
+
 def score_local(message: Message, signals: Signals, texts: Texts | None = None) -> Scored:
     """Urgency is read in the sender's own words (no quoted reply, signature or footer) with
     negated and conditional urgency removed (core/signals.py `own_words`, `in_scope`). A
@@ -2246,6 +2287,9 @@ def score_local(message: Message, signals: Signals, texts: Texts | None = None) 
         if not ((_URGENCY_SET.found(subject) | _INCIDENT_SET.found(subject)) & _SUBJECT_NOW
                 or _TROUBLE_SET.found(subject)):
             urgency, why = _ACKNOWLEDGED_CAP, "a periodic report"
+    urgency, why = _second_reading(
+        urgency, why, lambda: read_urgency(texts.scoped.decode("utf-8", "replace")), signals,
+        no_action or calm)
     features = _features(_confidence(signals, urgency, has_text),
                          _sender_trust(signals), _reversibility(signals), urgency)
     parts = [p for p in (why, ", ".join(signals.names())) if p]

@@ -1,0 +1,151 @@
+"""Train the word model of urgency (core/word_model.py) and write core/word_weights.py.
+
+    pip install -e '.[train]'          # scikit-learn, for this script only
+    PYTHONPATH=src python bench/train_word_model.py            # train on every set tuned on
+    PYTHONPATH=src python bench/train_word_model.py --hold-out 'blind-set-(18[7-9]|19[0-6])$'
+                                       # train without those sets, print how it does on them
+
+The training mail is every labelled set the judge was already tuned on (the development set
+and the blind sets registered "tuned on"; services/eval_report.py `set_kind`): never a set
+registered never tuned, so that pool stays an honest measure. The label is the set's own
+category: "urgent" or not. The text is what the local scorer hands the model at run time,
+`read_texts(message).scoped` decoded (the folded subject and own words, negated and
+conditional urgency taken out), cut into terms by the model's own `terms`: training and use
+cannot drift apart.
+
+Steps: document frequencies over the training mail; terms in at least MIN_DF mails; TF-IDF
+(idf = ln((1 + n) / (1 + df)) + 1, binary term counts, L2 norm over the known terms); a
+logistic regression (lbfgs, L2, C); the KEEP terms with the largest weights; the regression
+fitted again on those alone, so the norm at run time is the norm it was fitted with. The
+output is deterministic for the same sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+from mailmoat.core.signals import read_texts
+from mailmoat.core.word_model import PROMOTE_AT, VETO_AT, reading_of, terms
+from mailmoat.eval.judgement import labelled_sets
+from mailmoat.eval.runner import load_items
+from mailmoat.services.eval_report import set_kind
+
+MIN_DF = 3
+C = 8.0
+KEEP = 8000
+OUT = Path(__file__).resolve().parents[1] / "src" / "mailmoat" / "core" / "word_weights.py"
+
+
+def _mail(paths: list[Path]) -> list[tuple[str, set[str], bool]]:
+    out = []
+    for path in paths:
+        for item in load_items(path):
+            scoped = read_texts(item.message).scoped.decode("utf-8", "replace")
+            out.append((f"{path.stem}:{item.id}", terms(scoped), item.category == "urgent"))
+    return out
+
+
+def _matrix(rows, vocab, idf):  # type: ignore[no-untyped-def]
+    from scipy.sparse import csr_matrix
+
+    indices: list[int] = []
+    data: list[float] = []
+    pointers = [0]
+    for _, ts, _ in rows:
+        known = [t for t in ts if t in vocab]
+        norm = math.sqrt(sum(idf[t] ** 2 for t in known)) or 1.0
+        for t in known:
+            indices.append(vocab[t])
+            data.append(idf[t] / norm)
+        pointers.append(len(indices))
+    return csr_matrix((data, indices, pointers), shape=(len(rows), len(vocab)))
+
+
+def _fit(rows, vocab, idf):  # type: ignore[no-untyped-def]
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    model = LogisticRegression(C=C, max_iter=5000)
+    model.fit(_matrix(rows, vocab, idf), np.array([urgent for _, _, urgent in rows]))
+    return model
+
+
+def train(rows: list[tuple[str, set[str], bool]]) -> tuple[float, dict[str, tuple[float, float]]]:
+    df: Counter[str] = Counter()
+    for _, ts, _ in rows:
+        df.update(ts)
+    n = len(rows)
+    idf = {t: math.log((1 + n) / (1 + c)) + 1 for t, c in df.items() if c >= MIN_DF}
+    vocab = {t: i for i, t in enumerate(sorted(idf))}
+    coef = _fit(rows, vocab, idf).coef_[0]
+    names = sorted(vocab, key=lambda t: (-abs(coef[vocab[t]]), t))[:KEEP]
+    vocab = {t: i for i, t in enumerate(sorted(names))}
+    model = _fit(rows, vocab, idf)
+    weights = {t: (float(f"{model.coef_[0][i] * idf[t]:.5g}"), float(f"{idf[t] ** 2:.5g}"))
+               for t, i in vocab.items()}
+    return float(f"{model.intercept_[0]:.5g}"), weights
+
+
+def _report(bias, weights, rows) -> None:  # type: ignore[no-untyped-def]
+    from sklearn.metrics import roc_auc_score
+
+    probs = [reading_of(ts, weights, bias).urgent for _, ts, _ in rows]
+    labels = [urgent for _, _, urgent in rows]
+    urgent = sum(labels)
+    print(f"held out: {len(rows)} mails, {urgent} urgent; AUC {roc_auc_score(labels, probs):.4f}")
+    for name, hits in (("p >= PROMOTE_AT", [p >= PROMOTE_AT for p in probs]),
+                       ("p <= VETO_AT", [p <= VETO_AT for p in probs])):
+        right = sum(h and (u if name.startswith("p >=") else not u)
+                    for h, u in zip(hits, labels, strict=True))
+        print(f"  {name}: {sum(hits)} mails, {right} of them rightly")
+
+
+def _write(bias: float, weights: dict[str, tuple[float, float]], sets: list[str],
+           rows: list[tuple[str, set[str], bool]]) -> None:
+    digest = hashlib.sha256("\n".join(f"{k}\t{u}" for k, _, u in rows).encode()).hexdigest()
+    lines = ['"""The word model\'s weights (core/word_model.py). Generated by',
+             "bench/train_word_model.py; do not edit by hand: train again.", "",
+             f"Trained on {len(rows):,} mails ({sum(u for _, _, u in rows):,} urgent) of "
+             f"{len(sets)} labelled sets",
+             f"({sets[0]} ... {sets[-1]}); the ids and labels hash to {digest[:16]}.",
+             f"MIN_DF {MIN_DF}, C {C}, {len(weights)} terms kept. WEIGHTS maps a term to its "
+             "weight times its idf,", 'and its idf squared (the norm\'s share)."""', "",
+             "",
+             f"BIAS = {bias!r}", "WEIGHTS: dict[str, tuple[float, float]] = {"]
+    lines += [f"    {t!r}: ({w!r}, {i!r})," for t, (w, i) in sorted(weights.items())]
+    lines.append("}")
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {OUT} ({len(weights)} terms)")
+
+
+def training_sets() -> list[Path]:
+    """Every labelled set the judge was tuned on; never one registered never tuned."""
+    return [p for p in labelled_sets() if set_kind(p.name) != "never tuned"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hold-out", help="regex of set names to leave out and report on; "
+                                           "nothing is written")
+    args = parser.parse_args()
+    paths = training_sets()
+    held = re.compile(args.hold_out) if args.hold_out else None
+    train_paths = [p for p in paths if not (held and held.search(p.stem))]
+    rows = _mail(train_paths)
+    print(f"training on {len(rows):,} mails of {len(train_paths)} sets", flush=True)
+    bias, weights = train(rows)
+    if held:
+        _report(bias, weights, _mail([p for p in paths if held.search(p.stem)]))
+        return 0
+    _write(bias, weights, [p.stem for p in train_paths], rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
