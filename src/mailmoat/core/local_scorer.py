@@ -57,6 +57,7 @@ from mailmoat.core.patterns import (
     matcher,
     whole_words,
 )
+from mailmoat.core.policy import THRESHOLDS
 from mailmoat.core.signals import (
     PERIODIC_REPORT,
     URGENCY_CHARS,
@@ -2142,7 +2143,7 @@ def _a_persons_mail(s: Signals) -> bool:
                 or s.auto_reply)
 
 
-_READ_URGENT = 0.7  # the policy's push_urgency: what the rules read as urgent
+_READ_URGENT = THRESHOLDS.push_urgency  # what the rules read as urgent (enough for PUSH)
 _PROMOTED = 0.8  # the tier of trouble told: PUSH, when the policy's guards allow it
 _VETOED = 0.5  # the tier of a near time alone: something to answer (QUEUE), not to interrupt
 
