@@ -134,7 +134,11 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-197.json": (140, 240), "blind-set-198.json": (146, 240),
          "blind-set-199.json": (144, 240), "blind-set-200.json": (145, 240),
          "blind-set-201.json": (150, 240), "blind-set-202.json": (150, 240),
-         "blind-set-203.json": (140, 240), "blind-set-204.json": (141, 240)}
+         "blind-set-203.json": (140, 240), "blind-set-204.json": (141, 240),
+         "blind-set-205.json": (138, 240), "blind-set-206.json": (137, 240),
+         "blind-set-207.json": (137, 240), "blind-set-208.json": (140, 240),
+         "blind-set-209.json": (145, 240), "blind-set-210.json": (140, 240),
+         "blind-set-211.json": (148, 240), "blind-set-212.json": (135, 240)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"
