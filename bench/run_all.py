@@ -15,6 +15,7 @@ HERE = Path(__file__).parent
 BENCHMARKS = [
     ["bench_local.py", "--repeat", "2"],
     ["judgement_split.py"],
+    ["urgent_by_language.py"],
     ["bench_import.py"],
     ["bench_learning.py"],
     ["bench_judge.py"],
