@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,6 +28,16 @@ pytest_plugins = [f"tests.support.{m}" for m in ("mailserver", "webhelpers", "do
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def bench_script(name: str) -> ModuleType:
+    """A script of bench/ (not a package) loaded as a module, for tests of its functions."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _reachable(host: str, port: int) -> bool:

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from types import ModuleType
 
 from mailmoat.eval.judgement import labelled_sets
 from mailmoat.services.eval_report import set_kind
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import bench_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "urgent_by_language", ROOT / "bench" / "urgent_by_language.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("urgent_by_language")
 
 
 def test_every_urgent_item_of_the_pool_is_counted_once_under_its_language() -> None:

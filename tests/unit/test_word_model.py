@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 
@@ -25,8 +23,7 @@ from mailmoat.core.word_model import (
 )
 from mailmoat.core.word_weights import BIAS, WEIGHTS
 from mailmoat.judge.cascade import classify
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import bench_script
 
 
 def _mail(subject: str, body: str, sender: str = "Dana Pike <dana@pike-works.example>",
@@ -87,12 +84,7 @@ def test_the_model_reads_trouble_and_a_pitch_apart() -> None:
 
 
 def _training_script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "train_word_model", ROOT / "bench" / "train_word_model.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("train_word_model")
 
 
 def test_training_cuts_text_with_the_models_own_terms() -> None:
