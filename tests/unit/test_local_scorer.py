@@ -1926,15 +1926,22 @@ def test_a_members_bulletin_is_not_taken_for_a_promotion() -> None:
     ("Skyways <bookings@email.skyways.example>", "Change to your flight SK201",
      "Booking reference: QW7P2L. Your flight SK201 now departs at 18:40 (was 18:10). Manage "
      "my booking"),
-    # a deadline today with what is lost if missed is no seller's "closing soon" (마감 임박)
-    ("지원사업 관리시스템 <noreply@grant-system.example>",
-     "[마감 임박] 정산보고서 미제출 안내 (오늘 18:00 마감)",
-     "정산보고서가 아직 제출되지 않았습니다. 제출 마감: 오늘 18:00. 미제출 시 하반기 지원금 "
-     "교부가 취소될 수 있습니다."),
 ])
 def test_a_code_or_a_schedule_change_is_a_visible_record(sender: str, subject: str,
                                                          body: str) -> None:
     assert lane_of(sender, subject, body) not in (Lane.SILENT, Lane.PUSH)
+
+
+def test_a_robots_deadline_today_with_a_loss_is_no_sellers_closing_soon() -> None:
+    # "마감 임박" (closing soon) is a seller's phrase, but a grant system's unsent report due
+    # at 18:00 today, or the grant is lost, is the reader's own deadline: never hidden. The
+    # word model may raise it to PUSH (a near time alone, read as urgent: the blind sets
+    # label a payroll cut-off or a chargeback due today from a robot urgent)
+    lane = lane_of("지원사업 관리시스템 <noreply@grant-system.example>",
+                   "[마감 임박] 정산보고서 미제출 안내 (오늘 18:00 마감)",
+                   "정산보고서가 아직 제출되지 않았습니다. 제출 마감: 오늘 18:00. 미제출 시 "
+                   "하반기 지원금 교부가 취소될 수 있습니다.")
+    assert lane in (Lane.PUSH, Lane.QUEUE)
 
 
 def test_urgent_wording_for_another_day_waits_unless_trouble_comes_with_it() -> None:

@@ -14,6 +14,7 @@ from mailmoat.core.signals import Signals
 from mailmoat.core.word_model import (
     PROMOTE_AT,
     PROMOTE_MIN_KNOWN,
+    RAISE_AT,
     READ_CHARS,
     VETO_AT,
     VETO_MIN_KNOWN,
@@ -117,9 +118,18 @@ URGENT, CALM = 0.85, 0.15
     (CALM, "", Reading(PROMOTE_AT, PROMOTE_MIN_KNOWN - 1), Signals(), CALM),
     (CALM, "", Reading(PROMOTE_AT - 0.01, 30), Signals(), CALM),
     # ... not where the rules read something and judged it ("a status notice that the
-    # trouble is over", "automated reminder")
+    # trouble is over", urgent wording for another day)
     (0.3, "a status notice that the trouble is over", Reading(0.99, 30), Signals(), 0.3),
-    (0.5, "automated reminder", Reading(0.99, 30), Signals(), 0.5),
+    (0.5, "urgent wording for another day", Reading(0.99, 30), Signals(), 0.5),
+    # the raise: the rules read a near time alone, the model reads urgency at RAISE_AT
+    (0.5, "automated reminder", Reading(RAISE_AT, PROMOTE_MIN_KNOWN), Signals(), 0.8),
+    (0.5, "some time pressure", Reading(RAISE_AT, PROMOTE_MIN_KNOWN), Signals(), 0.8),
+    (0.5, "some time pressure", Reading(RAISE_AT - 0.01, 80), Signals(), 0.5),
+    (0.5, "some time pressure", Reading(0.99, PROMOTE_MIN_KNOWN - 1), Signals(), 0.5),
+    (0.5, "some time pressure", Reading(0.99, 30), Signals(security_alert=True), 0.5),
+    (0.5, "some time pressure", Reading(0.99, 30), Signals(list_discussion=True), 0.5),
+    (0.5, "automated reminder", Reading(0.99, 30), Signals(cold_unsolicited=True), 0.5),
+    (0.5, "some time pressure", Reading(0.99, 30), Signals(marketing=True), 0.5),
     (CALM, "", Reading(0.99, 30), Signals(marketing=True), CALM),
     (CALM, "", Reading(0.99, 30), Signals(list_discussion=True), CALM),
     (CALM, "", Reading(0.99, 30), Signals(cold_unsolicited=True), CALM),
@@ -133,6 +143,8 @@ def test_second_reading_acts_only_at_the_far_ends(
 
 def test_no_promotion_for_mail_that_says_it_can_wait() -> None:
     assert _second_reading(CALM, "", lambda: Reading(0.99, 30), Signals(), True)[0] == CALM
+    assert _second_reading(0.5, "some time pressure", lambda: Reading(0.99, 30), Signals(),
+                           True)[0] == 0.5
 
 
 def test_the_model_is_read_only_when_it_may_act() -> None:
@@ -149,6 +161,26 @@ def test_trouble_the_rules_miss_is_pushed_with_the_model_named() -> None:
                            "now. Please come down."))
     assert trace.decision.lane.value == "PUSH"
     assert "the word model reads urgency" in trace.scorer_reason
+
+
+_POUR = ("Concrete pour tomorrow - cement still not here",
+         "Sam,\n\nIt's 2:15 now. Your counter told me this morning the truck with the 80 bags "
+         "would be on site by 1 at the latest. The pump is booked for 7 tomorrow morning and "
+         "the crew is already paid for. If the cement isn't here by 5 we lose the pour and the "
+         "pump deposit.\n\nDana")
+
+
+def test_a_near_time_the_model_reads_as_urgent_is_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules read a near time alone in a builder's complaint (no ask, no trouble word
+    they know); the model reads the words around it as urgent: PUSH, both named."""
+    trace = classify(_mail(*_POUR))
+    assert trace.decision.lane.value == "PUSH"
+    assert trace.scorer_reason.startswith("some time pressure; the word model reads urgency")
+    # ... and with a model that reads it below RAISE_AT, the rules' reading stands
+    import mailmoat.core.local_scorer as local_scorer
+    monkeypatch.setattr(local_scorer, "read_urgency", lambda text: Reading(RAISE_AT - 0.01, 50))
+    assert classify(_mail(*_POUR)).decision.lane.value == "QUEUE"
 
 
 def test_a_short_urgent_notice_is_not_overruled() -> None:

@@ -70,6 +70,7 @@ from mailmoat.core.text import fold
 from mailmoat.core.word_model import (
     PROMOTE_AT,
     PROMOTE_MIN_KNOWN,
+    RAISE_AT,
     VETO_AT,
     VETO_MIN_KNOWN,
     Reading,
@@ -2146,6 +2147,10 @@ def _a_persons_mail(s: Signals) -> bool:
 _READ_URGENT = THRESHOLDS.push_urgency  # what the rules read as urgent (enough for PUSH)
 _PROMOTED = 0.8  # the tier of trouble told: PUSH, when the policy's guards allow it
 _VETOED = 0.5  # the tier of a near time alone: something to answer (QUEUE), not to interrupt
+# The rules' readings of a near time alone, which the word model may raise to `_PROMOTED`:
+# the words around the time ("the pump is booked for 6", "bearing temperature rising") are
+# what the rules were never given, and what the model reads
+_RAISABLE = frozenset({"some time pressure", "automated reminder"})
 
 
 def _second_reading(urgency: float, why: str, read: Callable[[], Reading], s: Signals,
@@ -2155,8 +2160,12 @@ def _second_reading(urgency: float, why: str, read: Callable[[], Reading], s: Si
     all but rules out is something to answer, unless it is a security notice (whether that
     is real is the sender evidence's to say, not the words'). Mail the rules read nothing in
     that the model reads as urgent with near certainty is urgent, unless it is a promotion, a
-    list post, cold bulk mail, a stranger's pitch, or says it can wait (`quiet`). Anything
-    else the rules decide alone. `read` is called only when the model may act."""
+    list post, cold bulk mail, a stranger's pitch, or says it can wait (`quiet`). Mail the
+    rules read a near time in and nothing more (`_RAISABLE`: a time with no ask or trouble
+    found, or a robot's reminder) is urgent when the model reads it so at RAISE_AT, with the
+    same exceptions and a security notice's (whether that is real is the sender evidence's
+    to say). Anything else the rules decide alone. `read` is called only when the model may
+    act."""
     if urgency >= _READ_URGENT:
         if s.security_alert:
             return urgency, why
@@ -2164,8 +2173,15 @@ def _second_reading(urgency: float, why: str, read: Callable[[], Reading], s: Si
         if model.urgent <= VETO_AT and model.known >= VETO_MIN_KNOWN:
             return _VETOED, f"{why}; but the word model reads no urgency (p {model.urgent:.2f})"
         return urgency, why
-    if why or quiet or s.marketing or s.list_discussion or s.unsolicited or (
+    if quiet or s.marketing or s.list_discussion or s.unsolicited or (
             s.cold_unsolicited or s.cold_pitch):
+        return urgency, why
+    if why in _RAISABLE and not s.security_alert:
+        model = read()
+        if model.urgent >= RAISE_AT and model.known >= PROMOTE_MIN_KNOWN:
+            return _PROMOTED, f"{why}; the word model reads urgency (p {model.urgent:.2f})"
+        return urgency, why
+    if why:
         return urgency, why
     model = read()
     if model.urgent >= PROMOTE_AT and model.known >= PROMOTE_MIN_KNOWN:

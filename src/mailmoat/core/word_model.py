@@ -12,7 +12,7 @@ weights, with no library and no I/O.
     p = 1 / (1 + exp(-(BIAS + sum(w_t * idf_t) / sqrt(sum(idf_t ** 2)))))
 
 over the distinct known terms t of the text (unknown terms weigh nothing and do not count in
-the norm). The local scorer uses p in two places only, at the far ends (`PROMOTE_AT`,
+the norm). The local scorer uses p at the far ends only (`PROMOTE_AT`, `RAISE_AT`,
 `VETO_AT`); between them the rules decide alone. The policy picks the lane, as always, from
 the four numbers: a word model that reads urgency cannot push a flagged, spam-judged, bulk
 or auto-replied mail, because the policy's guards stand before PUSH.
@@ -31,6 +31,7 @@ from mailmoat.core.word_weights import BIAS, WEIGHTS
 
 READ_CHARS = 1500  # the first characters read (the rules read fewer)
 PROMOTE_AT = 0.7  # at or above: urgent, though the rules read no urgency
+RAISE_AT = 0.8  # at or above: urgent, where the rules read a near time alone
 VETO_AT = 0.05  # at or below: not urgent, though the rules read urgency ...
 VETO_MIN_KNOWN = 15  # ... when the model knows this many of its terms: a line or two
 # ("Action required: confirm your interview slot within 24 hours") is too little to overrule
