@@ -14,6 +14,7 @@ from mailmoat.core.signals import Signals
 from mailmoat.core.word_model import (
     PROMOTE_AT,
     PROMOTE_MIN_KNOWN,
+    QUIET_VETO_AT,
     RAISE_AT,
     READ_CHARS,
     VETO_AT,
@@ -139,6 +140,35 @@ URGENT, CALM = 0.85, 0.15
 def test_second_reading_acts_only_at_the_far_ends(
         urgency: float, why: str, reading: Reading, signals: Signals, expected: float) -> None:
     assert _second_reading(urgency, why, lambda: reading, signals, False)[0] == expected
+
+
+def test_mail_that_says_it_needs_no_action_is_vetoed_at_lower_odds() -> None:
+    # odds that lean against urgency veto only where the mail says it can wait
+    lean = Reading(QUIET_VETO_AT, VETO_MIN_KNOWN)
+    assert VETO_AT < QUIET_VETO_AT
+    assert _second_reading(URGENT, "explicit urgency", lambda: lean, Signals(), True)[0] == 0.5
+    assert _second_reading(URGENT, "explicit urgency", lambda: lean, Signals(), False)[0] == (
+        URGENT)
+    assert _second_reading(URGENT, "explicit urgency", lambda: Reading(QUIET_VETO_AT + 0.01, 80),
+                           Signals(), True)[0] == URGENT
+    assert _second_reading(URGENT, "explicit urgency", lambda: Reading(0.01, VETO_MIN_KNOWN - 1),
+                           Signals(), True)[0] == URGENT
+    assert _second_reading(URGENT, "explicit urgency", lambda: lean,
+                           Signals(security_alert=True), True)[0] == URGENT
+
+
+def test_an_fyi_about_urgency_already_dealt_with_is_not_pushed() -> None:
+    """'Urgent tickets ... have been answered. Nothing for you to do.': the rules read the
+    urgent word, the mail says there is nothing to do, and the model leans against urgency
+    (above VETO_AT): queued, the model named."""
+    trace = classify(_mail("Server room outage last night - all back (FYI)",
+                           "Hi team,\n\nJust so you know: the server room lost cooling at 02:00 "
+                           "and two hosts shut down. Everything was back by 04:30 and the "
+                           "backups ran. Urgent tickets from overnight have been answered."
+                           "\n\nNothing for you to do.\n\nLee",
+                           sender="Lee Park <lee@reyes-home.example>"))
+    assert trace.decision.lane.value == "QUEUE"
+    assert "but the word model reads no urgency" in trace.scorer_reason
 
 
 def test_no_promotion_for_mail_that_says_it_can_wait() -> None:

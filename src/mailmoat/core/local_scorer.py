@@ -70,6 +70,7 @@ from mailmoat.core.text import fold
 from mailmoat.core.word_model import (
     PROMOTE_AT,
     PROMOTE_MIN_KNOWN,
+    QUIET_VETO_AT,
     RAISE_AT,
     VETO_AT,
     VETO_MIN_KNOWN,
@@ -2158,19 +2159,22 @@ def _second_reading(urgency: float, why: str, read: Callable[[], Reading], s: Si
     """The word model (core/word_model.py) against the rules, at the far ends only, each
     time after reading enough words it knows. Mail the rules read as urgent that the model
     all but rules out is something to answer, unless it is a security notice (whether that
-    is real is the sender evidence's to say, not the words'). Mail the rules read nothing in
-    that the model reads as urgent with near certainty is urgent, unless it is a promotion, a
-    list post, cold bulk mail, a stranger's pitch, or says it can wait (`quiet`). Mail the
-    rules read a near time in and nothing more (`_RAISABLE`: a time with no ask or trouble
-    found, or a robot's reminder) is urgent when the model reads it so at RAISE_AT, with the
-    same exceptions and a security notice's (whether that is real is the sender evidence's
-    to say). Anything else the rules decide alone. `read` is called only when the model may
-    act."""
+    is real is the sender evidence's to say, not the words'); where the mail also says it
+    needs no action or can wait (`quiet`: "No action needed from you", "Nothing for you to
+    do"), odds that merely lean against urgency are enough (QUIET_VETO_AT). Mail the rules
+    read nothing in that the model reads as urgent with near certainty is urgent, unless it
+    is a promotion, a list post, cold bulk mail, a stranger's pitch, or says it can wait
+    (`quiet`). Mail the rules read a near time in and nothing more (`_RAISABLE`: a time with
+    no ask or trouble found, or a robot's reminder) is urgent when the model reads it so at
+    RAISE_AT, with the same exceptions and a security notice's (whether that is real is the
+    sender evidence's to say). Anything else the rules decide alone. `read` is called only
+    when the model may act."""
     if urgency >= _READ_URGENT:
         if s.security_alert:
             return urgency, why
         model = read()
-        if model.urgent <= VETO_AT and model.known >= VETO_MIN_KNOWN:
+        if model.urgent <= (QUIET_VETO_AT if quiet else VETO_AT) and (
+                model.known >= VETO_MIN_KNOWN):
             return _VETOED, f"{why}; but the word model reads no urgency (p {model.urgent:.2f})"
         return urgency, why
     if quiet or s.marketing or s.list_discussion or s.unsolicited or (

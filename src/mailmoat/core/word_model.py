@@ -13,9 +13,9 @@ weights, with no library and no I/O.
 
 over the distinct known terms t of the text (unknown terms weigh nothing and do not count in
 the norm). The local scorer uses p at the far ends only (`PROMOTE_AT`, `RAISE_AT`,
-`VETO_AT`); between them the rules decide alone. The policy picks the lane, as always, from
-the four numbers: a word model that reads urgency cannot push a flagged, spam-judged, bulk
-or auto-replied mail, because the policy's guards stand before PUSH.
+`VETO_AT`, `QUIET_VETO_AT`); between them the rules decide alone. The policy picks the lane,
+as always, from the four numbers: a word model that reads urgency cannot push a flagged,
+spam-judged, bulk or auto-replied mail, because the policy's guards stand before PUSH.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ READ_CHARS = 1500  # the first characters read (the rules read fewer)
 PROMOTE_AT = 0.7  # at or above: urgent, though the rules read no urgency
 RAISE_AT = 0.8  # at or above: urgent, where the rules read a near time alone
 VETO_AT = 0.05  # at or below: not urgent, though the rules read urgency ...
+QUIET_VETO_AT = 0.3  # the same, in mail that says it needs no action or can wait
 VETO_MIN_KNOWN = 15  # ... when the model knows this many of its terms: a line or two
 # ("Action required: confirm your interview slot within 24 hours") is too little to overrule
 PROMOTE_MIN_KNOWN = 10  # the same for a promotion, which only adds to what the rules read
