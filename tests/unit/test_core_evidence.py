@@ -577,6 +577,26 @@ def test_a_colleague_telling_of_money_is_not_a_cold_contact() -> None:
     assert ev(stranger).cold_unsolicited
 
 
+def test_an_own_systems_name_in_capitals_is_not_a_cold_contact() -> None:
+    # a plant's own alarm system, named and shouting in capitals, from the reader's domain
+    alarm = mail("ACME SCADA <scada-alerts@acme-corp.com>",
+                 "[ALARM P1] BOILER 2 FEED PRESSURE LOW - B2-PT04",
+                 "*** PRIORITY 1 ALARM ***\n\nTag: B2-PT04 (boiler 2 feed pressure)\nValue: "
+                 "3.1 bar, limit LOW-LOW 4.0 bar\nState: ACTIVE - UNACKNOWLEDGED\n\n"
+                 "Operator action required.")
+    assert "1:a shouted display name" in ev(alarm).unsolicited
+    assert not ev(alarm).cold_unsolicited
+    assert classify(parse_message(alarm)).decision.lane is Lane.PUSH
+    # the same from outside the reader's organisation is a cold contact
+    outside = mail("ACME SCADA <scada-alerts@acme-monitoring.net>",
+                   "[ALARM P1] BOILER 2 FEED PRESSURE LOW - B2-PT04",
+                   "*** PRIORITY 1 ALARM ***\n\nTag: B2-PT04 (boiler 2 feed pressure)\n"
+                   "Value: 3.1 bar, limit LOW-LOW 4.0 bar\nState: ACTIVE - UNACKNOWLEDGED\n\n"
+                   "Operator action required.")
+    assert ev(outside).cold_unsolicited
+    assert classify(parse_message(outside)).decision.lane is not Lane.PUSH
+
+
 def test_a_meeting_lure_from_a_stranger_is_not_scheduled() -> None:
     # MEETING starts the calendar loop's proposals: a sender who may not interrupt is not
     # scheduled either (a dressed domain offering a meeting link).

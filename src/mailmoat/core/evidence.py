@@ -852,7 +852,10 @@ _CASUAL = _HURRIED | {_NO_THREAD}
 # for bitcoin"): from the reader's own organisation, as claimed, a money story is the
 # matter of the mail, not a stranger's lure (its phishing shapes still count).
 _MONEY_TOLD = frozenset({"prize, inheritance or windfall", _GIFT_OR_WIRE})
-_COLLEAGUE_WRITES = _CASUAL | _MONEY_TOLD
+# An organisation names its own systems in capitals ("WBH SCADA", "IT HELPDESK"): from the
+# reader's own organisation, as claimed, that is a name, not a pitch's shouting.
+_SHOUTED_NAME = "a shouted display name"
+_COLLEAGUE_WRITES = _CASUAL | _MONEY_TOLD | {_SHOUTED_NAME}
 
 
 def _named(from_name: str) -> bool:
@@ -1439,7 +1442,7 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
     name = message.from_name
     # (eight letters: a brand's initials are capitals too, "HSBC UK", "AT&T")
     if not any(map(str.islower, name)) and sum(map(str.isupper, name)) >= 8:
-        shapes.append((1, "a shouted display name"))
+        shapes.append((1, _SHOUTED_NAME))
     if (message.message_id and not message.in_reply_to and not message.references
             and _REPLY_PREFIX.match(subject)):
         shapes.append((1, _NO_THREAD))
