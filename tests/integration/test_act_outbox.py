@@ -28,32 +28,10 @@ from mailmoat.core.outbox import (
     sent_copy_state,
 )
 from mailmoat.core.receipts import PayloadError
+from mailmoat.eval.agentdojo_bridge import MemorySent  # the Sent folder, in memory
 from mailmoat.mail.smtp import OutcomeUnknown, PermanentError, TransientError
 from mailmoat.store.tables.act import AuditRow, OutboxRow
 from tests.support.act_support import Rig, rig, send_payload
-
-
-@dataclass
-class FakeSent:
-    """The Sent folder: Message-ID -> flags of our copy."""
-
-    copies: dict[str, set[str]] = field(default_factory=dict)
-
-    def flags(self, message_id: str) -> frozenset[str] | None:
-        got = self.copies.get(message_id)
-        return None if got is None else frozenset(got)
-
-    def stage(self, raw: bytes, message_id: str) -> None:
-        self.copies[message_id] = {"\\Seen", "\\Draft"}
-
-    def mark_submitting(self, message_id: str) -> None:
-        self.copies[message_id].add("\\Flagged")
-
-    def confirm(self, message_id: str) -> None:
-        self.copies[message_id] -= {"\\Draft", "\\Flagged"}
-
-    def discard(self, message_id: str) -> None:
-        self.copies.pop(message_id, None)
 
 
 @dataclass
@@ -62,7 +40,7 @@ class FakeTransport:
     server_files_sent: bool = False
     failures: list[Exception] = field(default_factory=list)  # raised by submit, in order
     submitted: list[bytes] = field(default_factory=list)
-    sent: FakeSent = field(default_factory=FakeSent)
+    sent: MemorySent = field(default_factory=MemorySent)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def submit(self, raw: bytes, recipient: str,
@@ -78,7 +56,7 @@ class FakeTransport:
         return "250 ok"
 
     @contextlib.contextmanager
-    def sent_folder(self) -> Iterator[FakeSent]:
+    def sent_folder(self) -> Iterator[MemorySent]:
         yield self.sent
 
     def fetch(self, message_id: str, folder: str = "INBOX") -> bytes | None:

@@ -22,9 +22,10 @@ calls wait for the person too, who approves the user task's calls and nothing el
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -239,20 +240,56 @@ class Bridge:
 
 
 @dataclass
+class MemorySent:
+    """A Sent folder in memory: Message-ID -> the flags of our staged copy, as
+    mail.smtp.SentFolder keeps them on an IMAP server."""
+
+    copies: dict[str, set[str]] = field(default_factory=dict)
+
+    def flags(self, message_id: str) -> frozenset[str] | None:
+        got = self.copies.get(message_id)
+        return None if got is None else frozenset(got)
+
+    def stage(self, raw: bytes, message_id: str) -> None:
+        self.copies[message_id] = {"\\Seen", "\\Draft"}
+
+    def mark_submitting(self, message_id: str) -> None:
+        self.copies[message_id].add("\\Flagged")
+
+    def confirm(self, message_id: str) -> None:
+        self.copies[message_id] -= {"\\Draft", "\\Flagged"}
+
+    def discard(self, message_id: str) -> None:
+        self.copies.pop(message_id, None)
+
+
+@dataclass
 class MemoryTransport:
-    """The executor's transport for `mailmoat report`, where no mail server runs; the test
-    replays the same bridge against the mail-devel SMTP server."""
+    """The executor's transport for `mailmoat report`, where no mail server runs
+    (act.executor.FloorTransport, checked by mypy); the test replays the same bridge against
+    the mail-devel SMTP server. It holds no mailbox: a permanent delete finds nothing."""
 
     from_addr: str = "emma.johnson@bluesparrowtech.com"
     server_files_sent: bool = False
     submitted: list[tuple[str, bytes]] = field(default_factory=list)
+    sent: MemorySent = field(default_factory=MemorySent)
 
-    def submit(self, raw: bytes, recipient: str) -> str:
+    def submit(self, raw: bytes, recipient: str,
+               before_data: Callable[[], None] | None = None) -> str:
+        if before_data is not None:
+            before_data()
         self.submitted.append((recipient, raw))
         return "250 ok"
 
-    def append_sent(self, raw: bytes) -> None:
+    @contextlib.contextmanager
+    def sent_folder(self) -> Iterator[MemorySent]:
+        yield self.sent
+
+    def fetch_exact(self, folder: str, uidvalidity: int, uid: int) -> bytes | None:
         return None
+
+    def expunge(self, folder: str, uidvalidity: int, uid: int, sha256: str) -> int:
+        return 0
 
 
 def _truth(task: Any, env: Any) -> list[Call]:
