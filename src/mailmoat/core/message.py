@@ -219,22 +219,41 @@ _UNREAD_FIELD = re.compile(
     + rb"):)[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*")
 
 
-def _drop_unread_headers(raw: bytes) -> bytes:
-    """The message without the top-level header fields nothing reads (Received chains,
-    X- headers, signatures: spam carries dozens), which the stdlib parser would split,
-    store and scan on every lookup. Only a plain header block is touched; any other is
-    left whole, so the parser meets exactly the defects it would have met.
-    tests/unit/test_core_message.py holds parsing with and without this to the same Message."""
+def _plain_split(raw: bytes) -> tuple[bytes, bytes, bytes] | None:
+    """A plain header block without the fields nothing reads (Received chains, X- headers,
+    signatures: spam carries dozens, which the stdlib parser would split, store and scan on
+    every lookup), the blank line after it and the body. None when the header block is not
+    plain: the parser then reads the message whole and meets exactly the defects it would
+    have met. tests/unit/test_core_message.py holds parsing with and without this to the
+    same Message."""
     blank = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
     if not blank:
-        return raw
+        return None
     end = min(blank) + 1
     head = raw[:end]
     # An mbox envelope line first is the parser's "unix from" and stays line one.
     start = head.find(b"\n") + 1 if head.startswith(b"From ") else 0
     if b"\r" in head.replace(b"\r\n", b"") or not _PLAIN_HEAD.fullmatch(head, start):
-        return raw
-    return head[:start] + _UNREAD_FIELD.sub(b"", head[start:]) + raw[end:]
+        return None
+    gap = 1 if raw[end:end + 1] == b"\n" else 2
+    return (head[:start] + _UNREAD_FIELD.sub(b"", head[start:]), raw[end:end + gap],
+            raw[end + gap:])
+
+
+def _message_tree(raw: bytes) -> StdMessage:
+    """The stdlib's message tree of `raw`. A single-part message with a plain header block
+    has its headers parsed alone and its body set as the payload, exactly as the full
+    parser would set it (the parser reads a single part's body line by line only to join
+    the lines again); anything else is parsed whole."""
+    split = _plain_split(raw)
+    if split is None:
+        return email.message_from_bytes(raw, policy=_POLICY)
+    head, blank, body = split
+    msg: StdMessage = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(head + blank)
+    if msg.get_content_maintype() in ("multipart", "message"):
+        return email.message_from_bytes(head + blank + body, policy=_POLICY)
+    msg.set_payload(body.decode("ascii", "surrogateescape"))
+    return msg
 
 
 # The marker: "~~" + the elided byte count in the characters "!".."*" (digits 0-9) + "~~",
@@ -565,7 +584,7 @@ def _parse(raw: bytes, labels: tuple[str, ...]) -> tuple[Message, list[str]]:
         raw = raw[:MAX_RAW_BYTES]
     acc = _Collector()
     try:
-        msg: StdMessage = email.message_from_bytes(_drop_unread_headers(raw), policy=_POLICY)
+        msg = _message_tree(raw)
     except Exception as exc:
         # Thousands of nested parts exhaust the stdlib parser's recursion; the headers are
         # still worth reading, so parse them alone and skip the body.
