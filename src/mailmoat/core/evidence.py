@@ -317,7 +317,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:platebn[ií] )?karty"
      # Russian: confirm your identity, account or card; the card's details; enter the password
      r"|подтвердите (?:свою |вашу )?(?:личность|учетную запись|учётную запись|аккаунт|карту|"
-     r"данные)|данные (?:вашей |банковской )*карты|введите (?:свой |ваш )?(?:пароль|код)"),
+     r"данные)|данные (?:вашей |банковской )*карты|введите (?:свой |ваш )?(?:пароль|код)"
+     # Afrikaans: the (new) password, your or our (new) bank details, confirm your details
+     r"|\b(?:(?:nuwe |jou )?wagwoord|(?:jou|u|ons) (?:nuwe |opgedateerde )?bankbesonderhede|"
+     r"bevestig (?:jou|u) besonderhede)\b"),
     ("goods sent to a new address", 1,
      # an order to deliver to a new warehouse or address: goods diverted in a customer's name
      r"\b(?:new|nouvel|nouveau|nouvelle|neue[nrs]?|nuev[oa]) (?:\w+ ){0,2}(?:warehouse|entrep|"
@@ -500,7 +503,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # Czech and Slovak: a new or changed account number, new bank details
      r"|\b(?:nov[eéyý]|nov[eé]ho|zm[eě]n[auy]|zmen[auy]|zm[eě]n[eě]n[eéyý]|zmenen[eéyý]) "
      r"(?:[cč][ií]sl[oa] (?:bankovn[ií]ho |bankov[eé]ho )?[uú][cč]tu|bankovn[ií](?:ho)? spojen[ií]|"
-     r"bankov[eé](?:ho)? spojeni[ae])"),
+     r"bankov[eé](?:ho)? spojeni[ae])"
+     # Afrikaans, Serbian (both scripts), Georgian and Kannada: a new account, new or changed
+     # bank details
+     r"|\b(?:(?:ons|my) nuwe (?:bank)?rekening|nuwe rekening|(?:opgedateerde|veranderde) "
+     r"bankbesonderhede|novi (?:tekući |žiro )?račun|novog računa|promen[aeu] (?:broja )?računa)\b"
+     r"|нови (?:текући |жиро )?рачун|новог рачуна|промен[аеу] (?:броја )?рачуна"
+     r"|ახალ(?:ი|ზე) ანგარიშ|ანგარიში შეიცვალა|ಹೊಸ ಖಾತೆ|ಹೊಸ ಬ್ಯಾಂಕ್ ಖಾತೆ"),
     # Sold as an invoice or a warning, a registration nobody asked for: trademark
     # "publication", a directory listing, a Chinese "internet keyword" or domain claim.
     (_REGISTRY_SHAPE, 2,
@@ -1251,8 +1260,14 @@ _BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virem
 _STRANDED = "a stranded traveller asking for money"
 _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(?:wallet|passport|"
            r"bag|cards?|phone|purse|money)|(?:wallet|passport|bag|cards?|phone|purse)s? (?:(?:was|"
-           r"were|got|has been|have been) )?(?:stolen|snatched|taken))\b")
-_LEND_ME = r"\b(?:lend|loan|send|wire|transfer) (?:me|us)\b"
+           r"were|got|has been|have been) )?(?:stolen|snatched|taken)"
+           # Afrikaans: my phone, purse, bag or card stolen; robbed
+           r"|(?:foon|selfoon|beursie|handsak|sak|kaart|paspoort)(?: is| was)? (?:gisteraand |"
+           r"vandag |vanoggend )?(?:by \w+ \w+ )?(?:gesteel|gegryp|weggeneem)|beroof)\b")
+_LEND_ME = (r"\b(?:(?:lend|loan|send|wire|transfer) (?:me|us)|"
+            # Afrikaans: send, lend or pay me (the verb last: "vir my R1 500 stuur")
+            r"(?:stuur|leen|betaal) (?:vir )?(?:my|ons)|vir (?:my|ons) [^.\n]{0,40}"
+            r"(?:stuur|leen|oorbetaal))\b")
 # The reader told to check a change through a channel they already have ("call us on the
 # number on your card", "verify with your supplier using a phone number you already hold,
 # not one given in the e-mail"): a bank's fraud desk or a wary customer, the opposite of a
@@ -1403,6 +1418,8 @@ ALARM_SUBJECT = re.compile(
     r"|\s*(?!(?:FINAL|LAST|SECOND|THIRD)\b)(?:[A-Z0-9ÄÖÜÉÈ/&.-]+ ){1,3}(?:WARNING|WARNUNG)\b"
     r"|\s*\[(?:DOWN|CRITICAL|ALARM|ALERT|ALLARME|ALARME|ALERTE|CRITICO|CRÍTICO)(?: [A-ZÄÖÜÉÈ]+)"
     r"{0,2}\]"
+    # Prometheus Alertmanager's subject: "[FIRING:2] DiskWillFillIn4h ..."
+    r"|\s*\[FIRING:\d+\]"
     r"|\s*(?:DOWN|CRITICAL|OFFLINE|ALLARME CRITICO|CRITICO|CRÍTICO)\s?:")
 
 

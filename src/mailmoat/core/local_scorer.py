@@ -82,7 +82,7 @@ LOCAL_SOURCE = "local"
 
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
-    r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical)|"
+    r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical|page)|"
     r"immediate action|"
     r"dringend|sofort|umgehend|urgente|de inmediato|"
     r"inmediatamente|tout de suite|immédiatement|sans délai|sin demora|unverzüglich|"
@@ -142,6 +142,14 @@ _EXPLICIT_URGENT = alternatives(
                 r"co najsk[oô]r|co najr[yý]chlejšie|s[uú]rn[eéyýa]|sp[eě]ch[aá]|"
                 r"hav[aá]rijn[ií]"),
     r"(?:^|[ \n(])čo (?:najsk[oô]r|najr[yý]chlejšie)",
+    # Serbian (in Cyrillic; its Latin letters are in the Croatian line above), Afrikaans:
+    # urgent, at once, as soon as possible, without delay, an emergency
+    whole_words(r"хитно|хитан|одмах|што пре|што хитније|без одлагања|što pre"),
+    r"\b(?:sto pre|bez odlaganja|onmiddellik|dadelik|so gou moontlik|noodgeval)\b",
+    # Kannada and Georgian: urgent, at once, as soon as possible, an emergency ("right now",
+    # "ახლავე", "ಈಗಲೇ", and "immediately", "ತಕ್ಷಣ", are as often a lure's or a thank-you's)
+    r"ತುರ್ತು|ಕೂಡಲೇ|ಆದಷ್ಟು ಬೇಗ|"
+    r"სასწრაფო|დაუყოვნებლივ|რაც შეიძლება მალე|საგანგებო|გადაუდებ",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -784,6 +792,16 @@ _ASK = alternatives(
     r"được không\s*\?|\bliền (?:nha|nhe|nghen)\b|\bliền nhé(?:[^\pL\pN_]|$)|"
     r"\bgọi (?:cho )?\pL+ (?:liền|ngay|gấp)\b|"
     r"\b(?:làm ơn|vui lòng) (?:gọi|trả lời|xác nhận|báo|gửi)\b",
+    # Serbian in Cyrillic: please, let me know, call (me), I need, can you, tell me, answer
+    whole_words(r"молим те|молим вас|јави ми|јавите|позови|позовите|треба ми|можеш ли|"
+                r"можете ли|реци ми|одговори"),
+    # Afrikaans: please, can you, let me know, call me, I need you, shall I
+    r"\b(?:asseblief|kan jy|kan u|laat my weet|bel my|skakel my|ek het jou nodig|moet ek)\b",
+    # Kannada: please, let (me) know, call, tell (whole words: "ತಿಳಿಸಿ", let me know, begins
+    # "ತಿಳಿಸಿದ್ದೇನೆ", I have let you know); Georgian: please, call me, tell me, let me know,
+    # can you, write to me (the asking forms: "დამირეკა" is "he called me")
+    whole_words(r"ದಯವಿಟ್ಟು|ತಿಳಿಸಿ|ಕರೆ ಮಾಡಿ|ಫೋನ್ ಮಾಡಿ|ಹೇಳಿ"),
+    r"გთხოვ|დამირეკე|მითხარი|მითხარით|შემატყობინე|შეგიძლია|მომწერე",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -1413,6 +1431,35 @@ _TROUBLE = alternatives(
     # bite needs its verb or "by" above)
     r"\bfell(?: (?:off|down|over|from|on|onto|into|in (?:the|a)|and|out|through (?:the|a)|while|"
     r"trying|at|backwards|badly|hard|yesterday|today|this morning|last night)\b| ?[.,;:!)\n]|$)",
+    # Serbian (its Latin letters where they differ from Croatian's, above, and Cyrillic): hurt,
+    # fainted, no heating, a crash; not working, a fault, leaking, burst, no water or power,
+    # fire, burning, bleeding, fallen, missing, flooded, a gas smell, the hospital, firemen,
+    # an accident, stuck, broken, not answering, an ambulance
+    # (Cyrillic as whole words: "гори", burning, begins "гориво", fuel)
+    r"\b(?:povređen\w*|povreda|onesvešćen\w*|nema grejanja|udes|udesu)\b",
+    whole_words(r"не ради|не раде|квар\pL*|цури|пукла|пукао|нема воде|нема струје|"
+                r"нема грејања|пожар\pL*|гори|крвари|повређен\pL*|пао је|пала је|нестао|"
+                r"нестала|поплав\pL*|мирис гаса|болниц\pL*|ватрогас\pL*|несрећ\pL*|"
+                r"заглав\pL*|сломио|сломила|онесвешћен\pL*|хитна помоћ|не јавља|не одговара"),
+    # Afrikaans: not working, broken, a leak, on fire, the fire brigade, an ambulance, the
+    # hospital, an accident, hurt, fainted, missing, flooded, no water or power, a gas leak,
+    # not answering
+    # (not "lek" alone: "lekë" is Albania's money, and RE2's "\\b" stands before the "ë")
+    r"\b(?:werk nie|is stukkend|lekkasie|aan die brand|brandweer|ambulans|hospitaal|"
+    r"ongeluk|beseer|flou geword|vermis|oorstroom\w*|geen water|geen krag|sonder krag|"
+    r"gaslek|ruik gas|antwoord nie|tel nie op)\b",
+    # Kannada: an accident, fire, a leak, the hospital, an ambulance, injured, bleeding,
+    # missing, not working, stuck, fainted, no power, a flood, not picking up (not "ಗಾಯ",
+    # a wound, which begins "ಗಾಯಕ", a singer; not "ರಕ್ತ", blood, as in a blood test)
+    r"ಅಪಘಾತ|ಬೆಂಕಿ|ಸೋರಿಕೆ|ಆಸ್ಪತ್ರೆ|ಆಂಬುಲೆನ್ಸ್|ಗಾಯಗೊಂಡ|ಗಾಯವಾಗಿ|ರಕ್ತಸ್ರಾವ|ಕಾಣೆಯಾ|ಕೆಲಸ ಮಾಡುತ್ತಿಲ್ಲ|"
+    r"ಸಿಕ್ಕಿಹಾಕಿ|"
+    r"ಪ್ರಜ್ಞೆ ತಪ್ಪಿ|ಕರೆಂಟ್ ಇಲ್ಲ|ವಿದ್ಯುತ್ ಇಲ್ಲ|ಪ್ರವಾಹ|ಎತ್ತುತ್ತಿಲ್ಲ",
+    # Georgian: an accident or breakdown, fire, a leak, the hospital, an ambulance, hurt,
+    # bleeding, lost, not working, stuck, fainted, no power or water, flooded, a gas smell,
+    # not answering, fell
+    r"ავარი|ხანძარ|გაჟონ|საავადმყოფო|სასწრაფო დახმარება|დაშავ|სისხლდენ|დაიკარგა|არ მუშაობს|"
+    r"გაიჭედა|გონება დაკარგა|დენი არ არის|შუქი არ არის|წყალი არ არის|დატბორ|გაზის სუნი|"
+    r"არ პასუხობს|დაეცა",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r", back inside\b",
@@ -1513,12 +1560,20 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
                       r"\b(?:hari ini|petang ini|pagi ini|malam ini|malam ni)\b",
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
     latin_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no"),
+    # Serbian in Cyrillic, Afrikaans, Kannada and Georgian: today, tonight, this morning
+    whole_words(r"данас|вечерас|ноћас"),
+    r"\b(?:vandag|vanaand|vanoggend)\b|ಇಂದು|ಇವತ್ತು|ಈ ರಾತ್ರಿ|ದಿನವೇ",
+    # ("დღეს", today, begins "დღესასწაული", a feast day)
+    whole_words(r"დღეს|დღესვე|ამაღამ"),
     _TODAY_LIMIT,
 )
 # A drill said to be no real event
 _NOT_REAL = alternatives(r"\b(?:this is (?:only )?(?:a|an) (?:drill|exercise)|not a real "
                          r"(?:emergency|alarm|fire|event))\b",
-                         r"실제 ?상황(?:이)? ?(?:아님|아닙니다|이 아니)")
+                         r"실제 ?상황(?:이)? ?(?:아님|아닙니다|이 아니)",
+                         # Serbian, Afrikaans, Georgian, Kannada: this is a drill, a mock drill
+                         r"\b(?:ovo je (?:samo )?vežba|dit is (?:slegs )?'n oefening)\b|"
+                         r"ово је (?:само )?вежба|ეს სწავლებაა|ಅಣಕು ಕವಾಯತು")
 _NOT_REAL_ALONE = matcher(_NOT_REAL)
 # A test or a drill announced: the alarm it names is not going off ("Fire alarm testing
 # Thursday 09:00", "evacuation drill", 소방훈련, "simulacro").
@@ -1526,11 +1581,14 @@ _DRILL = alternatives(
     r"\b(?:(?:fire|smoke|alarm|evacuation|generator|siren|sprinkler|emergency lighting)s? "
     r"(?:alarm |system )?(?:test|tests|testing|drill|drills|exercise)|fire drill|testing (?:of )?"
     r"the (?:fire )?alarms?|feueralarm-?(?:test|probe)|probealarm|exercice d'évacuation|"
-    r"simulacro|"
+    r"simulacro|brandoefening|ontruimingsoefening|(?:evakuaciona|protivpožarna) vežba|"
+    r"vežba evakuacije|"
     # a hospital's or a school's coded or named drill, and the drill said outright
     r"code \w+ (?:drill|exercise)|(?:lockdown|shelter-in-place|active shooter|tornado|"
     r"earthquake|tsunami|spill|hazmat|mass casualty|evacuation|emergency) (?:drill|exercise)s?)\b",
     r"(?:소방|화재|대피|민방위|모의|비상|재난) ?훈련|"
+    # Serbian in Cyrillic and Georgian: an evacuation or fire drill
+    r"евакуациона вежба|противпожарна вежба|ხანძრის სწავლება|საევაკუაციო სწავლება|"
     r"(?:경보|비상벨|화재경보기?) ?(?:시험|점검|테스트)",
     # the same announced in Italian, French, German, Spanish, Portuguese, Malay, Finnish,
     # Swedish and Croatian
