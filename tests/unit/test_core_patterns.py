@@ -1,34 +1,51 @@
-"""core/patterns.py: whole words in any script, where RE2's ASCII-only "\\b" sees none."""
+"""core/patterns.py: whole words in other scripts, where RE2's ASCII-only "\\b" sees none."""
 
 from __future__ import annotations
 
 import pytest
 import re2
+from hypothesis import given
+from hypothesis import strategies as st
 
-from mailmoat.core.patterns import PatternSet, latin_words, whole_words
+from mailmoat.core.patterns import (
+    CYRILLIC,
+    GEORGIAN,
+    KANNADA,
+    LATIN,
+    PatternSet,
+    latin_words,
+    script_words,
+)
 
 WORDS = r"blessée?s?|coincée?|zagin[ąę]ł\pL*|là"
+# The boundary of every script's letters, digits and "_": what `script_words` must agree with
+# on text in its script.
+_ANY_SCRIPT = r"[^\p{L}\p{N}_]"
+
+
+def _whole_words_in_any_script(pattern: str) -> str:
+    return f"(?:^|{_ANY_SCRIPT})(?:{pattern})(?:{_ANY_SCRIPT}|$)"
 
 
 @pytest.mark.parametrize("text", [
     "il est blessé.", "blessé", "deux blessés ce matin", "la voiture est coincée\n",
     "Jan zaginął w nocy", "les pompiers sont là", "(coincé)",
 ])
-def test_whole_words_match_words_that_start_or_end_with_an_accented_letter(text: str) -> None:
-    assert re2.compile(whole_words(WORDS)).search(text.lower())
-    assert re2.compile(whole_words(WORDS)).search(text.lower().encode())
-    # what "\b" makes of the same words: the bug `whole_words` exists for
+def test_script_words_match_words_that_start_or_end_with_an_accented_letter(text: str) -> None:
+    assert re2.compile(script_words(WORDS, LATIN)).search(text.lower())
+    assert re2.compile(script_words(WORDS, LATIN)).search(text.lower().encode())
+    # what "\b" makes of the same words: the bug `script_words` exists for
     if text.rstrip(".\n)").endswith(("é", "ł", "à")) or "é " in text or "ł " in text:
         assert not re2.compile(rf"\b(?:{WORDS})\b").search(text.lower())
 
 
 @pytest.mark.parametrize("text", ["débloqué", "coincéx", "blessés2", "_blessé", "déjà", "voilà"])
-def test_whole_words_do_not_match_inside_longer_words(text: str) -> None:
-    assert not re2.compile(whole_words(WORDS)).search(text)
+def test_script_words_do_not_match_inside_longer_words(text: str) -> None:
+    assert not re2.compile(script_words(WORDS, LATIN)).search(text)
 
 
-def test_whole_words_work_in_a_pattern_set() -> None:
-    found = PatternSet({"hurt": whole_words(WORDS), "other": r"\bnothing\b"}).found
+def test_script_words_work_in_a_pattern_set() -> None:
+    found = PatternSet({"hurt": script_words(WORDS, LATIN), "other": r"\bnothing\b"}).found
     assert found("il est blessé, vite".encode()) == frozenset({"hurt"})
     assert found("débloqué".encode()) == frozenset()
 
@@ -76,6 +93,33 @@ def test_latin_words_are_whole_words_ending_in_any_letter(text: str, found: bool
     assert bool(pattern.search(text.encode())) is found
 
 
+@pytest.mark.parametrize(("script", "words", "text", "found"), [
+    (CYRILLIC, "гори|болниц[аиуе]", "кућа гори!", True),
+    (CYRILLIC, "гори|болниц[аиуе]", "нема горива", False),  # "burning" inside "fuel"
+    (CYRILLIC, "гори|болниц[аиуе]", "у болници.", True),
+    (CYRILLIC, "гори|болниц[аиуе]", "болничар", False),
+    (GEORGIAN, "დღეს", "დღეს 17:00-მდე", True),
+    (GEORGIAN, "დღეს", "დღესასწაული", False),  # "today" opening "a feast day"
+    (KANNADA, "ತಿಳಿಸಿ", "ದಯವಿಟ್ಟು ತಿಳಿಸಿ.", True),
+    (KANNADA, "ತಿಳಿಸಿ", "ತಿಳಿಸಿದ್ದೇನೆ", False),  # "let me know" opening "I have let you know"
+])
+def test_script_words_are_whole_words_of_their_script(script: str, words: str, text: str,
+                                                      found: bool) -> None:
+    assert bool(re2.compile(script_words(words, script)).search(text.encode())) is found
+
+
+@given(st.text(alphabet=st.sampled_from(list("горибанцеи .,!?\n(-1a")), max_size=40),
+       st.text(alphabet=st.sampled_from(list("blesécoinàłz .,!?\n(-1_")), max_size=40))
+def test_script_words_read_their_script_as_any_script_words_do(cyrillic: str,
+                                                                latin: str) -> None:
+    """On text in its script (and ASCII around it), a script's letters as the boundary find
+    what the class of every script's letters finds."""
+    for words, script, text in (("гори|бан[аеи]?|це", CYRILLIC, cyrillic), (WORDS, LATIN, latin),
+                                ("là|coincée?", LATIN, latin)):
+        assert bool(re2.compile(script_words(words, script)).search(text.encode())) is bool(
+            re2.compile(_whole_words_in_any_script(words)).search(text.encode()))
+
+
 def _alternatives(pattern: str, open_at: int) -> tuple[int, list[str]]:
     """The top-level alternatives of the group opening at `open_at`, and where it closes."""
     k = open_at + (3 if pattern.startswith("(?:", open_at) else 1)
@@ -119,7 +163,7 @@ def _judge_patterns() -> set[str]:
 def test_no_word_of_a_judge_pattern_is_lost_to_an_ascii_boundary() -> None:
     """RE2's "\\b" knows ASCII letters only: in "\\b(?:...|älä soita)", "(?:...|vettä)\\b" or
     "(?:...|at \\d+ ?%)\\b" that word can never match after or before a space. Such words
-    are written with `whole_words`, or with the boundary where an ASCII letter stands."""
+    are written with `script_words`, or with the boundary where an ASCII letter stands."""
     lost = []
     patterns = _judge_patterns()
     assert len(patterns) > 40

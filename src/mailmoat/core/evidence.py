@@ -583,7 +583,13 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:lawsuit|criminal (?:charges|case)) (?:will|against|has been)|"
      r"avoid (?:(?:further|any|additional|the|your|account|listing|service) ){0,2}(?:arrest|"
      r"prosecution|legal (?:action|proceedings)|penalties|suspension|strike-?off|deactivation)|"
-     r"settle (?:the matter |this )?out of court)\b"
+     r"settle (?:the matter |this )?out of court|"
+     # the "digital arrest" script: the case handed to the police unless the reader calls
+     r"(?:case|matter|complaint|file) (?:will be |is being |has been )?(?:transferred|"
+     r"forwarded|handed over|referred|escalated) to (?:the )?(?:police|cyber ?crime|crime "
+     r"branch)|digital arrest"
+     # Malay: an arrest warrant, legal action will be taken
+     r"|waran tangkap|tindakan undang-undang (?:akan|terhadap))\b"
      r"|체포|압류|법적 조치"),
     # A renewal or a charge the reader never made, to be cancelled by phoning the sender
     # ("call our refund desk"): the call is the lure (callback phishing).

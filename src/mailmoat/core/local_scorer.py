@@ -48,6 +48,10 @@ from mailmoat.core.evidence import ACCOUNT_ASK, ALARM_SUBJECT, SIGN_IN_ASK
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
+    CYRILLIC,
+    GEORGIAN,
+    KANNADA,
+    LATIN,
     PatternSet,
     ReadWhenAsked,
     alternatives,
@@ -55,7 +59,7 @@ from mailmoat.core.patterns import (
     greek,
     latin_words,
     matcher,
-    whole_words,
+    script_words,
 )
 from mailmoat.core.policy import THRESHOLDS
 from mailmoat.core.signals import (
@@ -144,8 +148,10 @@ _EXPLICIT_URGENT = alternatives(
     r"(?:^|[ \n(])čo (?:najsk[oô]r|najr[yý]chlejšie)",
     # Serbian (in Cyrillic; its Latin letters are in the Croatian line above), Afrikaans:
     # urgent, at once, as soon as possible, without delay, an emergency
-    whole_words(r"хитно|хитан|одмах|што пре|што хитније|без одлагања|što pre"),
-    r"\b(?:sto pre|bez odlaganja|onmiddellik|dadelik|so gou moontlik|noodgeval)\b",
+    # (plain words: a consumed boundary before each costs the urgency pass a twentieth; "што
+    # пре", as soon as, alone is also "нешто пре", something before)
+    r"хитно|хитан|одмах|што пре могуће|што хитније|без одлагања|što pre moguće|"
+    r"\b(?:sto pre moguce|bez odlaganja|onmiddellik|dadelik|so gou moontlik|noodgeval)\b",
     # Kannada and Georgian: urgent, at once, as soon as possible, an emergency ("right now",
     # "ახლავე", "ಈಗಲೇ", and "immediately", "ತಕ್ಷಣ", are as often a lure's or a thank-you's)
     r"ತುರ್ತು|ಕೂಡಲೇ|ಆದಷ್ಟು ಬೇಗ|"
@@ -230,8 +236,8 @@ _INCIDENT = alternatives(
     r"(?:화재|연기|열|가스|누수|침입) ?감지|"
     r"(?:소방차|구급차|소방관|구조대|해경)(?:가|이|를|도)? ?(?:출동|도착|오고|왔|불렀|부름)|"
     r"119 ?(?:출동|불러|에 신고|신고)",
-    # help arrived: "les pompiers sont là" ("là" ends in an accented letter: `whole_words`)
-    whole_words(r"(?:pompiers|samu|gendarmes) (?:sont|est) là"),
+    # help arrived: "les pompiers sont là" ("là" ends in an accented letter: `script_words`)
+    script_words(r"(?:pompiers|samu|gendarmes) (?:sont|est) là", LATIN),
 )
 # An hour and its minutes, "14:30", "9.30", "00.01"; not a decimal, "0.01"
 _HOUR_MINUTE = r"(?:(?:[01]?\d|2[0-3]):[0-5]\d|(?:0\d|1\d?|2[0-3]?|[3-9])\.[0-5]\d)"
@@ -793,14 +799,15 @@ _ASK = alternatives(
     r"\bgọi (?:cho )?\pL+ (?:liền|ngay|gấp)\b|"
     r"\b(?:làm ơn|vui lòng) (?:gọi|trả lời|xác nhận|báo|gửi)\b",
     # Serbian in Cyrillic: please, let me know, call (me), I need, can you, tell me, answer
-    whole_words(r"молим те|молим вас|јави ми|јавите|позови|позовите|треба ми|можеш ли|"
-                r"можете ли|реци ми|одговори"),
+    # (each word's end is read, not its start, which would cost the asks' pass a tenth)
+    f"(?:молим те|молим вас|јави ми|јавите|позови|позовите|треба ми|можеш ли|можете ли|"
+    f"реци ми|одговори)(?:[^{CYRILLIC}]|$)",
     # Afrikaans: please, can you, let me know, call me, I need you, shall I
     r"\b(?:asseblief|kan jy|kan u|laat my weet|bel my|skakel my|ek het jou nodig|moet ek)\b",
     # Kannada: please, let (me) know, call, tell (whole words: "ತಿಳಿಸಿ", let me know, begins
     # "ತಿಳಿಸಿದ್ದೇನೆ", I have let you know); Georgian: please, call me, tell me, let me know,
     # can you, write to me (the asking forms: "დამირეკა" is "he called me")
-    whole_words(r"ದಯವಿಟ್ಟು|ತಿಳಿಸಿ|ಕರೆ ಮಾಡಿ|ಫೋನ್ ಮಾಡಿ|ಹೇಳಿ"),
+    f"(?:ದಯವಿಟ್ಟು|ತಿಳಿಸಿ|ಕರೆ ಮಾಡಿ|ಫೋನ್ ಮಾಡಿ|ಹೇಳಿ)(?:[^{KANNADA}]|$)",
     r"გთხოვ|დამირეკე|მითხარი|მითხარით|შემატყობინე|შეგიძლია|მომწერე",
 )
 # "by Friday EOD" is days away, not the end of today.
@@ -1252,10 +1259,10 @@ _TROUBLE = alternatives(
     # chest pain, short of breath, admitted to hospital, called 911, an accident, hurt, on fire,
     # a power cut, flooded, water pouring in, not running, a leak, a theft, died, stuck,
     # bleeding
-    whole_words(r"cấp cứu|xe cứu thương|cứu h(?:ỏa|oả)|ngất|bị té|té ngã|bị ngã|đột quỵ|đau ngực|"
+    script_words(r"cấp cứu|xe cứu thương|cứu h(?:ỏa|oả)|ngất|bị té|té ngã|bị ngã|đột quỵ|đau ngực|"
     r"khó thở|nhập viện|gọi 911|tai nạn|bị thương|đang cháy|cháy nhà|hỏa hoạn|mất điện|"
     r"cúp điện|ngập|nước tràn|tràn vào|không chạy|rò rỉ|bị trộm|mất trộm|qua đời|mất rồi|"
-    r"bị kẹt|chảy máu"),
+    r"bị kẹt|chảy máu", LATIN),
     # Dutch ("brand" and "storing" alone are English words too)
     r"\b(?:er is brand|uitslaande brand|rookontwikkeling|rook|gewond|gevallen|"
     r"(?:in|naar) (?:het |'t )?ziekenhuis|bewusteloos|neemt niet op|vermist|overstroomd|"
@@ -1414,17 +1421,18 @@ _TROUBLE = alternatives(
     r"fallen|blown) down|(?:live|downed) (?:wire|cable|power line)s?|(?:spun|skidded|slid) "
     r"(?:out|off|into)|went off the road|into the guardrail|having contractions)\b",
     # French and Polish words that start or end with an accented letter, as whole words
-    # (`whole_words`: RE2's "\\b" is ASCII-only): hurt, fainted, electrocuted, taken to, fell,
+    # (`script_words`: RE2's "\\b" is ASCII-only): hurt, fainted, electrocuted, taken to, fell,
     # a vehicle overturned, lying on its side, collapsed, not back, crushed, caught,
     # evacuated; fallen, missing, overturned, not arrived, standing still; stuck
-    whole_words(r"blessée?s?|évanouie?s?|électrisée?s?|électrocutée?s?|transportée?s? à|"
-                r"(?:est|s'est|sont) tombée?s?|(?:voiture|camion|véhicule|bus|car) (?:\w+ )?"
-                r"(?:renversée?|accidentée?)|couchée? sur le (?:côté|flanc)|s'est effondrée?|"
-                r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu\pL*|"
-                r"upadła?|zagin[ąę]ł\pL*|przewróci\pL*|nie dojechał\pL*|stoją|"
-                # stuck: "sont bloqués", "bloquée à la frontière" (in the "\\b" group
-                # above, an ASCII "\\w" never took the "é": it never matched)
-                r"(?:est|sont|suis|sommes|reste|restent) bloqu\pL*|bloquée?s? (?:au|en|dans)"),
+    script_words(r"blessée?s?|évanouie?s?|électrisée?s?|électrocutée?s?|transportée?s? à|"
+                 r"(?:est|s'est|sont) tombée?s?|(?:voiture|camion|véhicule|bus|car) (?:\w+ )?"
+                 r"(?:renversée?|accidentée?)|couchée? sur le (?:côté|flanc)|s'est effondrée?|"
+                 r"pas (?:encore )?(?:rentrée?s?|revenue?s?)|écrasée?s?|coincée?s?|évacu[a-zà-ɏ]*|"
+                 r"upadła?|zagin[ąę]ł[a-zà-ɏ]*|przewróci[a-zà-ɏ]*|nie dojechał[a-zà-ɏ]*|stoją|"
+                 # stuck: "sont bloqués", "bloquée à la frontière" (in the "\\b" group
+                 # above, an ASCII "\\w" never took the "é": it never matched)
+                 r"(?:est|sont|suis|sommes|reste|restent) bloqu[a-zà-ɏ]*|bloquée?s? (?:au|en|"
+                 r"dans)", LATIN),
     r"\bambulancias?\b",
     # someone fell: off, down, from, at the end of a sentence; not "fell in love" (a
     # stranger's opener), not "prices fell sharply" (German "bitten" is "to ask", so the English
@@ -1437,10 +1445,11 @@ _TROUBLE = alternatives(
     # an accident, stuck, broken, not answering, an ambulance
     # (Cyrillic as whole words: "гори", burning, begins "гориво", fuel)
     r"\b(?:povređen\w*|povreda|onesvešćen\w*|nema grejanja|udes|udesu)\b",
-    whole_words(r"не ради|не раде|квар\pL*|цури|пукла|пукао|нема воде|нема струје|"
-                r"нема грејања|пожар\pL*|гори|крвари|повређен\pL*|пао је|пала је|нестао|"
-                r"нестала|поплав\pL*|мирис гаса|болниц\pL*|ватрогас\pL*|несрећ\pL*|"
-                r"заглав\pL*|сломио|сломила|онесвешћен\pL*|хитна помоћ|не јавља|не одговара"),
+    script_words(r"не ради|не раде|квар[ауе]?|цури|пукла|пукао|нема воде|нема струје|"
+                 r"нема грејања|пожар[ауе]?|гори|крвари|повређен[аио]?|пао је|пала је|нестао|"
+                 r"нестала|поплав[аеуи]|мирис гаса|болниц[аиуе]|ватрогас[а-џ]*|несрећ[аеиу]|"
+                 r"заглав[а-џ]*|сломио|сломила|онесвешћен[аио]?|хитна помоћ|не јавља|"
+                 r"не одговара", CYRILLIC),
     # Afrikaans: not working, broken, a leak, on fire, the fire brigade, an ambulance, the
     # hospital, an accident, hurt, fainted, missing, flooded, no water or power, a gas leak,
     # not answering
@@ -1561,10 +1570,11 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\b(?:i dag|i aften|i kveld|i nat|i natt|i morges)\b",
     latin_words(r"dnes|dneska|dnes ve[cč]er|dnes r[aá]no"),
     # Serbian in Cyrillic, Afrikaans, Kannada and Georgian: today, tonight, this morning
-    whole_words(r"данас|вечерас|ноћас"),
+    r"данас|вечерас|ноћас",
     r"\b(?:vandag|vanaand|vanoggend)\b|ಇಂದು|ಇವತ್ತು|ಈ ರಾತ್ರಿ|ದಿನವೇ",
-    # ("დღეს", today, begins "დღესასწაული", a feast day)
-    whole_words(r"დღეს|დღესვე|ამაღამ"),
+    # ("დღეს", today, begins "დღესასწაული", a feast day: the word's end is read, not its
+    # start, which would cost the urgency pass more)
+    f"(?:დღეს|დღესვე|ამაღამ)(?:[^{GEORGIAN}]|$)",
     _TODAY_LIMIT,
 )
 # A drill said to be no real event

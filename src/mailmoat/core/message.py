@@ -240,6 +240,11 @@ def _plain_split(raw: bytes) -> tuple[bytes, bytes, bytes] | None:
             raw[end + gap:])
 
 
+# A Content-Type that may name a multipart or message/* type: such mail is parsed whole at
+# once. A miss (a type only the stdlib reads as one) is still caught after the headers.
+_MAYBE_PARTS = re.compile(rb"(?im)^content-type:[ \t]*(?:\r?\n[ \t]+)?[\"']?(?:multipart|message)")
+
+
 def _message_tree(raw: bytes) -> StdMessage:
     """The stdlib's message tree of `raw`. A single-part message with a plain header block
     has its headers parsed alone and its body set as the payload, exactly as the full
@@ -249,6 +254,8 @@ def _message_tree(raw: bytes) -> StdMessage:
     if split is None:
         return email.message_from_bytes(raw, policy=_POLICY)
     head, blank, body = split
+    if _MAYBE_PARTS.search(head):  # read the headers once, not alone and then again
+        return email.message_from_bytes(head + blank + body, policy=_POLICY)
     msg: StdMessage = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(head + blank)
     if msg.get_content_maintype() in ("multipart", "message"):
         return email.message_from_bytes(head + blank + body, policy=_POLICY)

@@ -62,24 +62,34 @@ def matcher(pattern: str | bytes) -> TextPattern:
     return _Matcher(pattern)
 
 
-# Not a letter, a digit or "_" of any script. RE2's "\\b" knows ASCII only: it sees no
-# boundary between a space and "é", so "blessé" or "zaginął" inside "\\b(...)\\b" never
-# matches. `whole_words` consumes a boundary of this class instead, which a search that
-# asks only whether a pattern matches does not mind.
-_NOT_WORD = r"[^\p{L}\p{N}_]"
+# The letters (with their vowel signs) of the scripts `script_words` reads, as class bodies.
+CYRILLIC = "\u0430-\u04ff"  # (folded text holds none of the capitals opening the block)
+GEORGIAN = "\u10d0-\u10ff"  # Mkhedruli (folding turns the capitals, Mtavruli, into it)
+KANNADA = "\u0c80-\u0cff"
+# Latin letters with their diacritics (Latin-1, Extended-A and -B, Vietnamese's Extended
+# Additional), ASCII digits and "_": French, Polish, Croatian, Vietnamese words
+LATIN = "a-z0-9_\u00e0-\u024f\u1e01-\u1eff"
 
 
-def whole_words(pattern: str) -> str:
-    """`pattern` as whole words, in any script: what "\\b(?:pattern)\\b" would mean if
-    RE2's "\\b" knew accented letters. For words that start or end with one."""
-    return f"(?:^|{_NOT_WORD})(?:{pattern})(?:{_NOT_WORD}|$)"
+def script_words(pattern: str, script: str) -> str:
+    """`pattern` as whole words of one script: what "\\b(?:pattern)\\b" would mean if RE2's
+    "\\b" knew more than ASCII letters (it sees no boundary between a space and "é", so
+    "blessé" or "zaginął" inside "\\b(...)\\b" never matches). `script` is the body of a class
+    of that script's letters (`CYRILLIC`, `LATIN` ...); a boundary of any character outside
+    it is consumed, which a search that asks only whether a pattern matches does not mind.
+    A few Unicode blocks are a few UTF-8 byte ranges, where a class of every script's letters
+    ("[^\\p{L}\\p{N}_]", used before) is hundreds: RE2 reads this at about the cost of plain
+    words. `tests/unit/test_core_patterns.py` holds it to the any-script class on text in the
+    script."""
+    outside = f"[^{script}]"
+    return f"(?:^|{outside})(?:{pattern})(?:{outside}|$)"
 
 
 def latin_words(pattern: str) -> str:
     """`pattern` as whole words of a language written in Latin letters with diacritics
     (Czech, Slovak), each starting with an ASCII letter: an ASCII `\\b` before, and after
     anything but an ASCII letter, digit or underscore (so a final "í" or "ě" ends it). RE2
-    runs this at about the cost of the plain ASCII words; `whole_words`' Unicode classes,
+    runs this at about the cost of the plain ASCII words; a class of every script's letters,
     a consumed boundary before every word, cost a fifth more of the scorer's urgency pass
     over the corpus (docs/results.md, the forty-eighth pass). Words starting with a letter
     with a diacritic ("úterý", "čtvrtek") are written apart, after a space or a line start."""

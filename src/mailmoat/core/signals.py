@@ -164,7 +164,20 @@ _PROMO = alternatives(
     r"free|start (?:your )?free|cyber (?:week|monday)|iscriviti (?:ora|subito|adesso|entro)|"
     r"ultimi \d+ posti|posti (?:limitati|ancora disponibili)|offerta (?:speciale|valida|"
     r"esclusiva|lancio|limitata)|sconto|sconti|spedizione gratuita|saldi|diskaun|promosi|"
-    r"percuma|tawaran (?:istimewa|hebat|terhad)|daftar (?:sekarang|segera)|beli sekarang)\b",
+    r"percuma|tawaran (?:istimewa|hebat|terhad)|daftar (?:sekarang|segera)|beli sekarang|"
+    # a price from a figure, the currency after it ("from 390 EUR/month", "from 2,200 EUR"),
+    # two for the price of one, an event's last call to exhibit or book, a month's offer
+    r"from \d[\d.,]* ?(?:eur|euro|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron|rsd|mkd|rm|inr|"
+    r"rs\.?)|\d+ (?:months?|weeks?|nights?|days?|tickets?|items?|pairs?) for the price of|"
+    r"last call for (?:exhibitors|entries|registrations?|papers|speakers|sponsors|"
+    r"applications|bookings)|(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december|new year'?s?) (?:offer|"
+    r"special|deals?)s?|"
+    # Albanian: a discount, free ("oferta" is also a supplier's quote)
+    r"zbritj\w*|falas)\b",
+    # Macedonian and Serbian in Cyrillic: a special offer (not "попуст", a discount, nor
+    # "бесплатно", free: colleagues bargain in those words); Tamil: a discount, an offer, free
+    r"специјална понуда|தள்ளுபடி|சலுகை|இலவச",
     # money off ending in a sign: "up to 40%", "-30%", "50%オフ"
     r"\b(?:up to|save|bis zu|jusqu'?à|hasta) ?-?\d{1,2} ?%|(?:^|\s)-\d{1,2} ?%",
     r"\d{1,2} ?% ?オフ",
