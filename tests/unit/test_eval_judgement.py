@@ -215,8 +215,10 @@ def test_only_sets_registered_as_never_tuned_are_pooled_as_such() -> None:
     assert set_kind("blind-set-224.json") == "tuned on"
     assert set_kind("blind-set-225.json") == "tuned on"  # measured, then read (sixty-third)
     assert set_kind("blind-set-228.json") == "tuned on"
-    assert set_kind("blind-set-229.json") == "never tuned"
-    assert set_kind("blind-set-232.json") == "never tuned"
+    assert set_kind("blind-set-229.json") == "tuned on"  # measured, then read (sixty-fourth)
+    assert set_kind("blind-set-232.json") == "tuned on"
+    assert set_kind("blind-set-233.json") == "never tuned"
+    assert set_kind("blind-set-236.json") == "never tuned"
     assert set_kind("blind-set-50.json") == "tuned on"
     assert set_kind("dev-set.json") == "development set"
     assert set_kind("blind-set-999.json") == "tuned on"  # no note: never the honest pool

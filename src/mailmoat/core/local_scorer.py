@@ -226,6 +226,16 @@ _INCIDENT = alternatives(
     r"[<>]?-?\d+|non acquitt\w+|nicht quittiert|unquittiert|sin reconocer|"
     r"(?:smoke|fire|flame|heat|water|leak|intrusion|intruder|gas|co) (?:was |has been )?"
     r"detected|"
+    # the reader's flight cancelled: "Your flight SK 341 ... has been cancelled"
+    r"your flight (?:[^.\n]{0,60} )?(?:has been|was|is) cancel+ed|flight cancel+ed|"
+    # a certificate expiring within hours: "EXPIRING IN 6 HOURS: TLS certificate for ..."
+    # (not "in 24 hours": a lure's deadline)
+    r"(?:certificate|cert|tls|ssl)[^\n]{0,40}expir\w* (?:in|within) (?:[1-9]|1[0-2]) ?"
+    r"(?:hours?|hrs?)|expir\w* (?:in|within) (?:[1-9]|1[0-2]) ?(?:hours?|hrs?)\b[^\n]{0,40}"
+    r"\b(?:certificate|cert|tls|ssl)|"
+    # a sensor's reading over its limit: "Indoor PM2.5 above threshold", "sensors over
+    # threshold"
+    r"(?:above|over|exceed(?:s|ed|ing)?) (?:the |its |alarm |alert )?thresholds?|"
     r"(?:on|sur|auf|en) (?:battery|batterie|batería)"
     r"(?: power)?|relay:? no response)\b",
     r"장애|먹통|접속 불가|오류 발생|이상 ?거래|부정 ?사용|의심 ?거래|랜섬웨어|"
@@ -1557,7 +1567,11 @@ _UNREACHED = alternatives(
     r"atendes?\b|\btu ne r[ée]ponds pas\b|\bvous ne r[ée]pondez pas\b|\bgehst nicht (?:ran|"
     r"ans)\b|\berreiche dich nicht\b|\bnon rispondi\b|\bje neemt niet op\b",
     r"전화(?:를)? ?안 ?받|통화가 ?안 ?(?:돼|되어|되)서|電話に出(?:ない|られない)|"
-    r"gọi[^.\n]{0,30}không được")
+    r"gọi[^.\n]{0,30}không được",
+    # Ukrainian and Russian: I cannot get through to you by phone
+    r"не (?:можу|могу|змогла|змогли|зміг|смогла|смог|смогли) (?:до (?:вас|тебе) )?"
+    r"(?:додзвонитис[яь]|дозвонитьс[яь])(?: до (?:вас|тебе))?|"
+    r"(?:до вас|до тебе) не (?:додзвонитис[яь]|додзвонитись)")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
                       r"сегодня",
                       greek("σήμερα|απόψε"),

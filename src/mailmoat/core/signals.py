@@ -302,7 +302,14 @@ _PERSONAL = alternatives(
 )
 # A question put to the reader ("you" before the "?"), read in the body only: subjects ask
 # hooks of everyone ("Are you making these 5 mistakes?").
-_BODY_ASK = alternatives(r"\byou\b[^.?!\n]{0,80}\?", r"(?:니|까|요|죠)\?")
+_BODY_ASK = alternatives(
+    r"\byou\b[^.?!\n]{0,80}\?",
+    # a question with no "you" in it: "would it be possible to send a replacement?", "can we
+    # meet on site this week?"; a view asked for without a question mark
+    r"\b(?:would it be possible|is it possible|could we|can we|shall we|could i|can i)\b"
+    r"[^.?!\n]{0,80}\?|\bi(?:'d| would) (?:appreciate|welcome) (?:your|a|an|any) (?:view|reply|"
+    r"response|answer|feedback|update|thoughts|decision)\b",
+    r"(?:니|까|요|죠)\?")
 # The promotional wording is a set of its own: in one set with the rest its optional words
 # multiplied the DFA's states (on mail not read before, two sets cost less than one).
 _PROMO_SET = PatternSet({"promo": _PROMO})
