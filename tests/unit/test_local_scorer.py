@@ -3158,3 +3158,47 @@ def test_let_us_know_and_a_demand_with_its_deadline_ask(
 def test_norwegian_leke_to_play_is_no_estonian_leak() -> None:
     body = "Barna vil leke hos oss etter skolen. Kan du hente dem?"
     assert lane_of("Kari <kari.berg@epost-demo.net>", "barna", body) is Lane.QUEUE
+
+
+# -- the sixty-second to sixty-fourth passes (docs/results.md): each case is QUEUE or INFO
+# at the judge before them (9689449), so each can fail.
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Georgian: wine leaked from a jar, the cellar flooded; call me, please
+    ("Nika <nika@vinery.example>", "მარანში გაჟონვაა",
+     "ქვევრიდან ღვინო გაჟონა, სარდაფი დატბორა. დამირეკე, გთხოვ."),
+    # Kannada: an accident on line 2, someone taken to hospital; please call
+    ("Ravi <ravi@plant.example>", "ಅಪಘಾತ - ಲೈನ್ 2",
+     "ಲೈನ್ 2 ರಲ್ಲಿ ಅಪಘಾತ ಆಗಿದೆ, ಒಬ್ಬರನ್ನು ಆಸ್ಪತ್ರೆಗೆ ಕರೆದುಕೊಂಡು ಹೋಗಿದ್ದೇವೆ. ದಯವಿಟ್ಟು ಕರೆ ಮಾಡಿ."),
+    # Serbian in Cyrillic: URGENT, a pipe burst in the warehouse; call me at once
+    ("Marko <marko@firma.example>", "ХИТНО: пукла цев у магацину",
+     "Пукла је цев у магацину, вода тече по роби. Позови ме одмах."),
+    # Afrikaans: the main pipe burst, water over the stock; call me at once, please
+    ("Koos <koos@plaas.example>", "Pyp gebars in die stoor",
+     "Die hoofpyp in die stoor het gebars en die water loop oor die voorraad. "
+     "Bel my asseblief dadelik."),
+    # a sensor's reading over its threshold; the reader's flight cancelled
+    ("Monitor <alerts@sensors.example>", "CO2 above threshold - meeting room 4",
+     "CO2 level 2,400 ppm, above threshold (1,500 ppm) for 20 minutes. Ventilation unit 2 "
+     "not responding."),
+    ("Airline <noreply@flyair.example>", "Your flight FA 212 to Oslo has been cancelled",
+     "We are sorry: your flight FA 212 from Rome to Oslo tomorrow at 07:10 has been "
+     "cancelled. Choose a new flight or a refund in Manage booking."),
+])
+def test_trouble_in_the_passes_new_words_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_a_customer_asking_about_an_order_without_you_is_not_a_receipt() -> None:
+    lane = lane_of("Tom Baker <tom.baker@gmail.com>", "Order #5521 - lamp arrived cracked",
+                   "Hi, my order #5521 arrived today and the lamp base is cracked. Would it be "
+                   "possible to send a new one?")
+    assert lane is Lane.QUEUE
+
+
+def test_the_digital_arrest_script_does_not_push() -> None:
+    lane = lane_of("Cyber Cell <notice@cyber-cell.example>", "Your SIM will be blocked in 2 hours",
+                   "Your number has been reported for illegal activity. Your case will be "
+                   "transferred to the police unless you call the officer on +91 00000 00000 "
+                   "immediately.")
+    assert lane is not Lane.PUSH and lane not in HIDDEN_LANES
