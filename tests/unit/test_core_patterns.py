@@ -9,12 +9,14 @@ from hypothesis import strategies as st
 
 from mailmoat.core.patterns import (
     CYRILLIC,
+    DEVANAGARI,
     GEORGIAN,
     KANNADA,
     LATIN,
     PatternSet,
     latin_words,
     script_words,
+    word_ends,
 )
 
 WORDS = r"blessée?s?|coincée?|zagin[ąę]ł\pL*|là"
@@ -102,6 +104,9 @@ def test_latin_words_are_whole_words_ending_in_any_letter(text: str, found: bool
     (GEORGIAN, "დღეს", "დღესასწაული", False),  # "today" opening "a feast day"
     (KANNADA, "ತಿಳಿಸಿ", "ದಯವಿಟ್ಟು ತಿಳಿಸಿ.", True),
     (KANNADA, "ತಿಳಿಸಿ", "ತಿಳಿಸಿದ್ದೇನೆ", False),  # "let me know" opening "I have let you know"
+    (DEVANAGARI, "ताप", "बाबांना ताप आहे", True),
+    (DEVANAGARI, "ताप", "त्याचा संताप", False),  # "fever" ending "anger"
+    (DEVANAGARI, "ताप", "तापमान ४० अंश", False),  # "fever" opening "temperature"
 ])
 def test_script_words_are_whole_words_of_their_script(script: str, words: str, text: str,
                                                       found: bool) -> None:
@@ -199,3 +204,14 @@ def _not_ascii_word(char: str) -> bool:
     space itself, with a word after it, has one)."""
     return bool(char) and not char.isspace() and not (
         char.isascii() and (char.isalnum() or char == "_"))
+
+
+@pytest.mark.parametrize(("words", "text", "found"), [
+    ("आज|आजच", "आज दुपारी", True),
+    ("आज|आजच", "आजच कळवा.", True),
+    ("आज|आजच", "आजी येत आहे", False),  # "today" opening "grandmother"
+    ("आज|आजच", "आजार", False),  # "today" opening "an illness"
+    ("आज|आजच", "काम आज", True),  # at the text's end
+])
+def test_word_ends_bound_a_word_at_its_end_only(words: str, text: str, found: bool) -> None:
+    assert bool(re2.compile(word_ends(words, DEVANAGARI)).search(text.encode())) is found

@@ -3202,3 +3202,35 @@ def test_the_digital_arrest_script_does_not_push() -> None:
                    "transferred to the police unless you call the officer on +91 00000 00000 "
                    "immediately.")
     assert lane is not Lane.PUSH and lane not in HIDDEN_LANES
+
+
+# -- the sixty-fifth pass (docs/results.md): Turkish, Marathi and Hindi. Each pushing case
+# is QUEUE at the judge before it (763651e), so each can fail.
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Turkish: water coming through the ceiling; can you come?
+    ("Ahmet Şahin <ahmet.sahin@example.com>", "Tavandan su geliyor!",
+     "Banyomuzun tavanından su damlıyor, sigortayı kapattım. Siz gelebilir misiniz?"),
+    # Turkish in capitals ("ACİL" folds to "i" and a combining dot): a fault, the power cut
+    ("OSB Enerji <enerji@osb-yonetim.example>", "ACİL: trafo merkezinde arıza",
+     "Bugün saat 10:12'de arıza meydana geldi, elektrik kesildi. Lütfen jeneratörleri "
+     "kontrol edin."),
+    # Marathi: father slipped in the bathroom and was taken to hospital; let me know
+    ("माधव <madhav.d@example.com>", "बाबा बाथरूममध्ये पडले",
+     "आज सकाळी बाबा घसरून पडले. आम्ही त्यांना हॉस्पिटलमध्ये नेले आहे. कृपया लगेच कळवा."),
+    # Hindi: a fire in the warehouse, please call at once
+    ("राजेश <rajesh@godown.example>", "गोदाम में आग",
+     "गोदाम में आग लगी है, दमकल बुला ली है। कृपया तुरंत फोन करें।"),
+])
+def test_turkish_marathi_and_hindi_trouble_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # Marathi: grandmother ("आजी", which opens with "आज", today) is coming on Sunday
+    ("आजी येत आहे", "आजी रविवारी येणार आहे. कृपया तिच्यासाठी खोली तयार ठेवा."),
+    # Marathi: anger ("संताप", which ends with "ताप", a fever) in a book club's note
+    ("पुस्तक चर्चा", "या कादंबरीतला नायकाचा संताप खूप छान लिहिला आहे. पुढच्या महिन्यात भेटू."),
+])
+def test_marathi_words_inside_longer_words_do_not_push(subject: str, body: str) -> None:
+    assert lane_of("स्नेहा <sneha@example.com>", subject, body) is not Lane.PUSH

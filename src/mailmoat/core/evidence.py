@@ -285,8 +285,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:customer|user|client|member|account) ?(?:id|number|name),? and (?:\w+ )?password\b"
      r"|\b(?:su|tu) usuario,? (?:y )?(?:su |tu )?contraseña\b|\bvotre identifiant et (?:votre )?"
      r"mot de passe\b|\b(?:ihren? )?benutzernamen? und (?:ihr )?passwort\b"
-     r"|\byour password,? and (?:the |your )?"
-     r"(?:one-time|otp|verification|sms) (?:code|password)\b"
+     r"|\byour (?:\w+ )?password,? and (?:the |your |a )?(?:\w+ )?"
+     r"(?:one-time|otp|verification|sms|authenticator|security|mfa|2fa) (?:code|password)\b"
+     r"|\byour (?:\w+ )?password,? and (?:a|the) code from\b"
      r"|비밀번호|계좌 ?번호|본인 ?(?:인증|확인)|인증하기|개인정보 입력"
      # the same asks in German, French, Spanish and Polish
      r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
@@ -574,8 +575,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"\b(?:gift ?cards?|itunes cards?|steam cards?|western union|moneygram|wire transfer|"
      r"(?:amazon|apple|itunes|google play|steam) (?:gift )?(?:vouchers?|cards?|codes?)|"
      r"send me the codes|kod(?:u|em)? blik|blik code|lahjakort\w+|presentkort\w*|kinkekaar\w+|"
-     r"bitcoin|btc|usdt|crypto(?:currency)? wallet)\b"
+     r"bitcoin|btc|usdt|crypto(?:currency)? wallet|hediye ?kart\w*)\b"
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"
+     # Hindi and Marathi: gift card(s)
+     r"|गिफ्ट ?कार्ड"
      r"|\b(?:d[aá]rkov[eéoý]\w* (?:kart|poukaz)|dar[cč]ekov[eéoú]\w* (?:kart|poukaz))"),
     (_LEGAL_THREAT, 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
@@ -794,7 +797,8 @@ def _out_of_office(head: bytes) -> bool:
     return start >= 0 and b"?" not in head[body:start]
 _INSTITUTION_NAME = re.compile(
     r"\b(?:bank|barrister|attorney|lawyer|dr|mrs?|capt|department|dept|unit|office|board|"
-    r"bureau|ministry|treasury|federal|agent|ceo|director|manager|accounts? payable|payroll|"
+    r"bureau|ministry|treasury|federal|agent|officer|ceo|director|manager|accounts? payable|"
+    r"payroll|billing|"
     r"hr|recruitment|support|helpdesk|security|delivery|refund|tax|lottery|united nations|un|"
     r"club|committee|association|society|charity|foundation|fundraising|treasurer|pta|parish)\b"
     r"|국세청|검찰|수사관|은행|환급|공단|보험")
@@ -920,6 +924,7 @@ _NAMED_ENDINGS = frozenset({"edu", "net"})
 # "brand-secure-login.net"): what an account or a service is, never what a company is called.
 _ACCOUNT_WORDS = frozenset({
     "secure", "security", "verify", "verification", "login", "signin", "logon", "account",
+    "identity", "sso", "mfa",
     "accounts", "portal", "support", "service", "services", "update", "updates", "billing",
     "alert", "alerts", "notice", "notices", "refund", "refunds", "redeliver", "redelivery",
     "delivery", "invite", "invites", "meeting", "meetings", "online", "help", "helpdesk",
@@ -1260,6 +1265,17 @@ _DONATION = "a donation by bank transfer"
 _DONATION_ASK = (r"\b(?:donate|donating|donations?|(?:un|votre|chaque|vos|les|faire un) dons?|"
                  r"spenden?|donativos?|donaciones)\b")
 # ("berweisung": RE2's ASCII "\\b" stands after "ü" in "überweisung", not before it)
+# The tech-support scam: a computer said to be infected, and a number or a desk to call
+# (a colleague's "call the helpdesk" from the reader's own organisation weighs nothing more).
+_TECH_SUPPORT = "an infected computer and a support line to call"
+_INFECTED = (r"\b(?:(?:virus(?:es)?|trojans?|malware|spyware|threats?|infections?) (?:\w+ ){0,2}"
+             r"(?:were |was |have been |has been )?(?:detected|found) on your|your (?:computer|pc|"
+             r"device|system|laptop|mac) (?:is|has been|may be|was) (?:infected|compromised|"
+             r"hacked|at risk|blocked|locked)|do not (?:shut down|turn off|restart|close) (?:your "
+             r"|this )?(?:computer|pc|browser|device|system))\b")
+_SUPPORT_CALL = (r"\b(?:call|phone|ring|dial|contact) (?:our |the |us |a )?(?:\w+ ){0,2}(?:support|"
+                 r"technicians?|helpline|help ?desk|hotline|experts?|engineers?)\b|\b(?:support|"
+                 r"help) (?:line|number|hotline)\b")
 _BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virement|berweisung|"
                  r"transferencia|personal (?:bank )?account)\b")
 # A traveller's plea: things stolen, and money asked for (a contact's account taken over).
@@ -1269,8 +1285,18 @@ _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(
            r"were|got|has been|have been) )?(?:stolen|snatched|taken)"
            # Afrikaans: my phone, purse, bag or card stolen; robbed
            r"|(?:foon|selfoon|beursie|handsak|sak|kaart|paspoort)(?: is| was)? (?:gisteraand |"
-           r"vandag |vanoggend )?(?:by \w+ \w+ )?(?:gesteel|gegryp|weggeneem)|beroof)\b")
+           r"vandag |vanoggend )?(?:by \w+ \w+ )?(?:gesteel|gegryp|weggeneem)|beroof"
+           # a phone out of use, the story for writing from another address ("my phone is
+           # dead", "simu yangu imeharibika", my phone is broken, in Swahili)
+           r"|my (?:phone|mobile|cell)(?: is|'s| has| was)? (?:dead|died|broken|smashed|not "
+           r"working|out of (?:battery|charge)|switched off)"
+           r"|simu yangu (?:imeharibika|imeibiwa|imepotea|imezima|haifanyi kazi))\b")
 _LEND_ME = (r"\b(?:(?:lend|loan|send|wire|transfer) (?:me|us)|"
+            # the money to be sent on to someone else's account ("send it straight to the
+            # hospital's account below"); Swahili: send (the) money, send me
+            r"(?:send|wire|transfer|pay) (?:it|the money|the rest|the balance) (?:straight |"
+            r"directly )?(?:to|into) (?:the|this|his|her|their) (?:[\w']+ ){0,2}account|"
+            r"tuma (?:pesa|kes|ksh|shilingi|\d)|nitumie|"
             # Afrikaans: send, lend or pay me (the verb last: "vir my R1 500 stuur")
             r"(?:stuur|leen|betaal) (?:vir )?(?:my|ons)|vir (?:my|ons) [^.\n]{0,40}"
             r"(?:stuur|leen|oorbetaal))\b")
@@ -1380,6 +1406,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "lend me": _LEND_ME, "check apart": _CHECK_APART,
+                          "infected": _INFECTED, "support call": _SUPPORT_CALL,
                           "bank details": _BANK_DETAILS, "expiry": _EXPIRY,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
                           "opt-out": _OPT_OUT,
@@ -1688,6 +1715,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _DONATION))
         if "stolen" in seen and "lend me" in seen:
             shapes.append((1, _STRANDED))
+        if "infected" in seen and "support call" in seen and not (colleague or same_org):
+            shapes.append((2, _TECH_SUPPORT))
         if "pass on" in seen and "over price" in seen:
             shapes.append((2, _OVERPAID))
         if "expiry" in seen and not (colleague or same_org or own_brand):

@@ -49,6 +49,7 @@ from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
     CYRILLIC,
+    DEVANAGARI,
     GEORGIAN,
     KANNADA,
     LATIN,
@@ -60,6 +61,7 @@ from mailmoat.core.patterns import (
     latin_words,
     matcher,
     script_words,
+    word_ends,
 )
 from mailmoat.core.policy import THRESHOLDS
 from mailmoat.core.signals import (
@@ -156,6 +158,13 @@ _EXPLICIT_URGENT = alternatives(
     # "ახლავე", "ಈಗಲೇ", and "immediately", "ತಕ್ಷಣ", are as often a lure's or a thank-you's)
     r"ತುರ್ತು|ಕೂಡಲೇ|ಆದಷ್ಟು ಬೇಗ|"
     r"სასწრაფო|დაუყოვნებლივ|რაც შეიძლება მალე|საგანგებო|გადაუდებ",
+    # Turkish: urgent, urgently, at once, without delay, as soon as possible ("ACİL" folds to
+    # "aci", a combining dot above and "l": "İ" casefolds to two code points)
+    "\\bac(?:i|i\u0307)l(?:en)?\\b|"
+    r"\b(?:derhal|ivedi(?:lik|likle)?|en kısa sürede|en kısa zamanda|bekletmeden)\b",
+    # Marathi and Hindi: urgently, at once, as soon as possible, an emergency
+    word_ends("तातडीने|तातडीचे|तातडीची|तातडीचा|ताबडतोब|लवकरात लवकर|आणीबाणी|तुरंत|फौरन|"
+              "अत्यावश्यक|जल्द से जल्द|जितनी जल्दी हो सके|आपातकाल", DEVANAGARI),
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -810,15 +819,23 @@ _ASK = alternatives(
     r"\b(?:làm ơn|vui lòng) (?:gọi|trả lời|xác nhận|báo|gửi)\b",
     # Serbian in Cyrillic: please, let me know, call (me), I need, can you, tell me, answer
     # (each word's end is read, not its start, which would cost the asks' pass a tenth)
-    f"(?:молим те|молим вас|јави ми|јавите|позови|позовите|треба ми|можеш ли|можете ли|"
-    f"реци ми|одговори)(?:[^{CYRILLIC}]|$)",
+    word_ends("молим те|молим вас|јави ми|јавите|позови|позовите|треба ми|можеш ли|можете ли|"
+              "реци ми|одговори", CYRILLIC),
     # Afrikaans: please, can you, let me know, call me, I need you, shall I
     r"\b(?:asseblief|kan jy|kan u|laat my weet|bel my|skakel my|ek het jou nodig|moet ek)\b",
     # Kannada: please, let (me) know, call, tell (whole words: "ತಿಳಿಸಿ", let me know, begins
     # "ತಿಳಿಸಿದ್ದೇನೆ", I have let you know); Georgian: please, call me, tell me, let me know,
     # can you, write to me (the asking forms: "დამირეკა" is "he called me")
-    f"(?:ದಯವಿಟ್ಟು|ತಿಳಿಸಿ|ಕರೆ ಮಾಡಿ|ಫೋನ್ ಮಾಡಿ|ಹೇಳಿ)(?:[^{KANNADA}]|$)",
+    word_ends("ದಯವಿಟ್ಟು|ತಿಳಿಸಿ|ಕರೆ ಮಾಡಿ|ಫೋನ್ ಮಾಡಿ|ಹೇಳಿ", KANNADA),
     r"გთხოვ|დამირეკე|მითხარი|მითხარით|შემატყობინე|შეგიძლია|მომწერე",
+    # Turkish: please, call me, let me know, get back to me, what shall we do, and the
+    # question to "you" ("gelebilir misiniz?", can you come; "arar mısın?", will you call)
+    r"\b(?:lütfen|beni arayın|beni ara|haber verin|haber ver|bana dönün|bana dön|ne yapalım|"
+    r"ne yapayım|ne yapmamız gerek)\b|\bm(?:ı|i|u|ü)s(?:ı|i|u|ü)n(?:(?:ı|i|u|ü)z)?\b",
+    # Marathi and Hindi: please, let me know, call, tell me, what shall I do, come at once
+    word_ends("कृपया|कळवा|कळवावे|फोन करा|सांगा|काय करू|काय करायचं|काय करावं|लगेच या|बताइए|"
+              "बताएं|बताओ|फोन करें|फोन करो|कॉल करें|क्या करें|जल्दी आइए|"
+              "\u092b\u093cोन करें|\u092b\u093cोन करो", DEVANAGARI),
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -1479,6 +1496,30 @@ _TROUBLE = alternatives(
     r"ავარი|ხანძარ|გაჟონ|საავადმყოფო|სასწრაფო დახმარება|დაშავ|სისხლდენ|დაიკარგა|არ მუშაობს|"
     r"გაიჭედა|გონება დაკარგა|დენი არ არის|შუქი არ არის|წყალი არ არის|დატბორ|გაზის სუნი|"
     r"არ პასუხობს|დაეცა",
+    # Turkish: a fault, fire, smoke, a leak, water coming in, an accident, hurt, burnt, in or
+    # to hospital, an ambulance, 112 called, fainted, bleeding, gone missing, collapsed or
+    # crashed, toppled, not working, the power cut, no power or water, an earthquake, frozen,
+    # not answering, the phone off, cannot reach, stranded (with and without the letters
+    # mail typed on a foreign keyboard drops: "ariza", "calismiyor")
+    r"\b(?:ar[ıi]za|yang[ıi]n|duman|s[ıi]z[ıi]nt[ıi]|s[ıi]zd[ıi]|su bas|su geliyor|"
+    r"su damlıyor|kaza(?:ya|da|s[ıi]|y[ıi])?|yaral[ıi]|yaraland[ıi]|yand[ıi]|yan[ıi]k|"
+    r"hastanede|hastaneye (?:kald[ıi]r|götür|sevk)|ambulans|112'?(?:yi|ye)? arad[ıi]|"
+    r"bay[ıi]ld[ıi]|kanama|kayboldu|calism[ıi]yor|cokt[uü]|devrildi|y[ıi]k[ıi]ld[ıi]|"
+    r"elektrik kesildi|elektrik yok|su yok|deprem|dondu|açm[ıi]yor|cevap vermiyor|"
+    r"telefonu kapal[ıi]|ulaşam[ıi]yorum|ulaşamad[ıi]m|mahsur)\b",
+    script_words("çalışmıyor|çalışmıyordu|çöktü|çöktüler", LATIN),
+    # Marathi and Hindi: an accident, hurt, fainted, a fire, in or to hospital, an
+    # ambulance, burst, a leak, no water or power, vomiting, a fever, not picking up,
+    # missing, broken down, a flood, hail (whole words where a longer word ends with one:
+    # "ताप", fever, ends "संताप", anger)
+    word_ends("अपघात|दुर्घटना|हादसा|जखमी|घायल|बेशुद्ध|बेहोश|आग लागली|आग लागल|आग लगी|"
+              "आग लग गई|वणवा|हॉस्पिटलमध्ये|हॉस्पिटलला|रुग्णालयात|दवाखान्यात|अस्पताल में|"
+              "अस्पताल ले|म्ब्युलन्स|रुग्णवाहिका|एम्बुलेंस|एंबुलेंस|फुटला|फुटले|फुटली|गळती|"
+              "पाणी नाही|पाणी संपल|पाणी संपत|पानी नहीं|वीज नाही|वीज गेली|लाईट गेली|बिजली नहीं|"
+              "बिजली गई|चक्कर येऊन|बुखार|फोन लागत नाही|फोन बंद|फोन उचलत नाही|बेपत्ता|लापता|"
+              "बंद पडल|बंद पडले|खराब हो गया|खराब हो गई|काम नहीं कर रहा|काम नहीं कर रही|टूट गया|"
+              "बाढ\u093c|गारपीट|नुकसान झाल", DEVANAGARI),
+    script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r", back inside\b",
@@ -1571,7 +1612,10 @@ _UNREACHED = alternatives(
     # Ukrainian and Russian: I cannot get through to you by phone
     r"не (?:можу|могу|змогла|змогли|зміг|смогла|смог|смогли) (?:до (?:вас|тебе) )?"
     r"(?:додзвонитис[яь]|дозвонитьс[яь])(?: до (?:вас|тебе))?|"
-    r"(?:до вас|до тебе) не (?:додзвонитис[яь]|додзвонитись)")
+    r"(?:до вас|до тебе) не (?:додзвонитис[яь]|додзвонитись)",
+    # Turkish, Marathi and Hindi: you are not answering your phone, I could not reach you
+    r"\btelefon(?:unuzu|unu)? açm[ıi]yorsun|\b(?:size|sana) ulaşam[ıi]|"
+    "(?:तुझा|तुमचा) फोन (?:लागत नाही|बंद|उचलत नाही)|आपका (?:फोन|\u092b\u093cोन) नहीं (?:लग|उठ)")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
                       r"сегодня",
                       greek("σήμερα|απόψε"),
@@ -1588,7 +1632,11 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\b(?:vandag|vanaand|vanoggend)\b|ಇಂದು|ಇವತ್ತು|ಈ ರಾತ್ರಿ|ದಿನವೇ",
     # ("დღეს", today, begins "დღესასწაული", a feast day: the word's end is read, not its
     # start, which would cost the urgency pass more)
-    f"(?:დღეს|დღესვე|ამაღამ)(?:[^{GEORGIAN}]|$)",
+    word_ends("დღეს|დღესვე|ამაღამ", GEORGIAN),
+    # Turkish, Marathi and Hindi: today, this evening, this morning, tonight ("आज", today,
+    # opens "आजी", a grandmother, and "आजार", an illness: its end is read)
+    r"\bbugün|\bbu (?:akşam|sabah|gece)\b",
+    word_ends("आज|आजच|आजचा|आजची|आजचे|आजचं|आत्ता", DEVANAGARI),
     _TODAY_LIMIT,
 )
 # A drill said to be no real event
