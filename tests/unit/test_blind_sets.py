@@ -152,7 +152,13 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-233.json": (145, 240), "blind-set-234.json": (146, 240),
          "blind-set-235.json": (145, 240), "blind-set-236.json": (140, 240),
          "blind-set-237.json": (150, 240), "blind-set-238.json": (147, 240),
-         "blind-set-239.json": (150, 240), "blind-set-240.json": (137, 240)}
+         "blind-set-239.json": (150, 240), "blind-set-240.json": (137, 240),
+         "blind-set-241.json": (150, 240), "blind-set-242.json": (145, 240),
+         "blind-set-243.json": (137, 240), "blind-set-244.json": (145, 240),
+         "blind-set-245.json": (139, 240), "blind-set-246.json": (150, 240),
+         "blind-set-247.json": (139, 240), "blind-set-248.json": (145, 240),
+         "blind-set-249.json": (150, 240), "blind-set-250.json": (146, 240),
+         "blind-set-251.json": (144, 240), "blind-set-252.json": (133, 240)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

@@ -2100,3 +2100,88 @@ def test_a_password_and_a_code_from_an_authenticator_is_a_credential_ask() -> No
     # "identity" and "sso" are account words: the name dressed in them on another domain
     assert any(r.startswith("the sender's name dressed with account words")
                for r in found.reasons())
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # the "digital arrest" script's first report: a case filed, laundering, a video call
+    ("Courier Enforcement Cell <cell@courier-cell.example>",
+     "A parcel in your name was intercepted. An FIR has been registered and your ID is linked "
+     "to money laundering. Join a video call with the investigating officer within 2 hours.",
+     "threat of legal action or seizure"),
+    ("Courier Enforcement Cell <cell@courier-cell.example>",
+     "Do not disclose this to anyone including family.", "secrecy or pressure to act alone"),
+    # a Korean bank's whole security card asked for
+    ("새솔은행 보안센터 <security@saesol-alert.example>",
+     "해외 IP 로그인이 감지되었습니다. 아래 링크에서 보안카드 번호 전체를 입력하십시오.",
+     "a bank's whole security card asked for"),
+])
+def test_the_sixty_fifth_pass_shapes_read_on_the_never_tuned_round(
+        sender: str, body: str, reason: str) -> None:
+    assert reason in ev(mail(sender, "Notice", body)).reasons()
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Odpowiedź automatyczna: Zamówienie", "Dzień dobry, jestem na urlopie do 20.01. W pilnych "
+     "sprawach proszę o kontakt z biurem."),
+    ("Zamówienie rękawic", "Dzień dobry, przebywam na urlopie do 20.01. W pilnych sprawach "
+     "proszę o kontakt z biurem obsługi."),
+])
+def test_a_polish_out_of_office_reply_is_an_auto_reply(subject: str, body: str) -> None:
+    assert ev(mail("Marta Kubiak <m.kubiak@rekawice.example>", subject, body)).auto_reply
+
+
+@pytest.mark.parametrize("body", [
+    "Double your data this week! Ukuze uyeke ukuthola izikhangiso, phendula ngo-STOP.",
+    "Special offer: 10 GB free. Text STOP to 45000.",
+    "Offre spéciale : envoyez STOP au 36180.",
+])
+def test_a_text_stop_line_is_an_opt_out(body: str) -> None:
+    from mailmoat.core.evidence import OPT_OUT
+
+    assert OPT_OUT.search(body.lower().encode())
+    assert not OPT_OUT.search(b"non-stop flights to Durban, stop at 12:00")
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # a fake regulator's extortion in Hindi: a police case, and "this is confidential"
+    ("सतर्कता अधिकारी <vigilance.cell.2033@gmail.com>",
+     "आज शाम 5 बजे तक जवाब नहीं मिला तो पुलिस केस दर्ज होगा। यह गोपनीय है।",
+     "threat of legal action or seizure"),
+    ("सतर्कता अधिकारी <vigilance.cell.2033@gmail.com>", "यह गोपनीय है, किसी को मत बताना।",
+     "secrecy or pressure to act alone"),
+    ("सतर्कता अधिकारी <vigilance.cell.2033@gmail.com>", "तुरंत इस नंबर पर बात करें।",
+     "free-mail address posing as an institution or role"),
+])
+def test_hindi_threats_secrecy_and_an_officer_on_free_mail(
+        sender: str, body: str, reason: str) -> None:
+    assert reason in ev(mail(sender, "नोटिस", body)).reasons()
+
+
+def test_a_turkish_out_of_office_reply_is_an_auto_reply() -> None:
+    body = ("Merhaba, 30 Ocak - 3 Şubat tarihleri arasında yıllık izindeyim. Acil talepler için "
+            "Burcu Kalkan ile iletişime geçebilirsiniz.")
+    found = ev(mail("Nuri Özer <nuri.ozer@hastane.example>", "Otomatik yanıt: Teklif", body))
+    assert found.auto_reply
+
+
+@pytest.mark.parametrize(("subject", "token"), [
+    ("no water in building - CSSD", False),  # a label after a dash
+    ("Re: HPLC: CCTV", False),
+    ("Save on ink cartridges                 KJHGF", True),  # a padded spam token
+])
+def test_capitals_after_a_dash_are_a_label_not_a_token(subject: str, token: bool) -> None:
+    reasons = ev(mail("Ann Lee <ann.lee@clinic.example>", subject, "See above.")).unsolicited
+    assert any("tracking token" in r for r in reasons) is token
+
+
+@pytest.mark.parametrize(("name", "domain", "dressed"), [
+    ("Ingwe Armed Response - Control Room", "ingwe-security.example", False),  # its trade
+    ("HomeGuard Alarm", "homeguard-security.example", False),
+    ("SMBC Card Security", "smbc-card-security.example", True),  # a bank's name dressed
+    ("LémanHost Webmail", "lemanhost-webmail.example", True),
+])
+def test_a_guarding_companys_security_domain_is_not_dressed(
+        name: str, domain: str, dressed: bool) -> None:
+    from mailmoat.core.evidence import dressed_name_domain
+
+    assert dressed_name_domain(name, domain) is dressed

@@ -3234,3 +3234,32 @@ def test_turkish_marathi_and_hindi_trouble_pushes(sender: str, subject: str, bod
 ])
 def test_marathi_words_inside_longer_words_do_not_push(subject: str, body: str) -> None:
     assert lane_of("स्नेहा <sneha@example.com>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Polish: I cannot get through; no heating at father's, minus 24 tonight
+    ("Halina Mróz <halina.mroz@poczta.example>", "Tata - nie ma ogrzewania",
+     "Piszę, bo nie mogę się dodzwonić. U Pana Henryka zgasł piec, w domu jest 9 stopni. "
+     "Niech Pani zadzwoni do niego."),
+    # isiZulu: a burst main flooding the road; please call me now
+    ("Mandla Khumalo <mandla@civils.example>", "Ipayipi eliqhumile",
+     "Ipayipi elikhulu liqhumile, amanzi agcwele umgwaqo. Ngicela ungifonele manje."),
+    # Telugu: water is coming into the cellar, the ambulances are inside; please tell me
+    ("Ravi Kumar <ravi.kumar@hospital.example>", "సెల్లార్‌లో మళ్లీ నీళ్లు",
+     "సెల్లార్ పార్కింగ్‌లో మళ్లీ నీళ్లు వస్తున్నాయి. రెండు అంబులెన్సులు లోపలే ఉన్నాయి. దయచేసి "
+     "చెప్పండి."),
+])
+def test_polish_isizulu_and_telugu_trouble_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # Turkish "acil" naming the emergency department, an emergency plan, express delivery
+    ("Kış dönemi acil servis yoğunluğu hakkında", "Son bir haftada acil servis başvurularımız "
+     "%40 artmıştır. Ek nöbet listesi uygulanacaktır."),
+    ("Jeneratör yakıt anlaşması - teklifler", "Üç teklif geldi: acil teslim 6 saat garantili. "
+     "Cuma gününe kadar hangisini seçelim?"),
+])
+def test_turkish_acil_naming_a_department_or_a_delivery_does_not_push(
+        subject: str, body: str) -> None:
+    assert lane_of("Burcu Kalkan <burcu@hastane.example>", subject, body) is not Lane.PUSH

@@ -158,13 +158,20 @@ _EXPLICIT_URGENT = alternatives(
     # "ახლავე", "ಈಗಲೇ", and "immediately", "ತಕ್ಷಣ", are as often a lure's or a thank-you's)
     r"ತುರ್ತು|ಕೂಡಲೇ|ಆದಷ್ಟು ಬೇಗ|"
     r"სასწრაფო|დაუყოვნებლივ|რაც შეიძლება მალე|საგანგებო|გადაუდებ",
-    # Turkish: urgent, urgently, at once, without delay, as soon as possible ("ACİL" folds to
-    # "aci", a combining dot above and "l": "İ" casefolds to two code points)
-    "\\bac(?:i|i\u0307)l(?:en)?\\b|"
+    # Turkish: urgently, "URGENT:", very urgent, at once, without delay, as soon as possible
+    # ("ACİL" folds to "aci", a combining dot above and "l": "İ" casefolds to two code
+    # points). Not "acil" alone: it names the emergency department, an emergency plan and
+    # express delivery ("acil servis", "acil durum planı", "acil teslim") as often.
+    "\\bac(?:i|i\u0307)len\\b|\\bac(?:i|i\u0307)l ?[:!]|(?:çok|\\bcok) ac(?:i|i\u0307)l\\b|"
+    "\\bac(?:i|i\u0307)l (?:olarak|dönüş|cevap|yanıt)|"
     r"\b(?:derhal|ivedi(?:lik|likle)?|en kısa sürede|en kısa zamanda|bekletmeden)\b",
     # Marathi and Hindi: urgently, at once, as soon as possible, an emergency
     word_ends("तातडीने|तातडीचे|तातडीची|तातडीचा|ताबडतोब|लवकरात लवकर|आणीबाणी|तुरंत|फौरन|"
               "अत्यावश्यक|जल्द से जल्द|जितनी जल्दी हो सके|आपातकाल", DEVANAGARI),
+    # isiZulu and Telugu: urgently, it is urgent, at once
+    r"\b(?:ngokushesha|kuyaphuthuma|kuphuthuma|ngokuphuthumayo|masinyane)\b",
+    # ("వెంటనే", at once, is as often a lure's: "pay at once or the power is cut")
+    r"అత్యవసర|తొందరగా",
 )
 _INCIDENT = alternatives(
     r"\b(?:is down|went down|are down|outage|failing|broken|not working|incident|sev ?[12]|"
@@ -284,6 +291,10 @@ _NEAR_TIME = alternatives(
     r"hoy|esta (?:tarde|mañana|noche)|ahora mismo|heute|aujourd'?hui|ce (?:soir|matin)|"
     r"dzisiaj|teraz)\b|\bdziś",
     r"\bnow\?",
+    # Turkish: before or until a clock time ("17:00'den önce", "16:00'ya kadar"), within a
+    # few hours
+    r"(?:^|\D)" + _HOUR_MINUTE + r"'?[a-z]{0,3} (?:önce|kadar)\b|\b(?:[1-9]|1[0-2]) saat "
+    r"(?:içinde|içerisinde)",
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
@@ -831,11 +842,16 @@ _ASK = alternatives(
     # Turkish: please, call me, let me know, get back to me, what shall we do, and the
     # question to "you" ("gelebilir misiniz?", can you come; "arar mısın?", will you call)
     r"\b(?:lütfen|beni arayın|beni ara|haber verin|haber ver|bana dönün|bana dön|ne yapalım|"
-    r"ne yapayım|ne yapmamız gerek)\b|\bm(?:ı|i|u|ü)s(?:ı|i|u|ü)n(?:(?:ı|i|u|ü)z)?\b",
+    r"ne yapayım|ne yapmamız gerek|(?:karar|onay(?:ınız|iniz|ı)?|cevap) (?:lazım|gerek\w*)|"
+    r"gelmesi lazım|gelmeniz (?:lazım|gerek\w*))\b|\bm(?:ı|i|u|ü)s(?:ı|i|u|ü)n(?:(?:ı|i|u|ü)z)?\b",
     # Marathi and Hindi: please, let me know, call, tell me, what shall I do, come at once
     word_ends("कृपया|कळवा|कळवावे|फोन करा|सांगा|काय करू|काय करायचं|काय करावं|लगेच या|बताइए|"
               "बताएं|बताओ|फोन करें|फोन करो|कॉल करें|क्या करें|जल्दी आइए|"
               "\u092b\u093cोन करें|\u092b\u093cोन करो", DEVANAGARI),
+    # isiZulu: please (I ask), call me, tell me, let me know, answer; Telugu: please, tell
+    # me, call, come, let (me) know
+    r"\b(?:ngicela|ungifonele|ngifonele|ngitshele|ungitshele|ungazise|ngazise|uphendule)\b",
+    r"దయచేసి|చెప్పండి|ఫోన్ చేయండి|కాల్ చేయండి|తెలియజేయండి|రండి",
 )
 # "by Friday EOD" is days away, not the end of today.
 _WEEKDAY_EOD = alternatives(r"\b(?:monday|tuesday|wednesday|thursday|friday) (?:eod|end of "
@@ -1088,6 +1104,9 @@ _TROUBLE = alternatives(
     # Polish: gas, smoke, hurt, fallen, unconscious, not answering, missing, stopped, held
     r"zapach gazu|czuć gaz|\bdym\b|rann[ya]|nieprzytomn\w+|nie odpowiada|"
     r"wstrzyma\w+|blokad\w+|brak salda|"
+    # Polish: no heating, water or power; the furnace went out
+    r"nie ma (?:ogrzewania|wody|prądu)|brak (?:ogrzewania|wody|prądu)|(?:piec|kocioł) "
+    r"(?:\w+ )?zgas\w*|zgas\w* (?:piec|kocioł)|"
     r"evacuat\w+|gas (?:smell|leak)|smell of gas|(?:renew\w*|renewal|backup|payment|deploy\w*|"
     r"build|job|sync|import|upload|charge) failed|expired (?:at|overnight|this morning|today|"
     r"last night)|"
@@ -1501,12 +1520,13 @@ _TROUBLE = alternatives(
     # crashed, toppled, not working, the power cut, no power or water, an earthquake, frozen,
     # not answering, the phone off, cannot reach, stranded (with and without the letters
     # mail typed on a foreign keyboard drops: "ariza", "calismiyor")
-    r"\b(?:ar[ıi]za|yang[ıi]n|duman|s[ıi]z[ıi]nt[ıi]|s[ıi]zd[ıi]|su bas|su geliyor|"
+    latin_words(r"ar[ıi]za|yang[ıi]n|duman|s[ıi]z[ıi]nt[ıi]|s[ıi]zd[ıi]|su bas|su geliyor|"
     r"su damlıyor|kaza(?:ya|da|s[ıi]|y[ıi])?|yaral[ıi]|yaraland[ıi]|yand[ıi]|yan[ıi]k|"
     r"hastanede|hastaneye (?:kald[ıi]r|götür|sevk)|ambulans|112'?(?:yi|ye)? arad[ıi]|"
     r"bay[ıi]ld[ıi]|kanama|kayboldu|calism[ıi]yor|cokt[uü]|devrildi|y[ıi]k[ıi]ld[ıi]|"
     r"elektrik kesildi|elektrik yok|su yok|deprem|dondu|açm[ıi]yor|cevap vermiyor|"
-    r"telefonu kapal[ıi]|ulaşam[ıi]yorum|ulaşamad[ıi]m|mahsur)\b",
+    r"telefonu kapal[ıi]|ulaşam[ıi]yorum|ulaşamad[ıi]m|mahsur|patla\w*|su gir\w*|"
+    r"yolu? kapal[ıi]|yol kapand[ıi]|hastane[\w']* kald[ıi]r\w*"),
     script_words("çalışmıyor|çalışmıyordu|çöktü|çöktüler", LATIN),
     # Marathi and Hindi: an accident, hurt, fainted, a fire, in or to hospital, an
     # ambulance, burst, a leak, no water or power, vomiting, a fever, not picking up,
@@ -1520,6 +1540,14 @@ _TROUBLE = alternatives(
               "बंद पडल|बंद पडले|खराब हो गया|खराब हो गई|काम नहीं कर रहा|काम नहीं कर रही|टूट गया|"
               "बाढ\u093c|गारपीट|नुकसान झाल", DEVANAGARI),
     script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
+    # isiZulu: the police, an ambulance, in hospital, hurt, fell, burst, broken, not
+    # working, not arrived, switched off, flooded, stolen, a fire; Telugu: water coming
+    # in, going under, stuck, an accident, the hospital, an ambulance, a fire, no power
+    r"\b(?:amaphoyisa|i-?ambulensi|esibhedlela|sesibhedlela|ulimele|balimele|limele|uwile|"
+    r"iqhumile|liqhumile|aphukile|liphukile|iphukile|awasebenzi|akasebenzi|ayisebenzi|"
+    r"akafikanga|ayizanga|icishiwe|icishekile|amanzi agcwele|ntshontsh\w*|umlilo|uyasha)\b",
+    r"నీళ్లు వచ్చ|మునిగిపో|ఆగిపోయ|ప్రమాదం|ఆసుపత్రి|హాస్పిటల్|అంబులెన్స|మంటలు|"
+    r"కరెంట్ లేదు|కరెంటు లేదు",
 )
 # An incident that is over is a record, not an interruption.
 _RESOLVED = alternatives(r", back inside\b",
@@ -1615,6 +1643,9 @@ _UNREACHED = alternatives(
     r"(?:до вас|до тебе) не (?:додзвонитис[яь]|додзвонитись)",
     # Turkish, Marathi and Hindi: you are not answering your phone, I could not reach you
     r"\btelefon(?:unuzu|unu)? açm[ıi]yorsun|\b(?:size|sana) ulaşam[ıi]|"
+    # Polish: I cannot get through (by phone)
+    r"\bnie (?:mogę|moglam|mogłam|mogłem|moglem|możemy) się (?:do (?:pani|pana|ciebie) )?"
+    r"dodzwoni|"
     "(?:तुझा|तुमचा) फोन (?:लागत नाही|बंद|उचलत नाही)|आपका (?:फोन|\u092b\u093cोन) नहीं (?:लग|उठ)")
 _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|오늘|сьогодні|"
                       r"сегодня",
@@ -1637,6 +1668,8 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     # opens "आजी", a grandmother, and "आजार", an illness: its end is read)
     r"\bbugün|\bbu (?:akşam|sabah|gece)\b",
     word_ends("आज|आजच|आजचा|आजची|आजचे|आजचं|आत्ता", DEVANAGARI),
+    # isiZulu and Telugu: today, this morning
+    r"\b(?:namhlanje|namuhla)\b|ఈరోజు|ఈ రోజు|ఇవాళ",
     _TODAY_LIMIT,
 )
 # A drill said to be no real event

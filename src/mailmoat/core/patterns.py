@@ -62,11 +62,12 @@ def matcher(pattern: str | bytes) -> TextPattern:
     return _Matcher(pattern)
 
 
-# The letters (with their vowel signs) of the scripts `script_words` reads, as class bodies.
-CYRILLIC = "\u0430-\u04ff"  # (folded text holds none of the capitals opening the block)
-GEORGIAN = "\u10d0-\u10ff"  # Mkhedruli (folding turns the capitals, Mtavruli, into it)
-KANNADA = "\u0c80-\u0cff"
-DEVANAGARI = "\u0900-\u097f"  # Hindi, Marathi (with the vowel signs and virama)
+# The letters (with their vowel signs) of the scripts `script_words` reads, as class bodies,
+# with ASCII letters, digits and "_", which a word of any script holds ("це1" is no "це")
+CYRILLIC = "a-z0-9_\u0430-\u04ff"  # (folded text holds none of the capitals opening the block)
+GEORGIAN = "a-z0-9_\u10d0-\u10ff"  # Mkhedruli (folding turns the capitals, Mtavruli, into it)
+KANNADA = "a-z0-9_\u0c80-\u0cff"
+DEVANAGARI = "a-z0-9_\u0900-\u097f"  # Hindi, Marathi (with the vowel signs and virama)
 # Latin letters with their diacritics (Latin-1, Extended-A and -B, Vietnamese's Extended
 # Additional), ASCII digits and "_": French, Polish, Croatian, Vietnamese words
 LATIN = "a-z0-9_\u00e0-\u024f\u1e01-\u1eff"
