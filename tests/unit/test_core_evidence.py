@@ -2185,3 +2185,48 @@ def test_a_guarding_companys_security_domain_is_not_dressed(
     from mailmoat.core.evidence import dressed_name_domain
 
     assert dressed_name_domain(name, domain) is dressed
+
+
+@pytest.mark.parametrize(("subject", "token"), [
+    ("RE: container delay - PO 77310", False),  # a purchase order's number
+    ("Settlement held for merchant ID 902114", False),
+    ("Ticket # 481230", False),
+    ("Your picks for this week 84512963", True),  # a number no label names
+])
+def test_a_labelled_reference_number_is_no_tracking_token(subject: str, token: bool) -> None:
+    reasons = ev(mail("Ann Lee <ann.lee@clinic.example>", subject, "See above.")).unsolicited
+    assert any("tracking token" in r for r in reasons) is token
+
+
+@pytest.mark.parametrize(("sender", "body"), [
+    ("Refund Desk <refunds@desk-help.example>",
+     "To receive your refund, download AnyDesk and share the nine-digit code with our agent."),
+    ("विद्युत सेवा <bill@vidyut-help.example>",
+     "कनेक्शन आज रात कट जाएगा। क्विक सपोर्ट ऐप डाउनलोड करें और भुगतान करें।"),
+])
+def test_a_remote_control_app_to_install_flags_a_strangers_mail(sender: str, body: str) -> None:
+    found = ev(mail(sender, "Notice", body))
+    assert "a remote-control app to install" in found.reasons() and found.flagged
+
+
+def test_a_colleagues_remote_support_session_is_not_flagged() -> None:
+    body = "Before the call, please install TeamViewer from the software centre so I can help."
+    found = ev(mail("IT Desk <it@acme-corp.com>", "Laptop check", body))
+    assert not found.flagged
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # Turkish: a fee to pay into the account below
+    ("Tescil Merkezi <bildirim@tescil-merkezi.example>",
+     "İtiraz ücreti olan 4.200 TL'yi aşağıdaki hesaba yatırmanız gerekmektedir.",
+     "payment or fee request"),
+    # Marathi: fill in the OTP and the ATM card number
+    ("पीक विमा <pikvima.help@gmail.com>",
+     "भरपाई मंजूर झाली आहे. खालील लिंकवर एटीएम कार्ड क्रमांक आणि otp भरा.",
+     "asks for credentials or account details"),
+    # Punjabi: "this is my new email", don't tell mum
+    ("Preet <preet.k.2034@gmail.com>", "ਇਹ ਮੇਰਾ ਨਵਾਂ ਈਮੇਲ ਹੈ। ਮੰਮੀ ਨੂੰ ਨਾ ਦੱਸਿਓ।",
+     "secrecy or pressure to act alone"),
+])
+def test_the_sixty_seventh_pass_lures(sender: str, body: str, reason: str) -> None:
+    assert reason in ev(mail(sender, "Notice", body)).reasons()

@@ -3263,3 +3263,29 @@ def test_polish_isizulu_and_telugu_trouble_pushes(sender: str, subject: str, bod
 def test_turkish_acil_naming_a_department_or_a_delivery_does_not_push(
         subject: str, body: str) -> None:
     assert lane_of("Burcu Kalkan <burcu@hastane.example>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Hindi: the generator is burning, come quickly and tell me (the danda closes the word)
+    ("Vikram Singh <vikram@coldstore.example>", "जनरेटर में आग",
+     "भैया, जनरेटर से धुआँ निकल रहा है और बिजली पूरी बंद है। जल्दी बताइए।"),
+    # Hindi: the bank wants the form by 3 o'clock; please sign and send it
+    ("Meera Tiwari <meera@mills.example>", "फ़ॉर्म 3 बजे तक चाहिए",
+     "बैंक वालों को फ़ॉर्म 3 बजे तक चाहिए। कृपया साइन करके भेज दीजिए।"),
+    # Punjabi: the tanker overturned; come at once
+    ("Harjit Kaur <harjit@transport.example>", "ਟੈਂਕਰ ਪਲਟ ਗਿਆ",
+     "ਹਾਈਵੇ ਤੇ ਟੈਂਕਰ ਪਲਟ ਗਿਆ ਹੈ। ਤੁਰੰਤ ਆ ਜਾਓ।"),
+])
+def test_hindi_and_punjabi_asks_with_trouble_or_a_deadline_push(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # a seller's "call today" and an approval "in 48 hours" are no deadline of the reader's
+    ("सोलर पैनल पर 30% छूट", "आज ही कॉल करें। 48 घंटे में मंज़ूरी। ऑफ़र 31 मार्च तक।"),
+    # "for" ("के लिए") ends in the polite imperative's letters and asks nothing
+    ("मीटिंग के नोट्स", "अगले हफ़्ते की मीटिंग के लिए नोट्स संलग्न हैं। कोई जल्दी नहीं है।"),
+])
+def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str) -> None:
+    assert lane_of("Seva Solar <offers@seva-solar.example>", subject, body) is not Lane.PUSH

@@ -326,6 +326,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # page, update your details
      # Hindi: KYC, the OTP, the card number, log in, verification to do; Polish: logging in
      r"|केवाईसी|kyc (?:अपडेट|update)|ओटीपी|otp तैयार|कार्ड नंबर|लॉगिन कर|सत्यापन कर"
+     # Marathi and Hindi: the OTP to fill in, give or tell; the ATM card, the card's or the
+     # account's number, the bank account, the Aadhaar number
+     r"|otp (?:भरा|भरें|भरे|द्या|दें|दे|बताएं|बताइए|बताओ|सांगा|शेयर)|एटीएम कार्ड|atm कार्ड"
+     r"|कार्ड क्रमांक|खाते क्रमांक|बँक खाते|बैंक खाता|खाता संख्या|आधार (?:क्रमांक|नंबर)"
      r"|\bzalogowani\w* się"
      r"|\b(?:kart bilgileri\w*|hesabınızı doğrula\w*|güvenli ödeme sayfa\w*|"
      r"bilgilerinizi güncelle\w*)|şifreniz"),
@@ -388,6 +392,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # reader is to pay first, refunded with the first payment, in Turkish
      r"|(?:등록|가입|초기) ?보증금|보증금[^.\n]{0,20}(?:전액 )?환급"
      r"|ücret\w* siz öder|ücreti? (?:önceden|peşin) öde"
+     # a fee to pay into the account below, in Turkish ("başvuru ücreti olan 6.800 TL'yi
+     # aşağıdaki hesaba yatırmanız")
+     r"|(?:ücret|bedel)\w*[^\n]{0,40}(?:hesab|iban)\w* yat[ıi]r"
      r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
      # the landlord who cannot show the flat and posts the keys once paid, in Korean
      r"|열쇠를 (?:택배|우편|등기)로|직접 보여(?:드릴|줄|드리지) 수(?:는|가)? 없"
@@ -595,6 +602,16 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     # for more than two of its numbers, and a lure asks for all of them
     ("a bank's whole security card asked for", 2,
      r"보안 ?카드[^.\n]{0,24}(?:전체|전부|모두|모든)|(?:전체|전부|모든) 보안 ?카드"),
+    # A remote-control app to install, named or described ("download AnyDesk", "the Quick
+    # Support app", "remote access software"): the refund, power-cut and tech-support
+    # scams' way into the reader's computer or phone. A colleague's IT desk may ask it too:
+    # from the reader's own organisation it weighs one, as every shape here does.
+    ("a remote-control app to install", 2,
+     r"\b(?:any ?desk|team ?viewer|quick ?support|rust ?desk|ultra ?viewer|air ?droid|"
+     r"remote (?:access|desktop|control|support) (?:app|application|software|tool|program)s?|"
+     r"screen[- ]?shar\w+ (?:app|application|software))\b"
+     r"|एनीडेस्क|एनी डेस्क|टीम ?व्यूअर|क्विक ?सपोर्ट|रिमोट (?:एक्सेस|ऐप|एप)"
+     r"|원격 ?(?:제어|지원) ?(?:앱|프로그램)|팀뷰어|애니데스크"),
     (_LEGAL_THREAT, 1,
      r"\b(?:arrest warrant|warrant (?:for|of|is pending|pending|has been issued)|legal "
      r"(?:action|proceedings) (?:will|against|may)|enforcement action|seizure of|"
@@ -739,6 +756,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:mail|e-mail|nummer|handynummer)\b|\b(?:mój|moj) nowy (?:numer|mail|e-mail|adres)|"
      r"\bperdi o (?:telemóvel|telemovel|telefone)\b|\bmijn nieuwe (?:mail|e-?mailadres)\b"
      r"|(?:외부에|아무에게도|다른 사람에게)(?:는|도)? ?알리지 말|비밀로 (?:해|부탁)"
+     # ... in Hindi and Punjabi: "this is my new email / number", "don't tell mum / anyone",
+     # "don't phone"
+     r"|(?:यह|ये) मेरा नया (?:ईमेल|नंबर|मेल)|(?:मम्मी|पापा|माँ|मां|किसी) को (?:मत|न|ना) बता"
+     r"|ਮੇਰਾ ਨਵਾਂ (?:ਈਮੇਲ|ਨੰਬਰ|ਮੇਲ)|(?:ਮੰਮੀ|ਪਾਪਾ|ਮਾਂ|ਕਿਸੇ) ਨੂੰ (?:ਨਾ|ਨਹੀਂ) ਦੱਸ|ਫ਼ੋਨ ਨਾ ਕਰ|ਫੋਨ ਨਾ ਕਰ"
      r"|会議中|電話に出られ(?:ません|ない)|内密に"
      # German, Italian, French, Spanish, Finnish and Swedish: don't call me, my phone is dead
      # or broken, I write from another mailbox ("Ruf nicht an, ich bin in der Besprechung",
@@ -1244,6 +1265,16 @@ _SUBJECT_TOKEN = re.compile(
     r"(?:\[[a-z0-9]{4,10}\]|\(\s*[a-z0-9]{4,10}\s*\)|\s[a-z]{5,12}|\s\d{5,}|"
     r"(?<![-–:/])\s[A-Z]{4,12})\s*$")
 _VOWEL = re.compile(r"[aeiouy]")
+# A number that a label word names is a reference, not a token: "ETA Felixstowe - PO 88412",
+# "settlement hold on merchant ID 448120", "Invoice no. 20331", "ticket #55120".
+_REFERENCE_LABEL = re.compile(
+    r"(?:\b(?:po|p\.o\.|id|no|nr|ref|reference|order|invoice|inv|ticket|case|claim|booking|"
+    r"account|a/c|acct|merchant|job|quote|quotation|shipment|awb|container|policy|member|"
+    r"customer|client|project|lot|batch|serial|contract|number|pnr|docket|complaint|request|"
+    r"req|incident|rfq|grn|challan|bill|receipt|loan|application|registration|employee|emp|"
+    r"tender|indent|permit|licen[cs]e|consignment|file|folio|unit|flat|plot|route|flight|"
+    r"train|vehicle|tracking|dispatch|delivery|sample|patient|mrn|uhid|bed|room)\.?|#)"
+    r"\s*[:#.]?\s*$", re.IGNORECASE)
 
 
 def _subject_token(subject: str) -> re.Match[str] | None:
@@ -1532,6 +1563,9 @@ def _spam_shapes(message: Message, opening: bytes, footer: bytes | None, generat
     if _ADV.match(subject):
         shapes.append((2, "the subject declares an advertisement (ADV)"))
     token = _subject_token(subject)
+    if token and token.group(0).strip().isdigit() and _REFERENCE_LABEL.search(
+            subject, 0, token.start()):
+        token = None  # a labelled reference number
     if (token and not _VOWEL.search(token.group(0).strip("[]() ").lower()[:4])) or (
             token and any(c.isdigit() for c in token.group(0))
             and any(c.isalpha() for c in token.group(0))):

@@ -51,6 +51,7 @@ from mailmoat.core.patterns import (
     CYRILLIC,
     DEVANAGARI,
     GEORGIAN,
+    GURMUKHI,
     KANNADA,
     LATIN,
     PatternSet,
@@ -167,7 +168,14 @@ _EXPLICIT_URGENT = alternatives(
     r"\b(?:derhal|ivedi(?:lik|likle)?|en kısa sürede|en kısa zamanda|bekletmeden)\b",
     # Marathi and Hindi: urgently, at once, as soon as possible, an emergency
     word_ends("तातडीने|तातडीचे|तातडीची|तातडीचा|ताबडतोब|लवकरात लवकर|आणीबाणी|तुरंत|फौरन|"
-              "अत्यावश्यक|जल्द से जल्द|जितनी जल्दी हो सके|आपातकाल", DEVANAGARI),
+              "अत्यावश्यक|जल्द से जल्द|जितनी जल्दी हो सके|आपातकाल|"
+              # Hindi "जल्दी", quickly, with what is asked: come, tell, call, send, decide
+              "जल्दी (?:से )?(?:आ जाइए|आ जाइये|आ जाओ|आइए|आइये|आओ|बताइए|बताइये|बताएं|बताओ|"
+              "फोन करें|फोन करो|\u092b\u093cोन करें|\u092b\u093cोन करो|भेजिए|भेजो|पहुँचो|"
+              "पहुंचो|पहुँचिए|पहुंचिए)", DEVANAGARI),
+    # Punjabi: at once, immediately, as soon as possible, quickly come / tell / call
+    word_ends("ਤੁਰੰਤ|ਫੌਰਨ|ਫ਼ੌਰਨ|ਜਿੰਨੀ ਜਲਦੀ ਹੋ ਸਕੇ|ਜਲਦੀ ਤੋਂ ਜਲਦੀ|ਜਲਦੀ (?:ਆ ਜਾਓ|ਆਓ|ਦੱਸੋ|"
+              "ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ)", GURMUKHI),
     # isiZulu and Telugu: urgently, it is urgent, at once
     r"\b(?:ngokushesha|kuyaphuthuma|kuphuthuma|ngokuphuthumayo|masinyane)\b",
     # ("వెంటనే", at once, is as often a lure's: "pay at once or the power is cut")
@@ -295,6 +303,19 @@ _NEAR_TIME = alternatives(
     # few hours
     r"(?:^|\D)" + _HOUR_MINUTE + r"'?[a-z]{0,3} (?:önce|kadar)\b|\b(?:[1-9]|1[0-2]) saat "
     r"(?:içinde|içerisinde)",
+    # Hindi, Marathi and Punjabi: by this evening, by tonight, by noon, right now, by or
+    # before a clock hour ("4 बजे तक", "5 बजे से पहले", "4 वाजेपर्यंत", "4 ਵਜੇ ਤੱਕ"). Not
+    # "आज ही", "आजच", "ਅੱਜ ਹੀ", today itself: a seller's "call today" as often ("आज ही कॉल
+    # करें"); those are `_TODAY`'s
+    word_ends("आज (?:शाम|रात|दोपहर|सुबह) तक|अभी तुरंत|अभी के अभी|आज संध्याकाळपर्यंत|"
+              "आज रात्रीपर्यंत|आज दुपारपर्यंत|"
+              # within N hours; "अभी", now, with what is asked ("अभी व्हाट्सऐप पर भेजिए")
+              "(?:^|\\D)(?:[1-9]|1[0-2]) घंटे (?:में|के अंदर|के भीतर)|(?:^|\\D)(?:[1-9]|1[0-2]) तासात|"
+              "अभी (?:[^ .\\n]+ ){0,3}(?:भेजिए|भेजो|आइए|आओ|बताइए|बताओ|कीजिए|करो|पहुँचो|पहुंचो)|"
+              "(?:^|\\D)\\d{1,2}(?:[:.]\\d\\d)? बजे (?:तक|से पहले)|(?:^|\\D)\\d{1,2}(?:[:.]\\d\\d)? "
+              "(?:वाजेपर्यंत|वाजण्यापूर्वी|वाजेच्या आत)", DEVANAGARI),
+    word_ends("ਅੱਜ (?:ਸ਼ਾਮ|ਰਾਤ|ਦੁਪਹਿਰ) ਤੱਕ|ਹੁਣੇ ਹੀ|(?:^|\\D)\\d{1,2} ਵਜੇ (?:ਤੱਕ|ਤੋਂ ਪਹਿਲਾਂ)",
+              GURMUKHI),
     # "need you here now." - not "a deposit now or in the new year?"
     r"\b(?:please|can you|could you|need)[^.?!\n]* now(?:[.!,;:)\n]|$| (?:please|pls|if|before|"
     r"so|and|while|or else)\b)",
@@ -847,7 +868,17 @@ _ASK = alternatives(
     # Marathi and Hindi: please, let me know, call, tell me, what shall I do, come at once
     word_ends("कृपया|कळवा|कळवावे|फोन करा|सांगा|काय करू|काय करायचं|काय करावं|लगेच या|बताइए|"
               "बताएं|बताओ|फोन करें|फोन करो|कॉल करें|क्या करें|जल्दी आइए|"
-              "\u092b\u093cोन करें|\u092b\u093cोन करो", DEVANAGARI),
+              "\u092b\u093cोन करें|\u092b\u093cोन करो|"
+              # Hindi's polite imperative: do, give, take, come, go, send, keep, see (to
+              # it), call in ("कर दीजिए", "आ जाइए", "भेज दीजिये")
+              "कीजिए|कीजिये|दीजिए|दीजिये|लीजिए|लीजिये|आइए|आइये|जाइए|जाइये|भेजिए|भेजिये|"
+              "रखिए|रखिये|देखिए|देखिये|बुलाइए|बुलाइये|करवाइए|भिजवाइए|पहुँचिए|पहुंचिए|"
+              # and the familiar one (do, reach, send, tell), and a question whether "you"
+              # can ("आप आ सकते हैं?", can you come?)
+              "करो|पहुँचो|पहुंचो|भेज दो|भेज देना|बता दो|बता देना|"
+              "सकते हैं\\?|सकती हैं\\?|सकोगे\\?|सकेंगे\\?", DEVANAGARI),
+    # Punjabi: please, tell (me), call, come, let (me) know
+    word_ends("ਕਿਰਪਾ ਕਰਕੇ|ਦੱਸੋ|ਦੱਸਿਓ|ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ|ਆ ਜਾਓ|ਆਓ ਜੀ|ਭੇਜੋ|ਕਰ ਦਿਓ", GURMUKHI),
     # isiZulu: please (I ask), call me, tell me, let me know, answer; Telugu: please, tell
     # me, call, come, let (me) know
     r"\b(?:ngicela|ungifonele|ngifonele|ngitshele|ungitshele|ungazise|ngazise|uphendule)\b",
@@ -1538,7 +1569,12 @@ _TROUBLE = alternatives(
               "पाणी नाही|पाणी संपल|पाणी संपत|पानी नहीं|वीज नाही|वीज गेली|लाईट गेली|बिजली नहीं|"
               "बिजली गई|चक्कर येऊन|बुखार|फोन लागत नाही|फोन बंद|फोन उचलत नाही|बेपत्ता|लापता|"
               "बंद पडल|बंद पडले|खराब हो गया|खराब हो गई|काम नहीं कर रहा|काम नहीं कर रही|टूट गया|"
-              "बाढ\u093c|गारपीट|नुकसान झाल", DEVANAGARI),
+              "बाढ\u093c|गारपीट|नुकसान झाल|"
+              # Hindi: breathless, chest pain, taken ill, overturned, burnt out, smoke, the
+              # power gone
+              "साँस फूल|सांस फूल|सीने में दर्द|सीने में भारीपन|तबीयत (?:बहुत )?(?:खराब|"
+              "ख\u093cराब|बिगड़)|पलट गई|पलट गया|पलटी|जल गया|जल गई|धुआँ|धुआं|"
+              "बिजली (?:पूरी )?बंद", DEVANAGARI),
     script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
     # isiZulu: the police, an ambulance, in hospital, hurt, fell, burst, broken, not
     # working, not arrived, switched off, flooded, stolen, a fire; Telugu: water coming
@@ -1668,6 +1704,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     # opens "आजी", a grandmother, and "आजार", an illness: its end is read)
     r"\bbugün|\bbu (?:akşam|sabah|gece)\b",
     word_ends("आज|आजच|आजचा|आजची|आजचे|आजचं|आत्ता", DEVANAGARI),
+    word_ends("ਅੱਜ|ਅੱਜ ਹੀ|ਹੁਣੇ", GURMUKHI),
     # isiZulu and Telugu: today, this morning
     r"\b(?:namhlanje|namuhla)\b|ఈరోజు|ఈ రోజు|ఇవాళ",
     _TODAY_LIMIT,

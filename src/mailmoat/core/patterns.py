@@ -67,7 +67,10 @@ def matcher(pattern: str | bytes) -> TextPattern:
 CYRILLIC = "a-z0-9_\u0430-\u04ff"  # (folded text holds none of the capitals opening the block)
 GEORGIAN = "a-z0-9_\u10d0-\u10ff"  # Mkhedruli (folding turns the capitals, Mtavruli, into it)
 KANNADA = "a-z0-9_\u0c80-\u0cff"
-DEVANAGARI = "a-z0-9_\u0900-\u097f"  # Hindi, Marathi (with the vowel signs and virama)
+# Hindi, Marathi (with the vowel signs and virama; not the danda and double danda, U+0964 and
+# U+0965, which end a sentence as "." does)
+DEVANAGARI = "a-z0-9_\u0900-\u0963\u0966-\u097f"
+GURMUKHI = "a-z0-9_\u0a00-\u0a7f"  # Punjabi (with its vowel signs, addak and virama)
 # Latin letters with their diacritics (Latin-1, Extended-A and -B, Vietnamese's Extended
 # Additional), ASCII digits and "_": French, Polish, Croatian, Vietnamese words
 LATIN = "a-z0-9_\u00e0-\u024f\u1e01-\u1eff"
