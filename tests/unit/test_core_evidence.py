@@ -2230,3 +2230,126 @@ def test_a_colleagues_remote_support_session_is_not_flagged() -> None:
 ])
 def test_the_sixty_seventh_pass_lures(sender: str, body: str, reason: str) -> None:
     assert reason in ev(mail(sender, "Notice", body)).reasons()
+
+
+@pytest.mark.parametrize(("sender", "body"), [
+    ("Power Billing <billing@power-notice.example>",
+     "Your supply will be disconnected tonight at 9 pm. Call our officer on this number: "
+     "0700 555."),
+    ("மின் அலுவலகம் <office@eb-notice.example>",
+     "இன்றிரவு உங்கள் மின் இணைப்பு துண்டிக்கப்படும். இந்த எண்ணில் தொடர்பு கொள்ளவும்."),
+])
+def test_a_cut_off_with_a_number_in_the_mail_to_call_is_a_lure(sender: str, body: str) -> None:
+    reasons = ev(mail(sender, "Notice", body)).reasons()
+    assert "a service cut off unless a number in the mail is called" in reasons
+
+
+def test_a_suppliers_cut_off_notice_naming_its_own_line_is_not_that_lure() -> None:
+    body = ("Your account is 60 days overdue and your supply will be disconnected on 3 March. "
+            "Pay online or call us on the number printed on your bill.")
+    reasons = ev(mail("Power Co <billing@powerco.example>", "Overdue", body)).reasons()
+    assert "a service cut off unless a number in the mail is called" not in reasons
+
+
+def test_a_dropped_phone_and_money_to_an_account_is_the_new_number_relative() -> None:
+    body = ("Hi mum, I dropped my phone so I'm writing from a friend's laptop. Can you send £240 "
+            "to the shop's account for the repair? Sort code 11-22-33.")
+    found = ev(mail("Ella <ella.newmail.77@gmail.com>", "its me", body))
+    assert "a stranded traveller asking for money" in found.reasons()
+    # a relative's broken phone alone asks for nothing
+    alone = ev(mail("Ella <ella.newmail.77@gmail.com>", "its me",
+                    "I dropped my phone, so use this address until Friday. Love you."))
+    assert "a stranded traveller asking for money" not in alone.reasons()
+
+
+def test_an_organisations_numbered_address_is_not_generated_to_itself() -> None:
+    auth = "mx.college.example; spf=pass smtp.mailfrom=college.example; dkim=pass; dmarc=pass"
+    raw = mail("P. Dinesh <24uph052@college.example>", "Bus broke down",
+               "Madam, the bus broke down; please tell the exam hall.",
+               to="Asha <asha@college.example>", Authentication_Results=auth)
+    assert not any("generated" in r for r in ev(raw).reasons())
+    stranger = mail("P. Dinesh <24uph052@mailbox-x.example>", "Bus broke down",
+                    "Madam, the bus broke down; please tell the exam hall.")
+    assert any("generated" in r for r in ev(stranger).reasons())
+
+
+@pytest.mark.parametrize(("greeting", "nameless"), [
+    ("Dear Sir,", False),  # a business letter's greeting to the one reader
+    ("Dear Madam,", False),
+    ("Dear Sir/Madam,", True),
+    ("Dear Customer,", True),
+])
+def test_a_bare_dear_sir_names_the_reader(greeting: str, nameless: bool) -> None:
+    body = f"{greeting}\n\nThe container for booking TUT/0211 will be stuffed at 4 pm today."
+    reasons = ev(mail("Arun <ops@arun-shipping.example>", "Stuffing today", body)).unsolicited
+    assert any("names no one" in r for r in reasons) is nameless
+
+
+def test_a_legal_punishable_offence_threat_and_a_campaign_mailbox() -> None:
+    body = "Use of the mark after suspension is a punishable offence. Remit the penalty today."
+    assert "threat of legal action or seizure" in ev(
+        mail("Licensing Cell <cell@mark-licence.example>", "Suspended", body)).reasons()
+    from mailmoat.core.evidence import robot_address
+
+    assert robot_address("kampanya") and robot_address("campaigns")
+    assert not robot_address("kamala")
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    ("Balasan automatik: Sebut harga", "Terima kasih. Ini ialah balasan automatik. Untuk perkara "
+     "segera, sila hubungi pejabat."),
+    ("Permohonan diterima", "Terima kasih. Ini adalah balasan automatik; permohonan anda akan "
+     "diproses."),
+])
+def test_a_malay_automatic_reply_is_an_auto_reply(subject: str, body: str) -> None:
+    assert ev(mail("Sekretariat <sekretariat@pesta.example>", subject, body)).auto_reply
+
+
+@pytest.mark.parametrize(("body", "bait"), [
+    ("So sorry, the tram stopped and I won't make the 16h30 pickup.", False),  # a clock
+    ("Work from your sofa and make $500 a day!", True),
+    ("Make 5k a month with our system.", True),
+])
+def test_money_bait_is_a_sum_not_a_clock(body: str, bait: bool) -> None:
+    reasons = ev(mail("Chloe <chloe.d@gmail.com>", "pickup", body)).unsolicited
+    assert any("bait" in r for r in reasons) is bait
+
+
+def test_a_company_named_by_its_trade_is_not_dressed() -> None:
+    from mailmoat.core.evidence import dressed_name_domain
+
+    assert not dressed_name_domain("RadioVet Services", "radiovet-services.example")
+    assert dressed_name_domain("NovaBank", "novabank-services.example")  # a word it lacks
+    assert dressed_name_domain("NovaBank Support", "novabank-support.example")
+
+
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # Korean: a visa fee paid first, refunded in full when hired
+    ("글로벌잡스 <recruit@global-jobs.example>",
+     "비자 사전심사 비용 300유로를 먼저 납부하셔야 하며, 합격 시 전액 환급됩니다.",
+     "payment or fee request"),
+    # Malay: bank in the processing fee to the account below
+    ("Bantuan Prihatin <bantuan.prihatin@gmail.com>",
+     "Sila bank-in yuran proses RM 30 ke akaun di bawah.", "payment or fee request"),
+    # French: confirm your identity at once
+    ("Banque Pro <securite@banque-pro-alerte.example>",
+     "Validez votre identité immédiatement pour éviter le blocage de votre carte.",
+     "asks for credentials or account details"),
+    # Malay: log in to your bank account through our portal
+    ("Portal Bantuan <daftar@bantuan-portal.example>",
+     "Sila log masuk ke akaun perbankan anda melalui portal kami.",
+     "asks for credentials or account details"),
+    # goods to be confiscated under an act
+    ("Customs Release Unit <release@customs-release.example>",
+     "Pay today or the goods will be confiscated under the Customs Act.",
+     "threat of legal action or seizure"),
+])
+def test_the_sixty_seventh_pass_lures_read_on_the_second_round(
+        sender: str, body: str, reason: str) -> None:
+    assert reason in ev(mail(sender, "Notice", body)).reasons()
+
+
+def test_dear_consignee_names_no_one() -> None:
+    body = "Dear Consignee,\n\nYour shipment is held at the airport."
+    reasons = ev(mail("Cargo <cargo@release-desk.example>", "Held", body)).unsolicited
+    assert any("names no one" in r for r in reasons)

@@ -3289,3 +3289,25 @@ def test_hindi_and_punjabi_asks_with_trouble_or_a_deadline_push(
 ])
 def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str) -> None:
     assert lane_of("Seva Solar <offers@seva-solar.example>", subject, body) is not Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Tamil: the line has stopped, not working; can you tell me by 3 o'clock?
+    ("K. Ravi <ravi@pumps.example>", "லைன் நின்றுவிட்டது",
+     "மெஷின் வேலை செய்யவில்லை. 3 மணிக்குள் என்ன செய்வது என்று சொல்லுங்கள்."),
+    # Turkish: announce it to the staff at once; we must decide within an hour
+    ("Ahmet Kılınç <ahmet@ilaclama.example>", "Depo 3 - kimse girmesin",
+     "Depo 3'te ilaçlama başladı. Personele hemen duyurun, bir saat içinde karar vermemiz lazım."),
+    # a cloud provider's alert: a key published in a public repository, act now
+    ("Nimbus Security <security-alerts@nimbus.example>", "Action required: key exposed publicly",
+     "An access key for your account was published in a public code repository on 3 May. "
+     "Please rotate it now."),
+])
+def test_the_sixty_seventh_pass_urgency_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+def test_a_sellers_call_now_in_turkish_does_not_push() -> None:
+    body = ("Kiralık ısıtıcılarda şok fiyatlar! Teklif için hemen arayın. Listeden çıkmak için "
+            "tıklayın.")
+    assert lane_of("IsıPro <bilgi@isipro.example>", "Şok fiyatlar", body) is not Lane.PUSH

@@ -292,6 +292,10 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # the same asks in German, French, Spanish and Polish
      r"|\b(?:bestätigen sie (?:bitte )?ihre (?:identität|daten|zugangsdaten|kontodaten)|"
      r"(?:online-banking-)?zugangsdaten|confirmez votre identit|vos identifiants|"
+     r"validez votre identit|vérifiez votre identit|"
+     # Malay: log in to your (bank) account, verify your account or identity, the password
+     r"log masuk ke akaun|log masuk (?:ke )?(?:perbankan|portal)|sahkan (?:akaun|identiti|"
+     r"maklumat) anda|kata laluan|"
      r"(?:confirme|verifique) su (?:identidad|cuenta)|sus credenciales|datos de acceso|"
      r"clave (?:de internet|sms|secreta|de acceso)|"
      r"potwierdź (?:swoją )?tożsamo|dane logowania|zweryfikuj|weryfikacj\w+ (?:danych|konta)|"
@@ -395,7 +399,15 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # a fee to pay into the account below, in Turkish ("başvuru ücreti olan 6.800 TL'yi
      # aşağıdaki hesaba yatırmanız")
      r"|(?:ücret|bedel)\w*[^\n]{0,40}(?:hesab|iban)\w* yat[ıi]r"
+     # ... to the account given below, in Tamil, Hindi and Marathi
+     r"|கீழ்க்கண்ட கணக்கு|கீழே (?:உள்ள|கொடுத்துள்ள) கணக்கு|नीचे दिए (?:गए )?खाते|खालील खात्या"
      r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
+     # a fee paid first and "refunded in full when hired", in Korean; a processing or
+     # registration fee banked in to the account below, in Malay
+     r"|(?:비용|수수료|요금)[^.\n]{0,16}먼저 (?:납부|송금|입금)"
+     r"|(?:합격|채용|입사) ?시 (?:전액 )?환급"
+     r"|\byuran (?:proses|pemprosesan|pendaftaran|pengurusan)\b"
+     r"|\bbank-?in (?:\w+ ){0,4}ke akaun"
      # the landlord who cannot show the flat and posts the keys once paid, in Korean
      r"|열쇠를 (?:택배|우편|등기)로|직접 보여(?:드릴|줄|드리지) 수(?:는|가)? 없"
      r"|\bwire me\b|\b(?:been |got )?mugged\b|계좌로 (?:먼저 |오늘 ?중(?:으로)? |바로 |즉시 )?"
@@ -619,6 +631,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"avoid (?:(?:further|any|additional|the|your|account|listing|service) ){0,2}(?:arrest|"
      r"prosecution|legal (?:action|proceedings)|penalties|suspension|strike-?off|deactivation)|"
      r"settle (?:the matter |this )?out of court|"
+     # "use of the mark after suspension is a punishable offence"; "the goods will be
+     # confiscated"
+     r"(?:is )?a punishable (?:offen[cs]e|crime)|(?:will|shall) be (?:confiscated|forfeited)|"
      # the "digital arrest" script: the case handed to the police unless the reader calls
      r"(?:case|matter|complaint|file) (?:will be |is being |has been )?(?:transferred|"
      r"forwarded|handed over|referred|escalated) to (?:the )?(?:police|cyber ?crime|crime "
@@ -816,7 +831,7 @@ _AUTO_REPLY_SUBJECT = re.compile(
     # Italian, Portuguese, Dutch, Polish, Czech, Slovak and Norwegian
     r"risposta automatica|fuori (?:ufficio|sede)|resposta autom[aá]tica|aus[eê]ncia|"
     r"automatisch antwoord|autoodpowied[zź]|odpowied[zź] automatyczna|nieobecno[sś][cć]|"
-    r"automatick[aá] odpov[eě][dď]|otomatik yan[ıi]t|"
+    r"automatick[aá] odpov[eě][dď]|otomatik yan[ıi]t|balasan automatik|"
     r"nep[rř][ií]tomnost|mimo kancel[aá][rř]|fravær|automatisk svar|"
     r"자동 ?(?:회신|응답)|\[자동 ?응답\]|부재중|"
     r"【?自動(?:返信|応答)】?|【?不在(?:通知|のお知らせ)】?)", re.IGNORECASE)
@@ -836,6 +851,8 @@ _AUTO_REPLY_WORDS = (
     rb"|\b(?:jestem|przebywam) (?:obecnie )?(?:na urlopie|poza biurem)\b"
     # Turkish: I am on (annual) leave, out of the office
     + "|\\b(?:yıllık )?izindeyim|\\bofis dışındayım".encode()
+    # Malay: this is an automatic reply
+    + rb"|\bini (?:ialah|adalah) (?:balasan|jawapan) automatik\b"
     # (in UTF-8 as text: RE2 reads "\xed" in a pattern as the character U+00ED, not a byte)
     # "부재중" alone is also a missed call ("3회 부재중"): only said of oneself; "휴가 중이라"
     # is as often said of a colleague ("한 팀장님 휴가 중이라 제가 대신 연락드립니다"), so
@@ -876,6 +893,8 @@ AUTOMATED_LOCAL = re.compile(
     r"sales|subs|ads|advertising|ofertas|angebote|offres|promociones|growth|webmaster|postmaster|"
     r"business|invite|invitations?|visitors|promotion|partners?|offers|trade|suppliers?|e-?news|"
     r"ventas|vertrieb|growth|insights|e-?mail|"
+    # a campaign's mailbox in English, Turkish, Portuguese, French, German and Polish
+    r"campaigns?|kampanya|kampanyalar|campanhas?|campagnes?|kampagnen?|promocje|"
     r"messages?-noreply)\b|noreply|no-reply|"
     # a role word after a dot or a dash: agent-offers@, store-news@, uk.marketing@
     r"[._-](?:offers|promos?|promotions|deals|news|newsletters?|marketing)\b"
@@ -1054,7 +1073,16 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
         # a guarding or alarm company's own domain ("HomeGuard Alarm" from
         # homeguard-security, "Ingwe Armed Response" from ingwe-security): its trade is security
         return False
+    if account <= _TRADE_WORDS and account <= named:
+        # the company's whole name as its domain ("RadioVet Services" from
+        # radiovet-services, "Nordic Solutions" from nordic-solutions): a known brand so
+        # dressed is the brand shapes' to judge
+        return False
     return any(p in named for p in parts) and bool(account)
+
+
+# Account words that are also the trade of a company's own name ("... Services")
+_TRADE_WORDS = frozenset({"service", "services", "solutions", "center", "centre"})
 
 
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
@@ -1079,6 +1107,7 @@ _AUTHORITY_NAME = re.compile(
     r"circuit|probate|appeals?|traffic|juvenile|small claims) court|courts? (?:of|service|"
     r"services|administration|clerk|e-?filing|filings?|notices?|records)|"
     r"clerk of (?:the )?courts?)\b"
+    r"|\b(?:kastam|imigresen|gümrük|vergi dairesi)\b|आयकर|सीमा शुल्क"
     r"|국세청|경찰|검찰|법원|관세청|공단|정부|지방자치|министерств")
 _GOV_DOMAIN = re.compile(r"(?:^|\.)(?:gov|mil|gouv|gob|govt|go|gc|bund|europa)(?:\.[a-z]{2})?$"
                          r"|(?:^|\.)gov\.(?:scot|wales)$"
@@ -1297,7 +1326,10 @@ _DISCLAIMER = (
     rb"received) this (?:e-?mail|message) because you|click here to be removed|to unsubscribe "
     rb"(?:from this list )?(?:reply|send|click))")
 _MONEY_BAIT = (
-    r"\b(?:earn|make) (?:\$|extra|money|cash|\d[\d,]*(?:[^\d,.:]|$))|\bwork (?:from|at) home\b"
+    # (a sum, not a clock: "make $500 a day", "make 5k"; not "make the 16h30 pickup")
+    r"\b(?:earn|make) (?:\$|extra|money|cash|[£€]?\d[\d,]*(?:k\b| ?(?:[£€$]|dollars|euros?|"
+    r"pounds|usd|eur|gbp)|\+? ?(?:a|per|/) ?(?:day|week|month|hour)|\+|(?:,\d{3})+))"
+    r"|\bwork (?:from|at) home\b"
     r"|재택 ?(?:부업|알바)|(?:일당|하루|일) ?\d+(?:~\d+)? ?만 ?원|수익률 ?\d{3,} ?%"
     r"|원금 ?보장|리딩방"
     r"|\bmortgage rates?\b"
@@ -1339,9 +1371,12 @@ OPT_OUT = _matcher(_OPT_OUT)
 
 # A greeting that names no one: written to everyone on a list of addresses.
 _NAMELESS_GREETING = (
-    rb"(?:^|\n)\s*(?:dear (?:sir|madam|sir/madam|sir or madam|friends?|customer|user|member|"
-    rb"beneficiary|account (?:holder|owner)|valued \w+|recipient|webmaster|owner)|hi there|"
-    rb"hello there|greetings)\b")
+    # (not a bare "Dear Sir," or "Dear Madam,": a business letter's greeting to the one
+    # reader, as India, Nigeria and much of the world write it)
+    rb"(?:^|\n)\s*(?:dear (?:sir/madam|sir or madam|madam/sir|madam or sir|sirs|friends?|"
+    rb"customer|user|member|beneficiary|account (?:holder|owner)|valued \w+|recipient|webmaster|"
+    rb"consignee|"
+    rb"owner)|hi there|hello there|greetings)\b")
 _IMPERSONAL_GREETING = _matcher(_NAMELESS_GREETING)
 # The opening (subject and first lines) and the footer are each read once, by one set. Two
 # patterns count only in the opening's first lines: the set finds them anywhere, without
@@ -1371,6 +1406,18 @@ _BANK_DETAILS = (r"\b(?:bank transfer|sort code|iban|account (?:number|no)|virem
                  r"transferencia|personal (?:bank )?account)\b")
 # A traveller's plea: things stolen, and money asked for (a contact's account taken over).
 _STRANDED = "a stranded traveller asking for money"
+# The power-cut scam: a service to be cut off tonight, and a number or an "officer" in the
+# mail to call ("your connection will be disconnected at 9.30 pm tonight; contact our
+# officer on this number"). A real supplier's notice names its own published line, not
+# "this number" (read apart, as the stranded pair is).
+_CUT_OFF_CALL = "a service cut off unless a number in the mail is called"
+_CUT_OFF = (r"\b(?:will|shall) be (?:disconnected|cut off)\b|\bdisconnection (?:today|tonight)\b"
+            r"|काट दिया जाएगा|कट जाएगा|काटा जाएगा|खंडित (?:केला|केले|करण्यात) (?:जाईल|येईल)"
+            r"|कापला जाईल|துண்டிக்கப்படும்|\bkesilecek")
+_CALL_NUMBER = (r"\b(?:call|contact|ring|whatsapp|phone)\b[^\n]{0,40}\b(?:this|the following|the "
+                r"below|the given|our) (?:\w+ )?(?:number|officer|helpline)\b|इस (?:नंबर|नम्बर) पर"
+                r"|(?:नंबर|नम्बर) पर (?:संपर्क|कॉल)|या (?:नंबरवर|क्रमांकावर)|இந்த எண்ணில்"
+                r"|எண்ணில் தொடர்பு|numaray[ıi] aray[ıi]n")
 _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(?:wallet|passport|"
            r"bag|cards?|phone|purse|money)|(?:wallet|passport|bag|cards?|phone|purse)s? (?:(?:was|"
            r"were|got|has been|have been) )?(?:stolen|snatched|taken)"
@@ -1381,12 +1428,18 @@ _STOLEN = (r"\b(?:(?:lost|stolen|robbed)(?: of)? (?:my |our |all my |all our )?(
            # dead", "simu yangu imeharibika", my phone is broken, in Swahili)
            r"|my (?:phone|mobile|cell)(?: is|'s| has| was)? (?:dead|died|broken|smashed|not "
            r"working|out of (?:battery|charge)|switched off)"
+           # "I dropped my phone and the screen is smashed"
+           r"|(?:dropped|broke|smashed|cracked) my (?:phone|mobile|cell)|(?:phone'?s|the) screen "
+           r"(?:is|got|was) (?:smashed|cracked|broken)"
            r"|simu yangu (?:imeharibika|imeibiwa|imepotea|imezima|haifanyi kazi))\b")
 _LEND_ME = (r"\b(?:(?:lend|loan|send|wire|transfer) (?:me|us)|"
             # the money to be sent on to someone else's account ("send it straight to the
             # hospital's account below"); Swahili: send (the) money, send me
             r"(?:send|wire|transfer|pay) (?:it|the money|the rest|the balance) (?:straight |"
             r"directly )?(?:to|into) (?:the|this|his|her|their) (?:[\w']+ ){0,2}account|"
+            # a sum to someone's account: "send £385 to the repair shop's account"
+            r"(?:send|wire|transfer|pay) (?:[£$€] ?)?\d[\d,.]* (?:\w+ )?(?:to|into) "
+            r"(?:the|this|his|her|their|my) (?:[\w']+ ){0,3}account|"
             r"tuma (?:pesa|kes|ksh|shilingi|\d)|nitumie|"
             # Afrikaans: send, lend or pay me (the verb last: "vir my R1 500 stuur")
             r"(?:stuur|leen|betaal) (?:vir )?(?:my|ons)|vir (?:my|ons) [^.\n]{0,40}"
@@ -1497,6 +1550,7 @@ _IN_OPENING = PatternSet({**{name: pattern for name, _, pattern in _SHAPES[3:]},
                           "pass on": _PASS_ON, "over price": _OVER_PRICE,
                           "receipt": _RECEIPT, "donation": _DONATION_ASK,
                           "stolen": _STOLEN, "check apart": _CHECK_APART,
+                          "cut off": _CUT_OFF,
                           "infected": _INFECTED,
                           "bank details": _BANK_DETAILS, "expiry": _EXPIRY,
                           "disclaimer": _DISCLAIMER, "money bait": _MONEY_BAIT,
@@ -1510,6 +1564,7 @@ _IN_FOOTER = PatternSet({"disclaimer": _DISCLAIMER, "opt-out": _OPT_OUT})
 # every mail's first pass a fifth more (docs/results.md, the sixty-sixth pass).
 LEND_ME = _matcher(_LEND_ME)
 SUPPORT_CALL = _matcher(_SUPPORT_CALL)
+CALL_NUMBER = _matcher(_CALL_NUMBER)
 # The sign-in ask, read apart and only for a stranger's mail with a link (`read_evidence`):
 # in `_IN_OPENING` its lines' starts cost every mail 7 % more of that pass, cold.
 SIGN_IN_ASK = _matcher(_SIGN_IN_ASK)
@@ -1814,6 +1869,8 @@ def read_evidence(message: Message, opening: bytes | None = None,
             shapes.append((1, _DONATION))
         if "stolen" in seen and LEND_ME.search(opening):
             shapes.append((1, _STRANDED))
+        if "cut off" in seen and not (colleague or same_org) and CALL_NUMBER.search(opening):
+            shapes.append((1, _CUT_OFF_CALL))
         if "infected" in seen and not (colleague or same_org) and SUPPORT_CALL.search(opening):
             shapes.append((2, _TECH_SUPPORT))
         if "pass on" in seen and "over price" in seen:
@@ -1858,7 +1915,9 @@ def read_evidence(message: Message, opening: bytes | None = None,
     if abused:
         shapes.append((1, f"abused top-level domain .{abused[0]}"))
     local = message.from_addr.partition("@")[0]
-    generated = bool(local and _looks_generated(local))
+    # (an organisation numbers its own people: a student's "24uph052@students.college",
+    # authenticated as the reader's own organisation, is no generated lure)
+    generated = bool(local and not same_org and _looks_generated(local))
     if generated:
         shapes.append((1, f"generated-looking address {local}"))
     if sender.public_institution or (sender.public and _ROLE_LOCAL.search(local)):

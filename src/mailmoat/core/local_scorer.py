@@ -54,6 +54,7 @@ from mailmoat.core.patterns import (
     GURMUKHI,
     KANNADA,
     LATIN,
+    TAMIL,
     PatternSet,
     ReadWhenAsked,
     alternatives,
@@ -166,6 +167,13 @@ _EXPLICIT_URGENT = alternatives(
     "\\bac(?:i|i\u0307)len\\b|\\bac(?:i|i\u0307)l ?[:!]|(?:çok|\\bcok) ac(?:i|i\u0307)l\\b|"
     "\\bac(?:i|i\u0307)l (?:olarak|dönüş|cevap|yanıt)|"
     r"\b(?:derhal|ivedi(?:lik|likle)?|en kısa sürede|en kısa zamanda|bekletmeden)\b",
+    # ... and "hemen", at once, with what is asked ("hemen duyurun", "yazar mısın hemen"; not
+    # "hemen hemen", almost, nor a seller's "hemen arayın", call now, unless it is "me")
+    r"\bhemen (?:dön|dönün|gel|gelin|yaz|yazın|duyur|duyurun|bildir|bildirin|haber ver|"
+    r"haber verin)\b|\b(?:beni hemen|hemen beni) ara|\b(?:yazar|arar|döner|gelir) "
+    r"m[ıi]s[ıi]n(?:[ıi]z)? hemen\b",
+    # Tamil: urgent, urgently, immediately
+    "அவசரம்|அவசரமாக|உடனடியாக",
     # Marathi and Hindi: urgently, at once, as soon as possible, an emergency
     word_ends("तातडीने|तातडीचे|तातडीची|तातडीचा|ताबडतोब|लवकरात लवकर|आणीबाणी|तुरंत|फौरन|"
               "अत्यावश्यक|जल्द से जल्द|जितनी जल्दी हो सके|आपातकाल|"
@@ -202,6 +210,9 @@ _INCIDENT = alternatives(
     r"tokens?|details|server|port|share|folder) (?:\w+ )?(?:was |were |been |is |are |got )?"
     r"(?:publicly )?exposed|exposed (?:to|on) the (?:internet|web|public)|"
     r"(?:has|have|had) been exposed|"
+    # a secret found in public: "published in a public code repository", "exposed publicly"
+    r"(?:published|found|pushed|committed|leaked) (?:to|in|on) (?:a )?public (?:code )?"
+    r"(?:repositor(?:y|ies)|repo|github)|exposed publicly|publicly (?:exposed|accessible)|"
     r"costing us|(?:is|are) (?:stuck|on the (?:phone|line)|(?:waiting )?(?:at reception|"
     r"in the lobby|downstairs|outside))|ransomware|malware (?:detected|found|alert)|"
     r"(?:under|active) attack|acknowledged:? no|unacknowledged|not acknowledged|"
@@ -302,7 +313,12 @@ _NEAR_TIME = alternatives(
     # Turkish: before or until a clock time ("17:00'den önce", "16:00'ya kadar"), within a
     # few hours
     r"(?:^|\D)" + _HOUR_MINUTE + r"'?[a-z]{0,3} (?:önce|kadar)\b|\b(?:[1-9]|1[0-2]) saat "
-    r"(?:içinde|içerisinde)",
+    r"(?:içinde|içerisinde)|\b(?:bir|yarım) saat (?:içinde|içerisinde)\b|\b(?:bugün |bu )?"
+    r"(?:akşama|öğlene) kadar\b",
+    # Tamil: by N o'clock, by tonight or this evening, within today, within an hour
+    r"(?:^|\D)\d{1,2}(?:[:.]\d\d)? மணிக்குள்|இன்று (?:இரவுக்குள்|மாலைக்குள்|மதியத்துக்குள்|"
+    r"மதியத்திற்குள்)|இன்றைக்குள்|ஒரு மணி நேரத்துக்குள்|ஒரு மணி நேரத்திற்குள்|"
+    r"அரை மணி நேரத்தில்",
     # Hindi, Marathi and Punjabi: by this evening, by tonight, by noon, right now, by or
     # before a clock hour ("4 बजे तक", "5 बजे से पहले", "4 वाजेपर्यंत", "4 ਵਜੇ ਤੱਕ"). Not
     # "आज ही", "आजच", "ਅੱਜ ਹੀ", today itself: a seller's "call today" as often ("आज ही कॉल
@@ -865,6 +881,11 @@ _ASK = alternatives(
     r"\b(?:lütfen|beni arayın|beni ara|haber verin|haber ver|bana dönün|bana dön|ne yapalım|"
     r"ne yapayım|ne yapmamız gerek|(?:karar|onay(?:ınız|iniz|ı)?|cevap) (?:lazım|gerek\w*)|"
     r"gelmesi lazım|gelmeniz (?:lazım|gerek\w*))\b|\bm(?:ı|i|u|ü)s(?:ı|i|u|ü)n(?:(?:ı|i|u|ü)z)?\b",
+    # ... and "we / you must ..." ("karar vermemiz lazım", "çıkarmanız gerekiyor")
+    r"m(?:a|e)(?:m[ıi]z|n[ıi]z) (?:lazım|gerek|şart)",
+    # Tamil: please, can you?, tell (me), call, let (me) know, send, come
+    word_ends("தயவுசெய்து|முடியுமா\\?|சொல்லுங்கள்|சொல்லுங்க|போன் செய்யுங்கள்|அழையுங்கள்|"
+              "தெரிவிக்கவும்|தெரியப்படுத்துங்கள்|அனுப்புங்கள்|வாருங்கள்|வாங்க", TAMIL),
     # Marathi and Hindi: please, let me know, call, tell me, what shall I do, come at once
     word_ends("कृपया|कळवा|कळवावे|फोन करा|सांगा|काय करू|काय करायचं|काय करावं|लगेच या|बताइए|"
               "बताएं|बताओ|फोन करें|फोन करो|कॉल करें|क्या करें|जल्दी आइए|"
@@ -1576,6 +1597,11 @@ _TROUBLE = alternatives(
               "ख\u093cराब|बिगड़)|पलट गई|पलट गया|पलटी|जल गया|जल गई|धुआँ|धुआं|"
               "बिजली (?:पूरी )?बंद", DEVANAGARI),
     script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
+    # Tamil: an accident, in hospital, an ambulance, no power or water, not picking up the
+    # phone, not working, stopped, a leak, caught fire, fainted, hurt
+    "விபத்து|விபத்தில்|மருத்துவமனையில்|ஆம்புலன்ஸ்|கரண்ட் இல்லை|கரண்ட் போச்சு|மின்சாரம் இல்லை|"
+    "தண்ணீர் இல்லை|போன் எடுக்கவில்லை|வேலை செய்யவில்லை|நின்றுவிட்டது|கசிவு|தீப்பிடித்த|"
+    "மயங்கி|காயம்",
     # isiZulu: the police, an ambulance, in hospital, hurt, fell, burst, broken, not
     # working, not arrived, switched off, flooded, stolen, a fire; Telugu: water coming
     # in, going under, stuck, an accident, the hospital, an ambulance, a fire, no power
@@ -1705,6 +1731,7 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     r"\bbugün|\bbu (?:akşam|sabah|gece)\b",
     word_ends("आज|आजच|आजचा|आजची|आजचे|आजचं|आत्ता", DEVANAGARI),
     word_ends("ਅੱਜ|ਅੱਜ ਹੀ|ਹੁਣੇ", GURMUKHI),
+    word_ends("இன்று|இன்றே|இன்னைக்கு|இப்போது", TAMIL),
     # isiZulu and Telugu: today, this morning
     r"\b(?:namhlanje|namuhla)\b|ఈరోజు|ఈ రోజు|ఇవాళ",
     _TODAY_LIMIT,
