@@ -2227,6 +2227,25 @@ def test_a_colleagues_remote_support_session_is_not_flagged() -> None:
     # Punjabi: "this is my new email", don't tell mum
     ("Preet <preet.k.2034@gmail.com>", "ਇਹ ਮੇਰਾ ਨਵਾਂ ਈਮੇਲ ਹੈ। ਮੰਮੀ ਨੂੰ ਨਾ ਦੱਸਿਓ।",
      "secrecy or pressure to act alone"),
+    # Korean: a visa fee paid first, refunded in full when hired
+    ("글로벌잡스 <recruit@global-jobs.example>",
+     "비자 사전심사 비용 300유로를 먼저 납부하셔야 하며, 합격 시 전액 환급됩니다.",
+     "payment or fee request"),
+    # Malay: bank in the processing fee to the account below
+    ("Bantuan Prihatin <bantuan.prihatin@gmail.com>",
+     "Sila bank-in yuran proses RM 30 ke akaun di bawah.", "payment or fee request"),
+    # French: confirm your identity at once
+    ("Banque Pro <securite@banque-pro-alerte.example>",
+     "Validez votre identité immédiatement pour éviter le blocage de votre carte.",
+     "asks for credentials or account details"),
+    # Malay: log in to your bank account through our portal
+    ("Portal Bantuan <daftar@bantuan-portal.example>",
+     "Sila log masuk ke akaun perbankan anda melalui portal kami.",
+     "asks for credentials or account details"),
+    # goods to be confiscated under an act
+    ("Customs Release Unit <release@customs-release.example>",
+     "Pay today or the goods will be confiscated under the Customs Act.",
+     "threat of legal action or seizure"),
 ])
 def test_the_sixty_seventh_pass_lures(sender: str, body: str, reason: str) -> None:
     assert reason in ev(mail(sender, "Notice", body)).reasons()
@@ -2321,32 +2340,6 @@ def test_a_company_named_by_its_trade_is_not_dressed() -> None:
     assert not dressed_name_domain("RadioVet Services", "radiovet-services.example")
     assert dressed_name_domain("NovaBank", "novabank-services.example")  # a word it lacks
     assert dressed_name_domain("NovaBank Support", "novabank-support.example")
-
-
-@pytest.mark.parametrize(("sender", "body", "reason"), [
-    # Korean: a visa fee paid first, refunded in full when hired
-    ("글로벌잡스 <recruit@global-jobs.example>",
-     "비자 사전심사 비용 300유로를 먼저 납부하셔야 하며, 합격 시 전액 환급됩니다.",
-     "payment or fee request"),
-    # Malay: bank in the processing fee to the account below
-    ("Bantuan Prihatin <bantuan.prihatin@gmail.com>",
-     "Sila bank-in yuran proses RM 30 ke akaun di bawah.", "payment or fee request"),
-    # French: confirm your identity at once
-    ("Banque Pro <securite@banque-pro-alerte.example>",
-     "Validez votre identité immédiatement pour éviter le blocage de votre carte.",
-     "asks for credentials or account details"),
-    # Malay: log in to your bank account through our portal
-    ("Portal Bantuan <daftar@bantuan-portal.example>",
-     "Sila log masuk ke akaun perbankan anda melalui portal kami.",
-     "asks for credentials or account details"),
-    # goods to be confiscated under an act
-    ("Customs Release Unit <release@customs-release.example>",
-     "Pay today or the goods will be confiscated under the Customs Act.",
-     "threat of legal action or seizure"),
-])
-def test_the_sixty_seventh_pass_lures_read_on_the_second_round(
-        sender: str, body: str, reason: str) -> None:
-    assert reason in ev(mail(sender, "Notice", body)).reasons()
 
 
 def test_dear_consignee_names_no_one() -> None:

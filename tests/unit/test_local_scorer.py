@@ -3275,23 +3275,6 @@ def test_turkish_acil_naming_a_department_or_a_delivery_does_not_push(
     # Punjabi: the tanker overturned; come at once
     ("Harjit Kaur <harjit@transport.example>", "ਟੈਂਕਰ ਪਲਟ ਗਿਆ",
      "ਹਾਈਵੇ ਤੇ ਟੈਂਕਰ ਪਲਟ ਗਿਆ ਹੈ। ਤੁਰੰਤ ਆ ਜਾਓ।"),
-])
-def test_hindi_and_punjabi_asks_with_trouble_or_a_deadline_push(
-        sender: str, subject: str, body: str) -> None:
-    assert lane_of(sender, subject, body) is Lane.PUSH
-
-
-@pytest.mark.parametrize(("subject", "body"), [
-    # a seller's "call today" and an approval "in 48 hours" are no deadline of the reader's
-    ("सोलर पैनल पर 30% छूट", "आज ही कॉल करें। 48 घंटे में मंज़ूरी। ऑफ़र 31 मार्च तक।"),
-    # "for" ("के लिए") ends in the polite imperative's letters and asks nothing
-    ("मीटिंग के नोट्स", "अगले हफ़्ते की मीटिंग के लिए नोट्स संलग्न हैं। कोई जल्दी नहीं है।"),
-])
-def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str) -> None:
-    assert lane_of("Seva Solar <offers@seva-solar.example>", subject, body) is not Lane.PUSH
-
-
-@pytest.mark.parametrize(("sender", "subject", "body"), [
     # Tamil: the line has stopped, not working; can you tell me by 3 o'clock?
     ("K. Ravi <ravi@pumps.example>", "லைன் நின்றுவிட்டது",
      "மெஷின் வேலை செய்யவில்லை. 3 மணிக்குள் என்ன செய்வது என்று சொல்லுங்கள்."),
@@ -3305,6 +3288,16 @@ def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str)
 ])
 def test_the_sixty_seventh_pass_urgency_pushes(sender: str, subject: str, body: str) -> None:
     assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("subject", "body"), [
+    # a seller's "call today" and an approval "in 48 hours" are no deadline of the reader's
+    ("सोलर पैनल पर 30% छूट", "आज ही कॉल करें। 48 घंटे में मंज़ूरी। ऑफ़र 31 मार्च तक।"),
+    # "for" ("के लिए") ends in the polite imperative's letters and asks nothing
+    ("मीटिंग के नोट्स", "अगले हफ़्ते की मीटिंग के लिए नोट्स संलग्न हैं। कोई जल्दी नहीं है।"),
+])
+def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str) -> None:
+    assert lane_of("Seva Solar <offers@seva-solar.example>", subject, body) is not Lane.PUSH
 
 
 def test_a_sellers_call_now_in_turkish_does_not_push() -> None:

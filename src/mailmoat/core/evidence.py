@@ -1058,6 +1058,10 @@ def _latin_letters(folded: str) -> str:
     return "".join(c for c in bare if not unicodedata.combining(c))
 
 
+# Account words that are also the trade of a company's own name ("... Services")
+_TRADE_WORDS = frozenset({"service", "services", "solutions", "center", "centre"})
+
+
 def dressed_name_domain(from_name: str, own: str) -> bool:
     """The display name's own word joined to account words in the domain: "ADP Payroll"
     from adp-employee-portal.com. A company's domain is its name; a phisher's borrows it."""
@@ -1080,9 +1084,6 @@ def dressed_name_domain(from_name: str, own: str) -> bool:
         return False
     return any(p in named for p in parts) and bool(account)
 
-
-# Account words that are also the trade of a company's own name ("... Services")
-_TRADE_WORDS = frozenset({"service", "services", "solutions", "center", "centre"})
 
 
 # Government bodies mail from government domains; "Tax Resolution Dept" from a .com does not.
