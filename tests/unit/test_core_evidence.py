@@ -2251,6 +2251,40 @@ def test_the_sixty_seventh_pass_lures(sender: str, body: str, reason: str) -> No
     assert reason in ev(mail(sender, "Notice", body)).reasons()
 
 
+@pytest.mark.parametrize(("sender", "body", "reason"), [
+    # Hungarian: identify yourself at the link below
+    ("OTP Bank <ugyfel@otp-biztonsag.example>",
+     "A korlátozás feloldásához azonosítsa magát az alábbi linken.",
+     "asks for credentials or account details"),
+    # Hungarian: my phone broke, this is my new number, delete the old one
+    ("Ábel <abel.uj2032@gmail.com>", "Elromlott a telefonom, ez az új számom, a régit töröld.",
+     "secrecy or pressure to act alone"),
+    # Hungarian: the "Domain Registration Centre" and its renewal fee
+    ("Domain Központ <szamla@domain-kozpont.example>",
+     "A Domain Regisztrációs Központ értesíti: domainje lejár, a megújítási díj 389 EUR.",
+     "a registry or listing nobody ordered"),
+    # Gujarati: send it to the account below today
+    ("કેતન <ketan.help@gmail.com>", "ઓપરેશન માટે ₹૨,૮૦,૦૦૦ નીચેના ખાતામાં આજે મોકલો.",
+     "payment or fee request"),
+    # Gujarati: tell no one
+    ("Lucky Draw <draw@kbc-lucky.example>", "ઇનામ મેળવવા ફી ભરો. આ વાત કોઈને કહેશો નહીં.",
+     "secrecy or pressure to act alone"),
+    # Urdu: log in at the link to restore the account
+    ("نور بینک <alert@noor-bank-help.example>", "اکاؤنٹ بحال کرنے کے لیے لنک پر لاگ ان کریں۔",
+     "asks for credentials or account details"),
+    # Urdu: a registration fee into the account given in this mail
+    ("ویلفیئر فنڈ <fund@welfare-fund.example>",
+     "120 پاؤنڈ رجسٹریشن فیس اس ای میل میں دیے گئے اکاؤنٹ میں جمع کرائیں۔",
+     "payment or fee request"),
+    # Urdu: no need to tell anyone
+    ("مسجد کمیٹی <masjid.help@gmail.com>",
+     "آج ہی 300 پاؤنڈ اس اکاؤنٹ میں بھیج دیں۔ کسی کو بتانے کی ضرورت نہیں۔",
+     "secrecy or pressure to act alone"),
+])
+def test_the_sixty_eighth_pass_lures(sender: str, body: str, reason: str) -> None:
+    assert reason in ev(mail(sender, "Notice", body)).reasons()
+
+
 @pytest.mark.parametrize(("sender", "body"), [
     ("Power Billing <billing@power-notice.example>",
      "Your supply will be disconnected tonight at 9 pm. Call our officer on this number: "

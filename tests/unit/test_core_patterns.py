@@ -8,9 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mailmoat.core.patterns import (
+    ARABIC,
     CYRILLIC,
     DEVANAGARI,
     GEORGIAN,
+    GUJARATI,
     KANNADA,
     LATIN,
     PatternSet,
@@ -215,3 +217,13 @@ def _not_ascii_word(char: str) -> bool:
 ])
 def test_word_ends_bound_a_word_at_its_end_only(words: str, text: str, found: bool) -> None:
     assert bool(re2.compile(word_ends(words, DEVANAGARI)).search(text.encode())) is found
+
+
+@pytest.mark.parametrize(("script", "words", "text", "found"), [
+    (GUJARATI, "આજ|આજે", "આજે સાંજે", True),
+    (GUJARATI, "આજ|આજે", "આજકાલ શું ભાવ છે?", False),  # "today" opening "nowadays"
+    (ARABIC, "آج", "آج شام", True),
+    (ARABIC, "آج", "آجائیں", False),  # "today" opening "come"
+])
+def test_word_ends_in_gujarati_and_urdu(script: str, words: str, text: str, found: bool) -> None:
+    assert bool(re2.compile(word_ends(words, script)).search(text.encode())) is found

@@ -3300,6 +3300,48 @@ def test_hindi_sellers_today_and_a_bare_for_do_not_push(subject: str, body: str)
     assert lane_of("Seva Solar <offers@seva-solar.example>", subject, body) is not Lane.PUSH
 
 
+# -- the sixty-eighth pass (docs/results.md): Hungarian, Gujarati and Urdu. Each pushing case
+# is QUEUE at the judge before it (0eb536e), so each can fail.
+
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Hungarian: a fire in the dryer, the firefighters are here; call me
+    ("Papp Dániel <daniel.papp@malom.example>", "tűz a szárítóban",
+     "A szárítóban tűz van, a tűzoltók már itt vannak. Kérlek hívj fel."),
+    # Hungarian: the system closes at midnight today, three invoices missing; please send them
+    ("Halmi Judit <halmi.judit@alap.example>", "Elszámolás",
+     "A rendszer ma éjfélkor lezár, és még hiányzik három számla. Kérem, küldje el őket."),
+    # Hungarian: dad fell, the ambulance took him to hospital; call me
+    ("Anyu <anyu.kovacs@posta.example>", "Apád elesett",
+     "Apád elesett a kertben, a mentő bevitte a kórházba. Hívj fel amint tudsz."),
+    # Gujarati: a gas smell in the kitchen, the valve is shut; please phone
+    ("ભરત <bharat@rasoi.example>", "રસોડામાં ગેસની વાસ",
+     "રસોડામાં ગેસની વાસ આવે છે, મેં વાલ્વ બંધ કર્યો છે. કૃપા કરીને ફોન કરો."),
+    # Gujarati: the parcel is held at customs; send the invoice by 5 o'clock (Gujarati digit)
+    ("કેતન <ketan@courier.example>", "પાર્સલ કસ્ટમમાં",
+     "પાર્સલ કસ્ટમમાં રોકી રાખ્યું છે. ૫ વાગ્યા સુધીમાં ઇન્વૉઇસ મોકલો."),
+    # Urdu: the uncle has just phoned, mother is in hospital; please tell me
+    ("عمران <imran@family.example>", "امی",
+     "ابھی ماموں کا فون آیا ہے، امی ہسپتال میں داخل ہیں۔ براہ کرم بتائیں۔"),
+])
+def test_the_sixty_eighth_pass_urgency_pushes(sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("body", "pushed"), [
+    # Hungarian: "not urgent" outweighs this afternoon's ask
+    ("Nem sürgős, de kérlek nézd meg ma délután a számlát.", False),
+    ("Kérlek nézd meg ma délután a számlát.", True),
+    # Hungarian "heti" (weekly) after "múlt" (last) is no Finnish "heti" (at once)
+    ("A múlt heti szállítás még nem jött meg. Kérem hívjon vissza.", False),
+    ("A szállítás még nem jött meg, heti. Kérem hívjon vissza.", True),
+    # Portuguese "câmara" (the council) holds no Hungarian "mára" (by today)
+    ("I phoned the câmara twice. Could you tell me when it will be removed?", False),
+    ("I phoned them today twice. Could you tell me when it will be removed?", True),
+])
+def test_hungarian_words_read_only_where_they_are_hungarian(body: str, pushed: bool) -> None:
+    assert (lane_of("Kiss Anna <anna@iroda.example>", "Számla", body) is Lane.PUSH) is pushed
+
+
 def test_a_sellers_call_now_in_turkish_does_not_push() -> None:
     body = ("Kiralık ısıtıcılarda şok fiyatlar! Teklif için hemen arayın. Listeden çıkmak için "
             "tıklayın.")

@@ -314,6 +314,14 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
                   "κωδικός πρόσβασης|συνδεθείτε στον λογαριασμό|στοιχεία της κάρτας")
      + r"|\b(?:thibitisha (?:taarifa|akaunti|maelezo)|namba ya siri|pin (?:yako|ya m-?pesa)|"
      r"ingia kwenye akaunti)\b"
+     # Urdu: log in, confirm your (account's) details, your PIN, the identity card number
+     r"|لاگ ان کریں|(?:معلومات|اکاؤنٹ) کی (?:فوری )?تصدیق|اپنا پن|شناختی کارڈ نمبر"
+     # Hungarian: identify yourself, log in, confirm your details or account, the password,
+     # the card or sign-in details ("azonosítsa magát az alábbi linken")
+     r"|\b(?:azonos[ií]tsa mag[aá]t|jelentkezzen be|er[oő]s[ií]tse meg (?:az )?(?:adatait|"
+     r"fi[oó]kj[aá]t|szem[eé]lyazonoss[aá]g[aá]t|k[aá]rty[aá]j[aá]t)|jelszav\w*|"
+     r"k[aá]rtyaadat\w*|bankk[aá]rtya-?adat\w*|bel[eé]p[eé]si adat\w*|friss[ií]tse (?:az )?"
+     r"adatait)"
      # Czech and Slovak: verify your account or identity, your login details, enter the
      # password, the card number
      r"|\b(?:ov[eě][rř]te|overte|potvr[dď]te) (?:sv[uů]j|v[aá][sš]|sv[eé]|va[sš]e|svoje|svoj) "
@@ -401,6 +409,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|(?:ücret|bedel)\w*[^\n]{0,40}(?:hesab|iban)\w* yat[ıi]r"
      # ... to the account given below, in Tamil, Hindi and Marathi
      r"|கீழ்க்கண்ட கணக்கு|கீழே (?:உள்ள|கொடுத்துள்ள) கணக்கு|नीचे दिए (?:गए )?खाते|खालील खात्या"
+     # ... and in Urdu (send or deposit it into this or the given account; a processing or
+     # registration fee)
+     r"|(?:اس|دیے گئے|نیچے دیے گئے) اکاؤنٹ میں (?:بھیج|جمع)|پروسیسنگ فیس|رجسٹریشن فیس"
+     # ... and in Gujarati (the account below, send it to this account)
+     r"|નીચેના ખાતામાં|નીચે આપેલા ખાતામાં|આ ખાતામાં મોકલ"
      r"|(?:계약금|예약금|보증금|상담료|수수료)[^.\n]{0,24}먼저 (?:송금|입금|보내)"
      # a fee paid first and "refunded in full when hired", in Korean; a processing or
      # registration fee banked in to the account below, in Malay
@@ -546,6 +559,8 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
     (_REGISTRY_SHAPE, 2,
      r"\binternet keywords?\b|\bdomain (?:name )?registration (?:cent(?:er|re)|service "
      r"company)\b|\bnot an official (?:\w+ )?(?:fee|invoice|bill)\b|\bthis is not an invoice\b"
+     # (the same registration centre in Hungarian: "Domain Regisztrációs Központ")
+     r"|\bdomain ?regisztr[aá]ci[oó]s k[oö]zpont"
      # the fine print of an offer dressed as an invoice
      r"|\bthis (?:registration|listing|entry|offer|publication) is not (?:mandatory|compulsory|"
      r"obligatory|an invoice)\b|\bpayment (?:of this (?:offer|invoice|form) )?(?:implies|"
@@ -717,6 +732,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"(?:quiet|to yourself)|(?:i'?m|i am) (?:now |just )?(?:boarding|about to board)|"
      r"boarding (?:now|my flight|a flight)|about to board|"
      r"no (?:wifi|wi-fi|signal|reception) for)\b"
+     # Hungarian: this is my new email or number, delete the old one, don't call (me)
+     r"|(?:^|[ \n(])[uú]j (?:e-?mail(?:em|c[ií]mem)?|sz[aá]mom|telefonsz[aá]mom)\b"
+     r"|\ba r[eé]git t[oö]r[oö]ld\b|\bne h[ií]vj(?:on)?\b"
      # the same in German, French and Spanish
      r"|\b(?:(?:bitte )?(?:behandle|behandeln sie) (?:das|dies) vertraulich|mit niemandem|"
      r"ohne (?:das thema |es |dies )?intern zu besprechen|telefonisch nicht erreichbar|"
@@ -802,6 +820,11 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"przy komputerze"
      r"|\bgizli tut|\bkimseye (?:söyleme|bahsetme|anlatma)|\btoplantıdayım|गोपनीय|"
      r"किसी को (?:न|मत) बता|कोणालाही सांगू नका|गुप्त ठेव"
+     # Urdu: no need to tell anyone, don't tell anyone
+     r"|کسی کو (?:بتانے کی ضرورت نہیں|نہ بتائیں|مت بتانا|نہ بتانا)"
+     # Gujarati: tell no one, don't tell mother; this is my new email or number
+     r"|કોઈને (?:કહેશો|કહેતા|કહીશ|કહેતો|કહેતી) નહીં|(?:બા|મમ્મી|પપ્પા|મા)ને (?:કંઈ )?"
+     r"(?:કહેશો|કહીશ|કહેતો|કહેતી|કહેતા) નહીં|(?:આ|મારો) નવો (?:ઈમેલ|ઇમેલ|ઇમેઇલ|નંબર)"
      # Croatian: discreetly, no one may know, from my private mail, can't talk on the phone,
      # don't call, in a meeting
      r"|\b(?:diskretno|ne smije (?:nitko |nitko u \w+ )?znati|ne spominji (?:to |ovo )?nikome|"

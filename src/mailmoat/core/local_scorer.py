@@ -48,9 +48,11 @@ from mailmoat.core.evidence import ACCOUNT_ASK, ALARM_SUBJECT, SIGN_IN_ASK
 from mailmoat.core.features import Features
 from mailmoat.core.message import Message
 from mailmoat.core.patterns import (
+    ARABIC,
     CYRILLIC,
     DEVANAGARI,
     GEORGIAN,
+    GUJARATI,
     GURMUKHI,
     KANNADA,
     LATIN,
@@ -88,6 +90,11 @@ from mailmoat.core.word_model import (
 
 LOCAL_SOURCE = "local"
 
+# Hungarian today: "ma" with a time of the day or a limit ("ma délután", "ma este", "ma 16
+# óráig"), "még ma" (still today), "a mai napon"; "ma" alone is a syllable of too many
+# other languages' words and names
+_HU_TODAY = (r"ma (?:d[eé]lut[aá]n|d[eé]lel[oő]tt|este|[eé]jjel|[eé]jf[eé]l\w*|reggel|estig|"
+             r"d[eé]lig|\d{1,2}(?:[:.]\d\d)? ?[oó]r\w*)|m[eé]g ma|a mai nap\w*")
 _EXPLICIT_URGENT = alternatives(
     r"\b(?:urgent(?:ly)?|asap|immediately|emergency|action (?:required|needed)|time[- ]sensitive|"
     r"right away|as soon as possible|critical|high[- ]severity|severity:? (?:high|critical|page)|"
@@ -172,6 +179,11 @@ _EXPLICIT_URGENT = alternatives(
     r"\bhemen (?:dön|dönün|gel|gelin|yaz|yazın|duyur|duyurun|bildir|bildirin|haber ver|"
     r"haber verin)\b|\b(?:beni hemen|hemen beni) ara|\b(?:yazar|arar|döner|gelir) "
     r"m[ıi]s[ıi]n(?:[ıi]z)? hemen\b",
+    # Urdu: urgent, as soon as possible, an emergency (its "فوراً" is the Arabic one above)
+    word_ends("فوری|جلد از جلد|ایمرجنسی", ARABIC),
+    # Gujarati: urgent, immediately, an emergency, at once, as soon as possible, come quickly
+    word_ends("તાત્કાલિક|અરજન્ટ|ઇમરજન્સી|ઈમરજન્સી|તરત|તરત જ|બને એટલું જલદી|બને તેટલું જલદી|"
+              "જલદી આવો|જલ્દી આવો|જલદી આવી જાઓ|જલ્દી આવી જાઓ", GUJARATI),
     # Tamil: urgent, urgently, immediately
     "அவசரம்|அவசரமாக|உடனடியாக",
     # Marathi and Hindi: urgently, at once, as soon as possible, an emergency
@@ -184,6 +196,10 @@ _EXPLICIT_URGENT = alternatives(
     # Punjabi: at once, immediately, as soon as possible, quickly come / tell / call
     word_ends("ਤੁਰੰਤ|ਫੌਰਨ|ਫ਼ੌਰਨ|ਜਿੰਨੀ ਜਲਦੀ ਹੋ ਸਕੇ|ਜਲਦੀ ਤੋਂ ਜਲਦੀ|ਜਲਦੀ (?:ਆ ਜਾਓ|ਆਓ|ਦੱਸੋ|"
               "ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ)", GURMUKHI),
+    # Hungarian: urgent, urgently, at once, immediate, right away, without delay, as soon as
+    # possible, an emergency (not "sürgősségi", the emergency ward: trouble, `_TROUBLE`)
+    latin_words(r"s[uü]rg[oő]s|s[uü]rg[oő]sen|azonnal|azonnali|r[oö]gt[oö]n|halad[eé]ktalanul|"
+                r"min[eé]l el[oő]bb|min[eé]l hamarabb|mihamarabb|mi[eé]l[oő]bb|v[eé]szhelyzet"),
     # isiZulu and Telugu: urgently, it is urgent, at once
     r"\b(?:ngokushesha|kuyaphuthuma|kuphuthuma|ngokuphuthumayo|masinyane)\b",
     # ("వెంటనే", at once, is as often a lure's: "pay at once or the power is cut")
@@ -315,6 +331,15 @@ _NEAR_TIME = alternatives(
     r"(?:^|\D)" + _HOUR_MINUTE + r"'?[a-z]{0,3} (?:önce|kadar)\b|\b(?:[1-9]|1[0-2]) saat "
     r"(?:içinde|içerisinde)|\b(?:bir|yarım) saat (?:içinde|içerisinde)\b|\b(?:bugün |bu )?"
     r"(?:akşama|öğlene) kadar\b",
+    # Urdu: this evening, tonight, by this afternoon, by N o'clock, within the hour; someone
+    # has just phoned ("ابھی ہسپتال سے فون آیا")
+    r"آج (?:شام|رات|دوپہر)|(?:^|\D)\d{1,2} بجے (?:تک|سے پہلے)|ایک گھنٹے (?:میں|کے اندر)|"
+    r"ابھی (?:[^ .\n]+ ){0,3}(?:فون آیا|فون آیا ہے|کال آئی)",
+    # Gujarati: by N o'clock (in either digits), this evening or tonight, by this evening,
+    # within the hour or half an hour
+    r"(?:^|[^0-9૦-૯])[0-9૦-૯]{1,2}(?:[:.][0-9૦-૯]{2})? "
+    r"વાગ્યા (?:સુધીમાં|પહેલાં)|આજે (?:સાંજે|રાત્રે|બપોરે|સાંજ સુધીમાં|રાત સુધીમાં|બપોર સુધીમાં)|"
+    r"આજ સાંજ સુધીમાં|એક કલાકમાં|અડધા કલાકમાં",
     # Tamil: by N o'clock, by tonight or this evening, within today, within an hour
     r"(?:^|\D)\d{1,2}(?:[:.]\d\d)? மணிக்குள்|இன்று (?:இரவுக்குள்|மாலைக்குள்|மதியத்துக்குள்|"
     r"மதியத்திற்குள்)|இன்றைக்குள்|ஒரு மணி நேரத்துக்குள்|ஒரு மணி நேரத்திற்குள்|"
@@ -412,6 +437,10 @@ _NEAR_TIME = alternatives(
     # sedan", "nyss")
     r"\b(?:(?:puoli|\d+) (?:tuntia|minuuttia) sitten|tunti sitten|hetki sitten|för en "
     r"(?:halvtimme|timme|stund) sedan|för \d+ minuter sedan|nyss)\b|(?:^|[^a-z])äsken\b",
+    # Hungarian: today with a time of the day or a limit ("ma délután", "ma 16 óráig"), by
+    # today, within the hour or a few hours, within N minutes
+    latin_words(_HU_TODAY + r"|mára|(?:egy|f[eé]l|k[eé]t|h[aá]rom|[1-9]|1[0-2]) ?[oó]r[aá]n "
+                r"bel[uü]l|\d+ percen bel[uü]l"),
     # German "bitte jetzt dazuschalten", "wir warten auf dich" (the call is on, now); not
     # "wir warten auf Ihre Antwort", nor a hotel's "wir warten auf Sie"
     r"\b(?:bitte (?:\w+ )?jetzt|jetzt sofort|(?:wir )?warten auf (?:dich|euch))\b",
@@ -565,6 +594,11 @@ _OTHER_DAY = alternatives(
     r"\b(?:huomenna|ylihuomenna|maanantai\w*|tiistai\w*|keskiviikko\w*|torstai\w*|"
     r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
     r"fredag|nästa vecka)\b",
+    # Gujarati: the weekdays, tomorrow, next week
+    "સોમવાર|મંગળવાર|બુધવાર|ગુરુવાર|શુક્રવાર|શનિવાર|રવિવાર|આવતીકાલ|આવતા અઠવાડિયે",
+    # Hungarian: tomorrow, the day after, the weekdays (with their case endings), next week
+    latin_words(r"holnap\w*|h[eé]tf[oő]\w*|kedd\w*|szerd[aá]\w*|cs[uü]t[oö]rt[oö]k\w*|"
+                r"p[eé]ntek\w*|szombat\w*|vas[aá]rnap\w*|j[oö]v[oő] h[eé]t\w*"),
     # Czech and Slovak: the weekdays, next week, a date "15. 4." or "15. dubna"
     latin_words(r"pond[eě]l[ií]|pondelok|pondelka|pondelku|utery|utorok|"
                 r"utorka|st[rř]eda|st[rř]edu|st[rř]edy|ctvrtek|ctvrtka|stvrtok|"
@@ -883,6 +917,12 @@ _ASK = alternatives(
     r"gelmesi lazım|gelmeniz (?:lazım|gerek\w*))\b|\bm(?:ı|i|u|ü)s(?:ı|i|u|ü)n(?:(?:ı|i|u|ü)z)?\b",
     # ... and "we / you must ..." ("karar vermemiz lazım", "çıkarmanız gerekiyor")
     r"m(?:a|e)(?:m[ıi]z|n[ıi]z) (?:lazım|gerek|şart)",
+    # Urdu: please, tell (me), call, come, can you? (with the Arabic question mark too)
+    word_ends("براہ کرم|بتائیں|بتا دیں|بتا دینا|کال کریں|فون کریں|آ جاؤ|آ جائیں", ARABIC),
+    "(?:سکتی|سکتے) (?:ہو|ہیں)[?؟]",
+    # Gujarati: please, send, tell (me), let (me) know, call, come, can you?, help
+    word_ends("કૃપા કરીને|મોકલો|મોકલી આપો|મોકલજો|મોકલી દેજો|કહેજો|કહેજે|જણાવો|જણાવજો|"
+              "ફોન કરો|ફોન કરજો|આવી જાઓ|આવી જજો|શકશો\\?|શકીશ\\?|મદદ કરો", GUJARATI),
     # Tamil: please, can you?, tell (me), call, let (me) know, send, come
     word_ends("தயவுசெய்து|முடியுமா\\?|சொல்லுங்கள்|சொல்லுங்க|போன் செய்யுங்கள்|அழையுங்கள்|"
               "தெரிவிக்கவும்|தெரியப்படுத்துங்கள்|அனுப்புங்கள்|வாருங்கள்|வாங்க", TAMIL),
@@ -900,6 +940,14 @@ _ASK = alternatives(
               "सकते हैं\\?|सकती हैं\\?|सकोगे\\?|सकेंगे\\?", DEVANAGARI),
     # Punjabi: please, tell (me), call, come, let (me) know
     word_ends("ਕਿਰਪਾ ਕਰਕੇ|ਦੱਸੋ|ਦੱਸਿਓ|ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ|ਆ ਜਾਓ|ਆਓ ਜੀ|ਭੇਜੋ|ਕਰ ਦਿਓ", GURMUKHI),
+    # Hungarian: please (I ask you), call (me), tell me, come, could you, do you approve,
+    # decide, send, help, let me know, answer, what do we do
+    latin_words(r"k[eé]rem|k[eé]rlek|k[eé]rn[eé]m|h[ií]vj(?:on)?(?: fel)?|h[ií]vjatok|"
+                r"sz[oó]lj(?:on)?|gyere|gyertek|j[oö]jj(?:enek|[oö]n)?|tudn[aá]l|tudn[aá]tok|"
+                r"tudn[aá]|j[oó]v[aá]hagyod|j[oó]v[aá]hagyja|d[oö]nts(?:d el|[oö]n)?|k[uü]ldd|"
+                r"k[uü]ldj[eé]tek|seg[ií]ts|jelezd|jelezze|v[aá]laszolj|mit csin[aá]ljunk|"
+                r"mit tegy[uü]nk"),
+    r"(?:^|[ \n(])(?:írj|írjon|értesíts)",
     # isiZulu: please (I ask), call me, tell me, let me know, answer; Telugu: please, tell
     # me, call, come, let (me) know
     r"\b(?:ngicela|ungifonele|ngifonele|ngitshele|ungitshele|ungazise|ngazise|uphendule)\b",
@@ -978,6 +1026,8 @@ _DEADLINE = alternatives(
     # Dutch: at the latest, it expires, the due date; without an answer by then ...
     r"\b(?:uiterlijk|ten laatste|vervalt|verloopt|vervaldag|vervaldatum|zonder (?:uw |jouw |je )?"
     r"(?:antwoord|reactie|bevestiging|tegenbericht))\b",
+    # Hungarian: a deadline, at the latest, it expires, it falls due
+    latin_words(r"hat[aá]rid[oő]\w*|legk[eé]s[oő]bb|lej[aá]r\w*|esed[eé]kes\w*"),
     # Czech and Slovak: a time limit, at the latest, the due date, it expires
     latin_words(r"lh[uů]t[aěeyu]|lehot[aeyu]|uz[aá]v[eě]rk[aeyu]|uz[aá]vierk[aeyu]|"
                 r"splatnost|splatnos[tť]|nejpozd[eě]ji|najnesk[oô]r|vypr[sš][ií]|"
@@ -1092,6 +1142,9 @@ _CALM = matcher(alternatives(
     r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom|pole kiire|pole kiiret|kiiret pole|"
     r"(?:ei ole|pole) kiireloomuline)",
     r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
+    # Hungarian: not urgent, no hurry, it can wait
+    latin_words(r"nem s[uü]rg[oő]s|nem siet[oő]s|nincs siets[eé]g|r[aá][eé]r|r[aá][eé]rsz|nem "
+                r"kell sietni"),
     # Czech and Slovak: no hurry, it's not urgent, nothing urgent, without haste
     latin_words(r"nesp[eě]ch[aá]|nen[ií] (?:to )?(?:nijak |v[uů]bec )?(?:urgentn[ií]|"
                 r"nal[eé]hav[eé])|nic (?:urgentn[ií]ho|nal[eé]hav[eé]ho)|bez sp[eě]chu|"
@@ -1597,6 +1650,28 @@ _TROUBLE = alternatives(
               "ख\u093cराब|बिगड़)|पलट गई|पलट गया|पलटी|जल गया|जल गई|धुआँ|धुआं|"
               "बिजली (?:पूरी )?बंद", DEVANAGARI),
     script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
+    # Hungarian: a fire, burnt down, the firefighters, fell, hurt, an accident, an ambulance
+    # or its crew, the hospital, the emergency ward, unconscious, bleeding, vomited, dizzy,
+    # broke down, not working, stopped, no power or water, water coming in, a burst pipe,
+    # flooded, stolen, broken into, missing, not picking up, cannot reach, torn loose, frozen
+    latin_words(r"t[uű]z van|t[uű]z [uü]t[oö]tt ki|kigyulladt|le[eé]gett|t[uű]zolt[oó]k?|"
+                r"elesett|megs[eé]r[uü]lt|s[eé]r[uü]lt|baleset\w*|mentő(?:t|k|vel|s|sök)?|"
+                r"k[oó]rh[aá]z\w*|s[uü]rg[oő]ss[eé]gi\w*|eszm[eé]letlen|"
+                r"v[eé]rzik|v[eé]rzett|h[aá]nyt|sz[eé]d[uü]l|lerobbant|elromlott|"
+                r"nem m[uű]k[oö]dik|le[aá]llt|nincs [aá]ram|nincs v[ií]z|be[aá]zott|be[aá]z[aá]s|"
+                r"cs[oő]t[oö]r[eé]s|el[aá]rasztott\w*|ellopt[aá]k|bet[oö]rtek|elt[uű]nt|"
+                r"nem veszi fel|nem veszed fel|nem [eé]rlek el|nem [eé]rtelek el|elszakadt|"
+                r"megfagy\w*|sziv[aá]r(?:og|g[aá]s)\w*|cs[oö]p[oö]g"),
+    r"(?:^|[ \n(])(?:ég a|égett|áramszünet|áramkimaradás)",
+    # Urdu: in hospital, an accident, a fire, stopped, not working, no power or water,
+    # unconscious, hurt, an ambulance, fell
+    "ہسپتال میں|حادثہ|حادثے|آگ لگ|بند ہو گیا|بند ہو گئی|کام نہیں کر رہا|کام نہیں کر رہی|"
+    "بجلی نہیں|پانی نہیں|بے ہوش|زخمی|ایمبولینس|گر گئے|گر گئی|گر گیا",
+    # Gujarati: a fire, a gas smell or leak, an accident, in hospital, an ambulance, fell,
+    # hurt, unconscious, not working, stopped, no power, flooded, stuck, a theft
+    "આગ લાગી|ગેસની વાસ|ગેસ લીક|અકસ્માત|હોસ્પિટલમાં|એમ્બ્યુલન્સ|પડી ગયા|પડી ગયાં|પડી ગઈ|"
+    "પડી ગયો|ઈજા|ઇજા|બેભાન|કામ નથી કરતું|કામ નથી કરતો|બંધ પડી ગયું|બંધ થઈ ગયું|લાઈટ નથી|"
+    "લાઈટ ગઈ|પાણી ભરાઈ ગયું|અટકી ગયું|અટક્યું|ચોરી થઈ|લીકેજ",
     # Tamil: an accident, in hospital, an ambulance, no power or water, not picking up the
     # phone, not working, stopped, a leak, caught fire, fainted, hurt
     "விபத்து|விபத்தில்|மருத்துவமனையில்|ஆம்புலன்ஸ்|கரண்ட் இல்லை|கரண்ட் போச்சு|மின்சாரம் இல்லை|"
@@ -1732,6 +1807,12 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     word_ends("आज|आजच|आजचा|आजची|आजचे|आजचं|आत्ता", DEVANAGARI),
     word_ends("ਅੱਜ|ਅੱਜ ਹੀ|ਹੁਣੇ", GURMUKHI),
     word_ends("இன்று|இன்றே|இன்னைக்கு|இப்போது", TAMIL),
+    # Urdu: today (not "آجائیں", come, which it opens)
+    word_ends("آج", ARABIC),
+    # Gujarati: today (not "આજકાલ", nowadays), this evening, tonight
+    word_ends("આજે|આજ|આજની|આજનું|આજના", GUJARATI),
+    # Hungarian (`_HU_TODAY`)
+    latin_words(_HU_TODAY),
     # isiZulu and Telugu: today, this morning
     r"\b(?:namhlanje|namuhla)\b|ఈరోజు|ఈ రోజు|ఇవాళ",
     _TODAY_LIMIT,
@@ -1788,6 +1869,8 @@ _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|
     r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",
     r"\bi morgen\b",
     latin_words(r"z[ií]tra|zajtra"),
+    latin_words(r"holnap\w*"),
+    "આવતીકાલ|કાલ સુધીમાં|કાલે સવારે",
 )
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)

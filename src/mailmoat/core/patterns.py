@@ -72,6 +72,8 @@ KANNADA = "a-z0-9_\u0c80-\u0cff"
 DEVANAGARI = "a-z0-9_\u0900-\u0963\u0966-\u097f"
 GURMUKHI = "a-z0-9_\u0a00-\u0a7f"  # Punjabi (with its vowel signs, addak and virama)
 TAMIL = "a-z0-9_\u0b80-\u0bff"
+ARABIC = "a-z0-9_\u0600-\u06ff"  # Arabic and Urdu letters, their marks and digits
+GUJARATI = "a-z0-9_\u0a80-\u0aff"  # (with its vowel signs, nukta and virama)
 # Latin letters with their diacritics (Latin-1, Extended-A and -B, Vietnamese's Extended
 # Additional), ASCII digits and "_": French, Polish, Croatian, Vietnamese words
 LATIN = "a-z0-9_\u00e0-\u024f\u1e01-\u1eff"

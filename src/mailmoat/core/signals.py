@@ -559,6 +559,12 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:voor|bij|in) (?:dringende|spoedeisende) (?:zaken|vragen|gevallen)\b"
     # Danish and Norwegian: "i hastende sager kontakt kontoret", "ikke hastende"
     r"|\bi (?:hastende|akutte) (?:sager|saker|tilfælde|tilfeller)\b|\bikke (?:\w+ )?hastende\b"
+    # Hungarian: "nem sürgős", "sürgős esetben hívja ...", nobody hurt ("senki nem sérült
+    # meg")
+    r"|\bnem (?:annyira |túl |igazán )?s[uü]rg[oő]s\w*|\bs[uü]rg[oő]s (?:esetben|ügyekben)"
+    r"[^.\n]*|\b(?:senki|semmi) (?:sem |nem )?(?:s[eé]r[uü]lt|baja)\w*"
+    # ... and "heti", weekly ("múlt heti", last week's), not the Finnish "heti", at once
+    r"|\b(?:m[uú]lt|j[oö]v[oő]|e|a|k[eé]t|minden) heti\b"
     # Czech and Slovak: "není to naléhavé", "nic urgentního", "v naléhavých případech
     # volejte ...", "nie je to súrne"
     r"|\b(?:nen[ií]|nie je) (?:to )?(?:nijak |v[uů]bec |nijako |v[oô]bec )?"
