@@ -2280,6 +2280,23 @@ def test_the_sixty_seventh_pass_lures(sender: str, body: str, reason: str) -> No
     ("مسجد کمیٹی <masjid.help@gmail.com>",
      "آج ہی 300 پاؤنڈ اس اکاؤنٹ میں بھیج دیں۔ کسی کو بتانے کی ضرورت نہیں۔",
      "secrecy or pressure to act alone"),
+    # Latvian: this is my new email, don't write to dad
+    ("Elza <elza.k.2020@gmail.com>", "Mammu, šis ir mans jaunais e-pasts. Neraksti tētim.",
+     "secrecy or pressure to act alone"),
+    # Macedonian: this is my new address, my phone was stolen
+    ("Дејан <dejan.j.munchen@gmail.com>",
+     "Кристина, ова ми е нова адреса, телефонот ми го украдоа.",
+     "secrecy or pressure to act alone"),
+    # Albanian: I'm in a meeting and can't talk; buy top-up cards and send me the codes
+    ("Agron Sula <agron.sula.drejtor@gmail.com>",
+     "Jam në mbledhje dhe nuk mund të flas. Më dërgo kodet me foto.",
+     "secrecy or pressure to act alone"),
+    ("Agron Sula <agron.sula.drejtor@gmail.com>", "Bli 10 karta rimbushjeje dhe më dërgo kodet.",
+     "gift cards or wire"),
+    # Macedonian: I'm in a meeting and can't talk; pay the advance today
+    ("Благоја <blagoja.t@gmail.com>",
+     "На состанок сум и не можам да зборувам. Платете го авансот денеска.",
+     "secrecy or pressure to act alone"),
 ])
 def test_the_sixty_eighth_pass_lures(sender: str, body: str, reason: str) -> None:
     assert reason in ev(mail(sender, "Notice", body)).reasons()

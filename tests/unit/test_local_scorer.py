@@ -3342,6 +3342,44 @@ def test_hungarian_words_read_only_where_they_are_hungarian(body: str, pushed: b
     assert (lane_of("Kiss Anna <anna@iroda.example>", "Számla", body) is Lane.PUSH) is pushed
 
 
+@pytest.mark.parametrize(("sender", "subject", "body"), [
+    # Latvian: the power is gone, the kitchen is not working; please call
+    ("Jānis Ozols <janis@viesnica.example>", "Elektrība",
+     "Elektrība pazuda 02:05, virtuve nestrādā. Lūdzu piezvani."),
+    # Lithuanian: the freezer is not working, the meat is thawing; call
+    ("Rasa <rasa@sodyba.example>", "šaldiklis", "Didysis šaldiklis neveikia, mėsa tirpsta. "
+     "Paskambink."),
+    # Slovenian: the power went out in the whole hall; please call at once
+    ("Andrej <andrej@stol.example>", "Stiskalnica",
+     "Zmanjkalo elektrike v celi hali. Prosim, pokliči takoj."),
+    # Albanian: the boiler is not working, 9 degrees in the classrooms; please come today
+    ("Arben <arben@shkolla.example>", "Kaldaja",
+     "Kaldaja nuk punon, në klasa janë 9 gradë. Ju lutem ejani sot."),
+    # Bulgarian: after the crash the van stands on the motorway; please call
+    ("Ради <radi@farma.example>", "Катастрофа на Тракия",
+     "След катастрофата колата стои на магистралата. Моля, обади се."),
+    # Macedonian: the pipe burst, water runs into the rooms; come at once
+    ("Ана <ana@hotel.example>", "Пукна цевка",
+     "Пукна цевката во бањата, тече вода во собите. Дојдете веднаш."),
+])
+def test_baltic_slovenian_albanian_bulgarian_macedonian_trouble_pushes(
+        sender: str, subject: str, body: str) -> None:
+    assert lane_of(sender, subject, body) is Lane.PUSH
+
+
+@pytest.mark.parametrize(("sender", "body", "pushed"), [
+    # "not urgent" in Latvian and Bulgarian outweighs the ask; without it, "urgent" pushes
+    ("Jānis Ozols <janis@viesnica.example>", "Nav steidzami, bet lūdzu piezvani par rēķinu.",
+     False),
+    ("Jānis Ozols <janis@viesnica.example>", "Steidzami, lūdzu piezvani par rēķinu.", True),
+    ("Ради <radi@farma.example>", "Не е спешно, но моля обади се за фактурата.", False),
+    ("Ради <radi@farma.example>", "Спешно, моля обади се за фактурата.", True),
+])
+def test_latvian_and_bulgarian_urgency_denied_does_not_push(sender: str, body: str,
+                                                             pushed: bool) -> None:
+    assert (lane_of(sender, "Rēķins", body) is Lane.PUSH) is pushed
+
+
 def test_a_sellers_call_now_in_turkish_does_not_push() -> None:
     body = ("Kiralık ısıtıcılarda şok fiyatlar! Teklif için hemen arayın. Listeden çıkmak için "
             "tıklayın.")

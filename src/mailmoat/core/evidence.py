@@ -624,7 +624,9 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      r"|기프트 ?카드|문화상품권|상품권 (?:구매|번호)|ギフトカード|ギフト券|プリペイドカード"
      # Hindi and Marathi: gift card(s)
      r"|गिफ्ट ?कार्ड"
-     r"|\b(?:d[aá]rkov[eéoý]\w* (?:kart|poukaz)|dar[cč]ekov[eéoú]\w* (?:kart|poukaz))"),
+     r"|\b(?:d[aá]rkov[eéoý]\w* (?:kart|poukaz)|dar[cč]ekov[eéoú]\w* (?:kart|poukaz))"
+     # Albanian: top-up or gift cards, send me the codes
+     r"|\b(?:karta (?:rimbushjeje|dhurat[eë])|m[eë] d[eë]rgo kodet|d[eë]rgom[eë] kodet)"),
     # A Korean bank's security card (보안카드) asked for whole: the banks say they never ask
     # for more than two of its numbers, and a lure asks for all of them
     ("a bank's whole security card asked for", 2,
@@ -843,7 +845,19 @@ _SHAPES: tuple[tuple[str, int, str], ...] = (
      # silent, don't call
      r"|\b(?:(?:see|siin) on (?:mu|minu) uus (?:number|meil|e-?post|aadress)|vana numbrit? "
      r"pole enam|olen (?:praegu )?\S+ koosolekul|telefon on hääletu)\b"
-     r"|(?:^|[^\pL\pN_])ära helista\b"),
+     r"|(?:^|[^\pL\pN_])ära helista\b"
+     # Latvian, Lithuanian, Slovenian and Albanian: my new email or number, don't tell dad or
+     # anyone, I'm in a meeting and can't talk
+     r"|\b(?:mans jaunais (?:e-pasts|numurs|telefons)|neraksti (?:t[eē]tim|mammai)|nesaki "
+     r"(?:nevienam|t[eē]tim|mammai)|mano naujas (?:el\. pa[sš]tas|numeris)|niekam nesakyk|moj nov"
+     r"(?:i)? (?:e-naslov|naslov|mail|e-mail)|moja nova (?:[sš]tevilka|e-po[sš]ta)|nikomur ne "
+     r"povej|sem na sestanku|jam n[eë] mbledhje|nuk mund t[eë] flas|mos i thuaj askujt|"
+     r"(?:emaili|numri) im i ri)\b"
+     # Bulgarian and Macedonian: this is my new address or number, I'm in a meeting and can't
+     # talk, tell no one
+     r"|(?:това е новият ми|ова ми е нова|ова е мојот нов|ова е мојата нова) (?:имејл|имейл|"
+     r"адреса|номер|број|мејл)|на (?:среща|състанок|состанок) съм|на состанок сум|не мога да "
+     r"говоря|не можам да зборувам|не казвай на никого|не кажувај никому"),
 )
 
 _AUTO_REPLY_SUBJECT = re.compile(

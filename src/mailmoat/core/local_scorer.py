@@ -196,6 +196,15 @@ _EXPLICIT_URGENT = alternatives(
     # Punjabi: at once, immediately, as soon as possible, quickly come / tell / call
     word_ends("ਤੁਰੰਤ|ਫੌਰਨ|ਫ਼ੌਰਨ|ਜਿੰਨੀ ਜਲਦੀ ਹੋ ਸਕੇ|ਜਲਦੀ ਤੋਂ ਜਲਦੀ|ਜਲਦੀ (?:ਆ ਜਾਓ|ਆਓ|ਦੱਸੋ|"
               "ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ)", GURMUKHI),
+    # Latvian, Lithuanian, Slovenian and Albanian: urgent, urgently, at once, without delay,
+    # as soon as possible, an emergency
+    latin_words(r"steidzami|steidzams|steidzama|nekav[eē]joties|t[uū]l[iī]t|p[eē]c iesp[eē]jas "
+                r"[aā]tr[aā]k|skubiai|skubus|skubi|nedelsiant|kuo (?:skubiau|grei[cč]iau)|nujno|"
+                r"nujna|nujen|takoj|brez odla[sš]anja|urgjent|urgjente|menj[eë]her[eë]|"
+                r"sa m[eë] shpejt|emergjenc\w*"),
+    # Bulgarian and Macedonian: urgently, urgent, at once, immediately, as soon as possible
+    script_words("спешно|спешен|спешна|спешни|незабавно|веднага|възможно най-скоро|итно|итна|"
+                 "итен|веднаш|што поскоро|најбрзо што", CYRILLIC),
     # Hungarian: urgent, urgently, at once, immediate, right away, without delay, as soon as
     # possible, an emergency (not "sürgősségi", the emergency ward: trouble, `_TROUBLE`)
     latin_words(r"s[uü]rg[oő]s|s[uü]rg[oő]sen|azonnal|azonnali|r[oö]gt[oö]n|halad[eé]ktalanul|"
@@ -437,6 +446,15 @@ _NEAR_TIME = alternatives(
     # sedan", "nyss")
     r"\b(?:(?:puoli|\d+) (?:tuntia|minuuttia) sitten|tunti sitten|hetki sitten|för en "
     r"(?:halvtimme|timme|stund) sedan|för \d+ minuter sedan|nyss)\b|(?:^|[^a-z])äsken\b",
+    # Latvian, Lithuanian, Slovenian and Albanian: tonight, this evening, within the hour,
+    # right now
+    latin_words(r"tagad pat|stundas laik[aā]|pusstundas laik[aā]|dabar pat|per valand[aą]|"
+                r"nocoj|drevi|v eni uri|v pol ure|sonte|brenda (?:nj[eë] )?or[eë]s?|"
+                r"brenda nj[eë] ore"),
+    r"(?:^|[ \n(])(?:šovakar|šonakt|šįvakar|šiąnakt)",
+    # Bulgarian and Macedonian: tonight, this evening, by the end of the day, within the hour
+    script_words("довечера|тази вечер|тази нощ|до края на деня|в рамките на час|вечерва|"
+                 "оваа вечер|до крајот на денот|во рок од еден час", CYRILLIC),
     # Hungarian: today with a time of the day or a limit ("ma délután", "ma 16 óráig"), by
     # today, within the hour or a few hours, within N minutes
     latin_words(_HU_TODAY + r"|mára|(?:egy|f[eé]l|k[eé]t|h[aá]rom|[1-9]|1[0-2]) ?[oó]r[aá]n "
@@ -594,6 +612,8 @@ _OTHER_DAY = alternatives(
     r"\b(?:huomenna|ylihuomenna|maanantai\w*|tiistai\w*|keskiviikko\w*|torstai\w*|"
     r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
     r"fredag|nästa vecka)\b",
+    # Latvian, Lithuanian, Slovenian, Albanian, Bulgarian and Macedonian: tomorrow
+    latin_words(r"rīt|rytoj|jutri|nes[eë]r"), script_words("утре", CYRILLIC),
     # Gujarati: the weekdays, tomorrow, next week
     "સોમવાર|મંગળવાર|બુધવાર|ગુરુવાર|શુક્રવાર|શનિવાર|રવિવાર|આવતીકાલ|આવતા અઠવાડિયે",
     # Hungarian: tomorrow, the day after, the weekdays (with their case endings), next week
@@ -940,6 +960,20 @@ _ASK = alternatives(
               "सकते हैं\\?|सकती हैं\\?|सकोगे\\?|सकेंगे\\?", DEVANAGARI),
     # Punjabi: please, tell (me), call, come, let (me) know
     word_ends("ਕਿਰਪਾ ਕਰਕੇ|ਦੱਸੋ|ਦੱਸਿਓ|ਫੋਨ ਕਰੋ|ਫ਼ੋਨ ਕਰੋ|ਆ ਜਾਓ|ਆਓ ਜੀ|ਭੇਜੋ|ਕਰ ਦਿਓ", GURMUKHI),
+    # Latvian, Lithuanian, Slovenian and Albanian: please, call (me), answer, can you, let
+    # (me) know, what do we do, come
+    latin_words(r"l[uū]dzu|piezvani|piezvaniet|zvani|zvaniet|atbildi|atbildiet|vai (?:j[uū]s )?"
+                r"var(?:i|at)|dod(?:iet)? zi[nņ]u|ko dar[iī]t|ko dar[aā]m|pra[sš]au|"
+                r"paskambink(?:ite)?|skambink(?:ite)?|atsakyk(?:ite)?|ar gal(?:i|ite)|"
+                r"ka daryti|prane[sš]k(?:ite)?|atva[zž]iuok(?:ite)?|prosim|pokli[cč]i|"
+                r"pokli[cč]ite|sporo[cč]i(?:te)?|javi(?:te)? se|ali lahko|kaj naj|pridi(?:te)?|"
+                r"ju lutem|t[eë] lutem|m[eë] telefono|telefononi|m[eë] (?:thoni|thuaj)|"
+                r"na duh(?:en|et)|ejani|eja|mund t[eë]"),
+    r"(?:^|[ \n(])(?:ką daryti|çfarë të bëjmë)",
+    # Bulgarian and Macedonian: please, call (me), tell me, can you, what do we do, come
+    script_words("моля|обади се|обадете се|звънни|звъннете|кажи ми|кажете ми|можеш ли|"
+                 "можете ли|какво да правим|ела|елате|ве молам|те молам|ве молиме|јави се|"
+                 "јавете се|ѕвони|што да правиме|дојди|дојдете|да или не\\?", CYRILLIC),
     # Hungarian: please (I ask you), call (me), tell me, come, could you, do you approve,
     # decide, send, help, let me know, answer, what do we do
     latin_words(r"k[eé]rem|k[eé]rlek|k[eé]rn[eé]m|h[ií]vj(?:on)?(?: fel)?|h[ií]vjatok|"
@@ -1142,6 +1176,11 @@ _CALM = matcher(alternatives(
     r"\b(?:ei kiire|ei ole kiire|ingen brådska|inte bråttom|pole kiire|pole kiiret|kiiret pole|"
     r"(?:ei ole|pole) kiireloomuline)",
     r"\b(?:ikke hastende|haster ikke|ingen hast|ingen hastverk|ikke akut|ikke akutt)\b",
+    # Latvian, Lithuanian, Slovenian, Albanian: not urgent, no hurry
+    latin_words(r"nav steidzami|nesteidzas|neskubu|neskubama|ni nujno|se ne mudi|"
+                r"nuk [eë]sht[eë] urgjent|nuk ka nxitim|s'ka nxitim"),
+    # Bulgarian and Macedonian: not urgent, no hurry
+    script_words("не е спешно|няма бързане|не е итно|нема брзање", CYRILLIC),
     # Hungarian: not urgent, no hurry, it can wait
     latin_words(r"nem s[uü]rg[oő]s|nem siet[oő]s|nincs siets[eé]g|r[aá][eé]r|r[aá][eé]rsz|nem "
                 r"kell sietni"),
@@ -1650,6 +1689,27 @@ _TROUBLE = alternatives(
               "ख\u093cराब|बिगड़)|पलट गई|पलट गया|पलटी|जल गया|जल गई|धुआँ|धुआं|"
               "बिजली (?:पूरी )?बंद", DEVANAGARI),
     script_words("ताप|पूर|उलटी|उल्टी", DEVANAGARI),
+    # Latvian, Lithuanian, Slovenian and Albanian: a fire, an accident, fell, the hospital,
+    # an ambulance, not working, not answering, the power gone, water leaking, flooded, a
+    # burst pipe, stolen, hurt, stuck, a roof caved in
+    latin_words(r"ugunsgr[eē]ks|negad[iī]jums|nokrita|slimn[iī]c\w*|[aā]tr[aā] pal[iī]dz[iī]ba|"
+                r"nestr[aā]d[aā]|neatbild|elektr[iī]ba pazuda|nav elektr[iī]bas|tek [uū]dens|"
+                r"applūdis|plīsa|nozagts|av[aā]rij\w*|atsl[eē]dz[aā]s|gaisras|nukrito|"
+                r"ligonin\w*|greitoji|neveikia|nedirba|neatsiliepia|dingo elektra|"
+                r"teka vanduo|u[zž]liejo|tr[uū]ko vamzdis|pavog[eė]|pavogta|susi[zž]eid[eė]|"
+                r"su[zž]eist\w*|po[zž]ar|nesre[cč]a|je padel|je padla|bolni[sš]nic\w*|"
+                r"re[sš]eval\w*|ne dela|ne deluje|ni elektrike|zmanjkalo elektrike|te[cč]e voda|poplav\w*|"
+                r"po[cč]ila cev|ukraden\w*|po[sš]kodoval\w*|se ne oglasi|zjarr|"
+                r"aksident|u rr[eë]zua|spital\w*|ambulanc[aë]\w*|nuk punon|iku drita|uji hyri|"
+                r"u prish|u thye|e thyer|i thyer|vodh[eë]n|u vodh|nuk p[eë]rgjigjet|u plagos"),
+    r"(?:^|[ \n(])(?:įklimpo|įlūžo|ūdens tek|ātrā palīdzība)",
+    # Bulgarian and Macedonian: a fire, a crash, fell, the hospital, an ambulance, not
+    # working, not answering, no power, water leaking, flooded, burst, stolen, hurt, broken
+    # down, the emergency ward
+    script_words("пожар|катастрофа|падна|болница|болницата|линейка|линейката|не работи|"
+                 "не отговаря|няма ток|тече вода|наводнение|спукан|спукана|откраднат|откраднаха|"
+                 "пострада|пострадал|на авария|брза помош|не одговара|нема струја|"
+                 "пукна|украден|повреден|ургентен|ургентниот|несреќа", CYRILLIC),
     # Hungarian: a fire, burnt down, the firefighters, fell, hurt, an accident, an ambulance
     # or its crew, the hospital, the emergency ward, unconscious, bleeding, vomited, dizzy,
     # broke down, not working, stopped, no power or water, water coming in, a burst pipe,
@@ -1811,6 +1871,9 @@ _TODAY = alternatives(r"\b(?:today|oggi|azi|ast[ăa]zi|hoje|vandaag|vanavond)\b|
     word_ends("آج", ARABIC),
     # Gujarati: today (not "આજકાલ", nowadays), this evening, tonight
     word_ends("આજે|આજ|આજની|આજનું|આજના", GUJARATI),
+    # Latvian, Lithuanian, Slovenian, Albanian, Bulgarian and Macedonian: today
+    latin_words(r"danes|sot"), r"(?:^|[ \n(])(?:šodien|šiandien)",
+    script_words("днес|денес|денеска", CYRILLIC),
     # Hungarian (`_HU_TODAY`)
     latin_words(_HU_TODAY),
     # isiZulu and Telugu: today, this morning
@@ -1870,6 +1933,7 @@ _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|
     r"\bi morgen\b",
     latin_words(r"z[ií]tra|zajtra"),
     latin_words(r"holnap\w*"),
+    latin_words(r"rīt|rytoj|jutri|nes[eë]r"), script_words("утре", CYRILLIC),
     "આવતીકાલ|કાલ સુધીમાં|કાલે સવારે",
 )
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",

@@ -559,6 +559,10 @@ _OUT_OF_SCOPE = _Matcher(
     r"|\b(?:voor|bij|in) (?:dringende|spoedeisende) (?:zaken|vragen|gevallen)\b"
     # Danish and Norwegian: "i hastende sager kontakt kontoret", "ikke hastende"
     r"|\bi (?:hastende|akutte) (?:sager|saker|tilfælde|tilfeller)\b|\bikke (?:\w+ )?hastende\b"
+    # Latvian, Lithuanian, Slovenian, Albanian, Bulgarian and Macedonian urgency denied:
+    # "nav steidzami", "ni nujno", "nuk është urgjente", "не е спешно", "не е итно"
+    r"|\bnav (?:\w+ )?steidzam\w*|\bni (?:\w+ )?nujn\w*|\bnuk (?:[eë]sht[eë] )?(?:\w+ )?urgjent\w*"
+    r"|не е (?:[^ .\n]+ )?(?:спешн|итн)[а-џ]*|\bne avarij\w*"
     # Hungarian: "nem sürgős", "sürgős esetben hívja ...", nobody hurt ("senki nem sérült
     # meg")
     r"|\bnem (?:annyira |túl |igazán )?s[uü]rg[oő]s\w*|\bs[uü]rg[oő]s (?:esetben|ügyekben)"
