@@ -1698,8 +1698,8 @@ _TROUBLE = alternatives(
                 r"ligonin\w*|greitoji|neveikia|nedirba|neatsiliepia|dingo elektra|"
                 r"teka vanduo|u[zž]liejo|tr[uū]ko vamzdis|pavog[eė]|pavogta|susi[zž]eid[eė]|"
                 r"su[zž]eist\w*|po[zž]ar|nesre[cč]a|je padel|je padla|bolni[sš]nic\w*|"
-                r"re[sš]eval\w*|ne dela|ne deluje|ni elektrike|zmanjkalo elektrike|te[cč]e voda|poplav\w*|"
-                r"po[cč]ila cev|ukraden\w*|po[sš]kodoval\w*|se ne oglasi|zjarr|"
+                r"re[sš]eval\w*|ne dela|ne deluje|ni elektrike|zmanjkalo elektrike|te[cč]e voda|"
+                r"poplav\w*|po[cč]ila cev|ukraden\w*|po[sš]kodoval\w*|se ne oglasi|zjarr|"
                 r"aksident|u rr[eë]zua|spital\w*|ambulanc[aë]\w*|nuk punon|iku drita|uji hyri|"
                 r"u prish|u thye|e thyer|i thyer|vodh[eë]n|u vodh|nuk p[eë]rgjigjet|u plagos"),
     r"(?:^|[ \n(])(?:įklimpo|įlūžo|ūdens tek|ātrā palīdzība)",
