@@ -3380,6 +3380,24 @@ def test_latvian_and_bulgarian_urgency_denied_does_not_push(sender: str, body: s
     assert (lane_of(sender, "Rēķins", body) is Lane.PUSH) is pushed
 
 
+@pytest.mark.parametrize(("sender", "subject", "body", "pushed"), [
+    # Turkish: fell in the playground and is dizzy; can you come to school?
+    ("Ayşe Öğretmen <ayse@okul.example>", "Efe - revir",
+     "Efe teneffüste bahçede düştü, başı dönüyor. Okula gelebilir misiniz?", True),
+    # Turkish: the paint oven raised an alarm and shut itself down; can you come?
+    ("Tarık <tarik@fabrika.example>", "Fırın",
+     "Boya fırını alarm verdi ve kendini kapattı. Ne yapalım, gelebilir misiniz?", True),
+    # Turkish: the factory's power was cut; an invoice "kesildi" (issued) is no trouble
+    ("Muhasebe <muhasebe@firma.example>", "Fatura",
+     "Fabrikanın elektriği kesildi. Kontrol edip onaylayabilir misiniz?", True),
+    ("Muhasebe <muhasebe@firma.example>", "Fatura",
+     "Mart faturanız kesildi. Kontrol edip onaylayabilir misiniz?", False),
+])
+def test_turkish_falls_stops_and_cuts(sender: str, subject: str, body: str,
+                                      pushed: bool) -> None:
+    assert (lane_of(sender, subject, body) is Lane.PUSH) is pushed
+
+
 def test_a_sellers_call_now_in_turkish_does_not_push() -> None:
     body = ("Kiralık ısıtıcılarda şok fiyatlar! Teklif için hemen arayın. Listeden çıkmak için "
             "tıklayın.")

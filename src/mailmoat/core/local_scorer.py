@@ -1670,7 +1670,13 @@ _TROUBLE = alternatives(
     r"bay[ıi]ld[ıi]|kanama|kayboldu|calism[ıi]yor|cokt[uü]|devrildi|y[ıi]k[ıi]ld[ıi]|"
     r"elektrik kesildi|elektrik yok|su yok|deprem|dondu|açm[ıi]yor|cevap vermiyor|"
     r"telefonu kapal[ıi]|ulaşam[ıi]yorum|ulaşamad[ıi]m|mahsur|patla\w*|su gir\w*|"
-    r"yolu? kapal[ıi]|yol kapand[ıi]|hastane[\w']* kald[ıi]r\w*"),
+    r"yolu? kapal[ıi]|yol kapand[ıi]|hastane[\w']* kald[ıi]r\w*|"
+    # ... fell, stopped, scalded, to or at the emergency room, to hospital now, dizzy,
+    # swollen, did not come on, an alarm went off and it shut itself down; the power, water,
+    # gas or internet cut (not "fatura kesildi", an invoice issued)
+    r"d[uü][sş]t[uü]|durdu|ha[sş]land[ıi]|acile|acilde|hastaneye (?:gidiyor|g[oö]t[uü]r[uü]yor\w*|"
+    r"getirdik)|ba[sş][ıi] d[oö]n[uü]yor|[sş]i[sş]ti|devreye girmedi|alarm[ıi]? verdi|kendini "
+    r"kapatt[ıi]|(?:elektri\S*|suyu?|do[gğ]algaz\S*|internet\S*) (?:\S+ ){0,2}kesildi"),
     script_words("çalışmıyor|çalışmıyordu|çöktü|çöktüler", LATIN),
     # Marathi and Hindi: an accident, hurt, fainted, a fire, in or to hospital, an
     # ambulance, burst, a leak, no water or power, vomiting, a fever, not picking up,
