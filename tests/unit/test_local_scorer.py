@@ -3361,6 +3361,18 @@ def test_hungarian_words_read_only_where_they_are_hungarian(body: str, pushed: b
     # Macedonian: the pipe burst, water runs into the rooms; come at once
     ("Ана <ana@hotel.example>", "Пукна цевка",
      "Пукна цевката во бањата, тече вода во собите. Дојдете веднаш."),
+    # Bulgarian: inspectors at the gate; can you come within 30 minutes?
+    ("М. <m@farma.example>", "На портала са",
+     "На портала са двама инспектори. Можеш ли да дойдеш до 30 минути?"),
+    # Macedonian: the boiler won't start; I need an answer before 7 o'clock
+    ("Зоран <zoran@uciliste.example>", "Котелот не пали",
+     "Котелот не тргнува, во училниците има 9 степени. Ми треба одговор пред 7 часот."),
+    # Slovenian: part of the roof caved in, a cow breathes hard, firefighters on the way
+    ("Špela <spela@kmetija.example>", "hlev",
+     "Udrl se je del strehe, krava težko diha. Gasilci so na poti. Prosim pridite."),
+    # Latvian: the captain wants to finish loading tonight; I need your decision
+    ("Sergejs <sergejs@osta.example>", "krāns",
+     "Kapteinis grib pabeigt iekraušanu šovakar. Vajag tavu lēmumu."),
 ])
 def test_baltic_slovenian_albanian_bulgarian_macedonian_trouble_pushes(
         sender: str, subject: str, body: str) -> None:
@@ -3378,6 +3390,13 @@ def test_baltic_slovenian_albanian_bulgarian_macedonian_trouble_pushes(
 def test_latvian_and_bulgarian_urgency_denied_does_not_push(sender: str, body: str,
                                                              pushed: bool) -> None:
     assert (lane_of(sender, "Rēķins", body) is Lane.PUSH) is pushed
+
+
+def test_a_macedonian_time_range_on_thursday_is_no_near_deadline() -> None:
+    # "од 9 до 12 часот" (from 9 to 12 o'clock) on Thursday: when, not a limit
+    body = ("Би сакала со 4-б да го посетиме музејот во четврток од 9 до 12 часот. "
+            "Ви треба одобрение?")
+    assert lane_of("Ивана <ivana@uciliste.example>", "Посета на музеј", body) is not Lane.PUSH
 
 
 @pytest.mark.parametrize(("sender", "subject", "body", "pushed"), [

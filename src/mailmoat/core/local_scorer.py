@@ -454,7 +454,9 @@ _NEAR_TIME = alternatives(
     r"(?:^|[ \n(])(?:šovakar|šonakt|šįvakar|šiąnakt)",
     # Bulgarian and Macedonian: tonight, this evening, by the end of the day, within the hour
     script_words("довечера|тази вечер|тази нощ|до края на деня|в рамките на час|вечерва|"
-                 "оваа вечер|до крајот на денот|во рок од еден час", CYRILLIC),
+                 "оваа вечер|до крајот на денот|во рок од еден час|днес след обяд|днес следобед|"
+                 "до края на днешния ден|до \\d+ минути|днес до \\d{1,2}|пред \\d{1,2} часот",
+                 CYRILLIC),
     # Hungarian: today with a time of the day or a limit ("ma délután", "ma 16 óráig"), by
     # today, within the hour or a few hours, within N minutes
     latin_words(_HU_TODAY + r"|mára|(?:egy|f[eé]l|k[eé]t|h[aá]rom|[1-9]|1[0-2]) ?[oó]r[aá]n "
@@ -614,6 +616,9 @@ _OTHER_DAY = alternatives(
     r"fredag|nästa vecka)\b",
     # Latvian, Lithuanian, Slovenian, Albanian, Bulgarian and Macedonian: tomorrow
     latin_words(r"rīt|rytoj|jutri|nes[eë]r"), script_words("утре", CYRILLIC),
+    # Bulgarian and Macedonian weekdays (not "среда", Bulgarian for an environment)
+    script_words("понеделник|вторник|сряда|четврток|четвъртък|петок|петък|сабота|събота|"
+                 "недела|неделя", CYRILLIC),
     # Gujarati: the weekdays, tomorrow, next week
     "સોમવાર|મંગળવાર|બુધવાર|ગુરુવાર|શુક્રવાર|શનિવાર|રવિવાર|આવતીકાલ|આવતા અઠવાડિયે",
     # Hungarian: tomorrow, the day after, the weekdays (with their case endings), next week
@@ -968,12 +973,16 @@ _ASK = alternatives(
                 r"ka daryti|prane[sš]k(?:ite)?|atva[zž]iuok(?:ite)?|prosim|pokli[cč]i|"
                 r"pokli[cč]ite|sporo[cč]i(?:te)?|javi(?:te)? se|ali lahko|kaj naj|pridi(?:te)?|"
                 r"ju lutem|t[eë] lutem|m[eë] telefono|telefononi|m[eë] (?:thoni|thuaj)|"
-                r"na duh(?:en|et)|ejani|eja|mund t[eë]"),
+                r"na duh(?:en|et)|ejani|eja|mund t[eë]|vajag (?:tavu|j[uū]su|tevi|j[uū]s)|saki|"
+                r"uzraksti|koga naj|va[zž]iuok"),
+    r"(?:^|[ \n(])(?:nāc|lėk)",
     r"(?:^|[ \n(])(?:ką daryti|çfarë të bëjmë)",
     # Bulgarian and Macedonian: please, call (me), tell me, can you, what do we do, come
     script_words("моля|обади се|обадете се|звънни|звъннете|кажи ми|кажете ми|можеш ли|"
                  "можете ли|какво да правим|ела|елате|ве молам|те молам|ве молиме|јави се|"
-                 "јавете се|ѕвони|што да правиме|дојди|дојдете|да или не\\?", CYRILLIC),
+                 "јавете се|ѕвони|што да правиме|дојди|дојдете|да или не\\?|да ми кажеш|"
+                 "ми трябва|ми треба|треба твое|треба ваше|јавете ми се|јави ми се|"
+                 "што правиме", CYRILLIC),
     # Hungarian: please (I ask you), call (me), tell me, come, could you, do you approve,
     # decide, send, help, let me know, answer, what do we do
     latin_words(r"k[eé]rem|k[eé]rlek|k[eé]rn[eé]m|h[ií]vj(?:on)?(?: fel)?|h[ií]vjatok|"
@@ -1060,6 +1069,8 @@ _DEADLINE = alternatives(
     # Dutch: at the latest, it expires, the due date; without an answer by then ...
     r"\b(?:uiterlijk|ten laatste|vervalt|verloopt|vervaldag|vervaldatum|zonder (?:uw |jouw |je )?"
     r"(?:antwoord|reactie|bevestiging|tegenbericht))\b",
+    # Bulgarian and Macedonian: at the latest
+    script_words("най-късно|најдоцна", CYRILLIC),
     # Hungarian: a deadline, at the latest, it expires, it falls due
     latin_words(r"hat[aá]rid[oő]\w*|legk[eé]s[oő]bb|lej[aá]r\w*|esed[eé]kes\w*"),
     # Czech and Slovak: a time limit, at the latest, the due date, it expires
@@ -1708,14 +1719,17 @@ _TROUBLE = alternatives(
                 r"poplav\w*|po[cč]ila cev|ukraden\w*|po[sš]kodoval\w*|se ne oglasi|zjarr|"
                 r"aksident|u rr[eë]zua|spital\w*|ambulanc[aë]\w*|nuk punon|iku drita|uji hyri|"
                 r"u prish|u thye|e thyer|i thyer|vodh[eë]n|u vodh|nuk p[eë]rgjigjet|u plagos"),
-    r"(?:^|[ \n(])(?:įklimpo|įlūžo|ūdens tek|ātrā palīdzība)",
+    latin_words(r"neatsiliepi|atitr[uū]ko|gelb[eė]tojai|gasilc\w*|te[zž]k[oe] diha|te[cč]e kri|"
+                r"udrl\w*|krvavi|po[cč]ilo|brez elektrike|uzkrita|l[iī]st iek[sš][aā]"),
+    r"(?:^|[ \n(])(?:įklimpo|įlūž\S*|ūdens tek|ātrā palīdzība)",
     # Bulgarian and Macedonian: a fire, a crash, fell, the hospital, an ambulance, not
     # working, not answering, no power, water leaking, flooded, burst, stolen, hurt, broken
     # down, the emergency ward
     script_words("пожар|катастрофа|падна|болница|болницата|линейка|линейката|не работи|"
                  "не отговаря|няма ток|тече вода|наводнение|спукан|спукана|откраднат|откраднаха|"
                  "пострада|пострадал|на авария|брза помош|не одговара|нема струја|"
-                 "пукна|украден|повреден|ургентен|ургентниот|несреќа", CYRILLIC),
+                 "пукна|украден|повреден|ургентен|ургентниот|несреќа|вода влиза|влиза вода|"
+                 "разкъсан|разкъсано|не тргнува|се лизна", CYRILLIC),
     # Hungarian: a fire, burnt down, the firefighters, fell, hurt, an accident, an ambulance
     # or its crew, the hospital, the emergency ward, unconscious, bleeding, vomited, dizzy,
     # broke down, not working, stopped, no power or water, water coming in, a burst pipe,
