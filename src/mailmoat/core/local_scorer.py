@@ -586,6 +586,10 @@ _DOTTED_DATE = (r"(?:^|[^\w])(?:ma|ti|ke|to|pe|la|su|mo|di|mi|do|fr|sa|so|mån|t
                 r"fre|lör|sön|bis|by|until|till|before|due|до|пн|вт|ср|чт|пт|сб|вс)\.?,? "
                 + _DOTTED_DAY + r"(?:[^\d.]|$)|(?:^|[^\w.,:/])" + _DOTTED_DAY
                 + r" (?:mennessä|asti\b|saakka\b)")
+# "Tomorrow" in Hungarian (with its case endings), Latvian, Lithuanian, Slovenian, Albanian,
+# Bulgarian, Macedonian and Gujarati: another day (`_OTHER_DAY`) and tomorrow (`_TOMORROW`)
+_TOMORROW_MORE = alternatives(latin_words(r"holnap\w*|rīt|rytoj|jutri|nes[eë]r"),
+                              script_words("утре", CYRILLIC), "આવતીકાલ")
 _OTHER_DAY = alternatives(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tomorrow|next week|weekend|"
     r"end of (?:the )?week|"
@@ -614,15 +618,14 @@ _OTHER_DAY = alternatives(
     r"\b(?:huomenna|ylihuomenna|maanantai\w*|tiistai\w*|keskiviikko\w*|torstai\w*|"
     r"perjantai\w*|sunnuntai\w*|ensi viikolla|imorgon|i morgon|måndag|tisdag|onsdag|torsdag|"
     r"fredag|nästa vecka)\b",
-    # Latvian, Lithuanian, Slovenian, Albanian, Bulgarian and Macedonian: tomorrow
-    latin_words(r"rīt|rytoj|jutri|nes[eë]r"), script_words("утре", CYRILLIC),
+    _TOMORROW_MORE,
     # Bulgarian and Macedonian weekdays (not "среда", Bulgarian for an environment)
     script_words("понеделник|вторник|сряда|четврток|четвъртък|петок|петък|сабота|събота|"
                  "недела|неделя", CYRILLIC),
-    # Gujarati: the weekdays, tomorrow, next week
-    "સોમવાર|મંગળવાર|બુધવાર|ગુરુવાર|શુક્રવાર|શનિવાર|રવિવાર|આવતીકાલ|આવતા અઠવાડિયે",
-    # Hungarian: tomorrow, the day after, the weekdays (with their case endings), next week
-    latin_words(r"holnap\w*|h[eé]tf[oő]\w*|kedd\w*|szerd[aá]\w*|cs[uü]t[oö]rt[oö]k\w*|"
+    # Gujarati: the weekdays, next week
+    "સોમવાર|મંગળવાર|બુધવાર|ગુરુવાર|શુક્રવાર|શનિવાર|રવિવાર|આવતા અઠવાડિયે",
+    # Hungarian: the weekdays (with their case endings), next week
+    latin_words(r"h[eé]tf[oő]\w*|kedd\w*|szerd[aá]\w*|cs[uü]t[oö]rt[oö]k\w*|"
                 r"p[eé]ntek\w*|szombat\w*|vas[aá]rnap\w*|j[oö]v[oő] h[eé]t\w*"),
     # Czech and Slovak: the weekdays, next week, a date "15. 4." or "15. dubna"
     latin_words(r"pond[eě]l[ií]|pondelok|pondelka|pondelku|utery|utorok|"
@@ -1952,9 +1955,7 @@ _TOMORROW = alternatives(r"\b(?:tomorrow|domani|m[âa]ine|kesho|bihar|ghedda)\b|
     r"\b(?:huomenna|imorgon|i morgon)\b", r"\b(?:esok|besok)\b",
     r"\bi morgen\b",
     latin_words(r"z[ií]tra|zajtra"),
-    latin_words(r"holnap\w*"),
-    latin_words(r"rīt|rytoj|jutri|nes[eë]r"), script_words("утре", CYRILLIC),
-    "આવતીકાલ|કાલ સુધીમાં|કાલે સવારે",
+    _TOMORROW_MORE, "કાલ સુધીમાં|કાલે સવારે",  # (Gujarati: by tomorrow, tomorrow morning)
 )
 _DATE = alternatives(rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}\b",
                      # (not a figure with decimals: "mar 1,5 m" is the sea's swell)
