@@ -7,6 +7,7 @@ import re2
 from hypothesis import given
 from hypothesis import strategies as st
 
+import mailmoat.core.local_scorer as scorer_mod
 from mailmoat.core.patterns import (
     ARABIC,
     CYRILLIC,
@@ -16,6 +17,10 @@ from mailmoat.core.patterns import (
     KANNADA,
     LATIN,
     PatternSet,
+    as_searched,
+    is_latin,
+    latin_only,
+    latin_text,
     latin_words,
     script_words,
     word_ends,
@@ -227,3 +232,56 @@ def test_word_ends_bound_a_word_at_its_end_only(words: str, text: str, found: bo
 ])
 def test_word_ends_in_gujarati_and_urdu(script: str, words: str, text: str, found: bool) -> None:
     assert bool(re2.compile(word_ends(words, script)).search(text.encode())) is found
+
+
+# --- A text in Latin letters is read without the other scripts' alternatives ---
+
+def test_latin_text_and_is_latin_agree_on_every_code_point() -> None:
+    """The byte test a set runs (`latin_text`) and the code points the pruning keeps
+    (`is_latin`) are one definition: were they not, a pattern could lose a word a text
+    holds."""
+    wrong = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF
+             and latin_text(chr(cp).encode()) != is_latin(cp)]
+    assert wrong == []
+    assert latin_text("Réunion à 14 h — coût 20 €, ça va ✓".encode())
+    assert not latin_text("긴급 회의".encode()) and not latin_text("срочно".encode())
+    assert not latin_text("ἐπείγον".encode()) and not latin_text("სასწრაფო".encode())
+
+
+@pytest.mark.parametrize(("pattern", "latin"), [
+    (r"\burgent\b|срочно", r"\burgent\b"),
+    (r"\b(?:asap|긴급)\b", r"\b(?:asap)\b"),
+    (r"(?:^|[^\pL\pN_])(?:blessé|срочно)(?:[^\pL]|$)", r"(?:^|[^\pL\pN_])(?:blessé)(?:[^\pL]|$)"),
+    (script_words("слово|срочно", CYRILLIC) + r"|x.{0,40}y", r"x.{0,40}y"),
+    (r"now(?: 즉시)? please", r"now please"),  # an optional part that needs Hangul goes
+    (r"\burgent\b", r"\burgent\b"),  # nothing to leave out: the pattern itself
+])
+def test_latin_only_leaves_out_what_needs_another_script(pattern: str, latin: str) -> None:
+    assert latin_only(pattern) == latin
+    text = "now please, this is urgent: x 1 2 y and blessé"
+    assert bool(re2.search(latin, text)) == bool(re2.search(pattern, text))
+
+
+def test_latin_only_of_a_pattern_all_in_another_script_is_none() -> None:
+    assert latin_only("срочно|긴급|[가-힣]+ 요청") is None
+    assert latin_only(b"\\burgent\\b") == b"\\burgent\\b"  # bytes are run as they are
+
+
+def test_a_set_reads_latin_text_without_the_other_scripts() -> None:
+    found = PatternSet({"urgent": r"\burgent\b|срочно", "korean": r"긴급|즉시",
+                        "meeting": r"\bmeeting\b"})
+    assert found.found(as_searched("an urgent meeting")) == {"urgent", "meeting"}
+    assert found.found(as_searched("срочно, 긴급")) == {"urgent", "korean"}
+    assert found.found(as_searched("nothing here")) == frozenset()
+    assert found.latin_pass().names == ("urgent", "meeting")
+
+
+def test_the_judges_sets_leave_out_other_scripts_on_latin_text() -> None:
+    """The pruning reads the judge's own patterns (Python's parser takes RE2's syntax as
+    written there): the trouble words' Latin form holds no Hangul, Cyrillic or Devanagari,
+    and is a good part shorter."""
+    trouble = scorer_mod._TROUBLE
+    latin = latin_only(trouble)
+    assert isinstance(latin, str) and len(latin) < 0.95 * len(trouble)
+    assert re2.search("[가-힣]", trouble) and not re2.search("[가-힣\u0400-\u04ff\u0900-\u097f]",
+                                                              latin)

@@ -149,8 +149,9 @@ def as_searched(folded: str) -> bytes:
 # 1 to 16 patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen
 # (at 8 MiB the sender's-words set slows by half; the scorer's 17-pattern urgency set of the
 # third pass counted the same instructions over the corpus at 16, 64 and 256 MiB), and the
-# budget bounds what hostile text can make the states cost: at most 16 MiB per set, 12 sets
-# per process (docs/results.md).
+# budget bounds what hostile text can make the states cost: at most 16 MiB per pass, two
+# passes (`PatternSet`: the Latin forms and all the patterns) of 13 sets per process
+# (docs/results.md).
 SET_MAX_MEM = 16 << 20
 
 
@@ -176,18 +177,167 @@ def loosened(pattern: bytes) -> bytes:
     return _COUNTED_RUN.sub(_unbounded, pattern)
 
 
-class PatternSet:
-    """Named patterns matched in one pass over a text: `found` says which of them match
-    anywhere, exactly as each one's own `search` would
-    (tests/unit/test_core_judgement_speed.py holds the two equal on the corpora).
+# Most mail is written in Latin letters alone, and most of a set's words are not: Korean,
+# Cyrillic, Greek, Devanagari ... A text with no letter of those scripts cannot match an
+# alternative that needs one, so a set reads such a text with those alternatives left out
+# (`latin_only`): fewer NFA threads, fewer DFA states to build on mail not read before.
+# What "Latin" admits: ASCII and Latin-1 to IPA (U+0000-U+027F), Vietnamese's Latin Extended
+# Additional (U+1E00-U+1EFF), punctuation, currency and symbols (U+2000-U+2FFF), and from
+# the private use area on (U+E000-: fullwidth forms, emoji). `_NOT_LATIN` finds any other
+# character in UTF-8 bytes; tests/unit/test_core_patterns.py holds the two to agree on every
+# code point.
+_LATIN_RANGES = ((0x0000, 0x027F), (0x1E00, 0x1EFF), (0x2000, 0x2FFF), (0xE000, 0x10FFFF))
+_BYTES = re2.Options()
+_BYTES.encoding = re2.Options.Encoding.LATIN1  # (the pattern's "\xca" is a byte, no U+00CA)
+_NOT_LATIN = re2.compile(rb"[\xca-\xe0\xe3-\xed]|\xe1[\x80-\xb7\xbc-\xbf]", _BYTES)._regexp.Match
+_NOT_LATIN_CHAR = re.compile("[^" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _LATIN_RANGES)
+                             + "]")
 
-    `loose`: the pass runs the patterns `loosened`, and a pattern so changed is searched as
-    it is only where its loose form matched. On mail not read before, a set whose patterns
-    count runs between words builds fewer DFA states this way; those patterns rarely match."""
 
-    __slots__ = ("_exact", "_match", "names", "patterns")
+def is_latin(cp: int) -> bool:
+    """Whether code point `cp` is one a Latin-only text may hold (`_LATIN_RANGES`)."""
+    return any(lo <= cp <= hi for lo, hi in _LATIN_RANGES)
 
-    def __init__(self, named: Mapping[str, str | bytes], loose: bool = False) -> None:
+
+def latin_text(data: bytes) -> bool:
+    """Whether UTF-8 `data` holds only characters `is_latin` admits."""
+    return data.isascii() or _NOT_LATIN(_UNANCHORED, data, 0, len(data))[0] == _NO_MATCH
+
+
+# A pattern is cut, not rewritten: its text is read as RE2 reads it (escapes, classes,
+# groups, alternatives, repeats) and put back together less the alternatives, and the
+# optional parts, that need a letter of another script. What is left is the pattern's own
+# text, a part of it.
+_TOKEN = re.compile(
+    r"\\(?:[pP]\{\w+\}|x\{[0-9a-fA-F]+\}|.)"  # an escape
+    r"|\[\^?\]?(?:\[:\^?\w+:\]|\\.|[^\]\\])*\]"  # a class
+    r"|\((?:\?(?:P?<\w+>|[a-zA-Z]*(?:-[a-zA-Z]+)?:))?"  # a group opens
+    r"|[)|]|(?:[*+?]|\{\d+(?:,\d*)?\})\??"  # a group closes, an alternative, a repeat
+    r"|[^\\\[()|*+?{]+|.", re.DOTALL)  # literal characters
+_REPEAT = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
+_RANGE_OR_ONE = re.compile(r"(.)-(.)|(.)", re.DOTALL)
+
+
+class _Part:
+    """A part of a pattern: literal characters, an escape, a class or a group (`alts`: its
+    alternatives, each a list of parts), with its repeat ("" when none)."""
+
+    __slots__ = ("_needs", "alts", "least", "repeat", "text", "unread")
+
+    def __init__(self, text: str, alts: list[list[_Part]] | None = None,
+                 unread: bool = False) -> None:
+        self.text, self.alts, self.unread = text, alts, unread
+        self.repeat, self.least = "", 1
+        self._needs: bool | None = None
+
+    def set_repeat(self, repeat: str) -> None:
+        self.repeat = repeat
+        count = repeat.rstrip("?") or "?"
+        self.least = (0 if count in ("*", "?") else 1 if count == "+"
+                      else int(count[1:-1].split(",")[0]))
+
+    def needs_other_script(self) -> bool:
+        """Whether every match of this part (once) holds a letter `is_latin` refuses. A part
+        read case-insensitively is not read (RE2 folds some letters of other blocks into
+        ASCII ones), nor an escape."""
+        if self._needs is None:
+            self._needs = self._read_needs()
+        return self._needs
+
+    def _read_needs(self) -> bool:
+        if self.unread or self.text.startswith("\\"):
+            return False
+        if self.alts is not None:
+            return all(_alt_needs_other_script(alt) for alt in self.alts)
+        if self.text.startswith("[") and len(self.text) > 1:
+            body = self.text[1:-1]
+            if body.startswith("^") or "\\" in body or "[:" in body:
+                return False
+            return all(not any(lo <= ord(m[1]) and ord(m[0]) <= hi for lo, hi in _LATIN_RANGES)
+                       if m[0] else not is_latin(ord(m[2])) for m in _RANGE_OR_ONE.findall(body))
+        return _NOT_LATIN_CHAR.search(self.text) is not None
+
+
+def _alt_needs_other_script(parts: list[_Part]) -> bool:
+    return any(p.least >= 1 and p.needs_other_script() for p in parts)
+
+
+def _read(tokens: list[str], at: int, unread: bool) -> tuple[list[list[_Part]], int, bool]:
+    """The alternatives from `tokens[at]` to the group's end, where reading stopped, and
+    whether a ")" closed the group (else the tokens ran out)."""
+    alts: list[list[_Part]] = [[]]
+    while at < len(tokens):
+        token = tokens[at]
+        at += 1
+        parts = alts[-1]
+        if token == ")":
+            return alts, at, True
+        if token == "|":
+            alts.append([])
+        elif token.startswith("("):
+            flags = token[2:].partition("-")[0] if token.startswith("(?") else ""
+            inner_unread = unread or "i" in flags
+            inner, at, closed = _read(tokens, at, inner_unread)
+            if not closed:
+                raise ValueError("a group does not close")
+            parts.append(_Part(token, inner, inner_unread))
+        elif parts and _REPEAT.fullmatch(token) and not parts[-1].repeat:
+            last = parts[-1]
+            if last.alts is None and not last.text.startswith(("\\", "[")) and len(last.text) > 1:
+                # (a repeat after literal characters repeats the last of them)
+                last.text, one = last.text[:-1], _Part(last.text[-1], unread=last.unread)
+                parts.append(one)
+                last = one
+            last.set_repeat(token)
+        else:
+            parts.append(_Part(token, unread=unread))
+    return alts, at, False
+
+
+def _put_together(alts: list[list[_Part]]) -> str:
+    """The alternatives' text less what `_Part.needs_other_script` finds (the caller has
+    seen that at least one alternative is left)."""
+    kept = []
+    for alt in alts:
+        if _alt_needs_other_script(alt):
+            continue
+        text = []
+        for part in alt:
+            if part.needs_other_script():  # (an optional part: `least` is 0)
+                continue
+            body = part.text if part.alts is None else f"{part.text}{_put_together(part.alts)})"
+            text.append(body + part.repeat)
+        kept.append("".join(text))
+    return "|".join(kept)
+
+
+def latin_only(pattern: str | bytes) -> str | bytes | None:
+    """`pattern` as it reads a `latin_text`: without the alternatives, and the optional
+    parts, that need a letter of another script, matching such a text exactly where
+    `pattern` does. `pattern` itself when it has none (or is bytes, or holds a form this
+    reading does not know: inline flags for the rest of the pattern), None when all of it
+    needs one."""
+    if isinstance(pattern, bytes) or re.search(r"\(\?[a-zA-Z-]*\)", pattern):
+        return pattern
+    tokens = _TOKEN.findall(pattern)
+    try:
+        alts, _, closed = _read(tokens, 0, False)
+    except ValueError:
+        return pattern
+    if closed:
+        return pattern  # (an unmatched ")")
+    if all(_alt_needs_other_script(alt) for alt in alts):
+        return None
+    return _put_together(alts)
+
+
+class _Pass:
+    """One compiled RE2 `Set` of patterns and, where it runs them `loosened`, each one's own
+    search (None where it runs a pattern as it is)."""
+
+    __slots__ = ("exact", "match", "names")
+
+    def __init__(self, named: Mapping[str, str | bytes], loose: bool) -> None:
         options = re2.Options()
         options.max_mem = SET_MAX_MEM
         compiled = re2.Set.SearchSet(options)
@@ -197,18 +347,16 @@ class PatternSet:
             compiled.Add(pattern)
         compiled.Compile()
         self.names: tuple[str, ...] = tuple(named)
-        self.patterns: tuple[str | bytes, ...] = tuple(named.values())
-        self._match = compiled._set.Match  # the wrapper only re-checks the type
-        # (per pattern: its own search where the pass ran it loosened, else None)
-        self._exact: tuple[_Matcher | None, ...] | None = tuple(
+        self.match = compiled._set.Match  # the wrapper only re-checks the type
+        self.exact: tuple[_Matcher | None, ...] | None = tuple(
             _Matcher(p) if r != p else None for p, r in zip(exact, run, strict=True)
         ) if run != exact else None
 
     def found(self, data: bytes) -> frozenset[str]:
-        hits = self._match(data)
+        hits = self.match(data)
         if not hits:  # most texts match none of a set's patterns
             return _NONE
-        names, exact = self.names, self._exact
+        names, exact = self.names, self.exact
         if exact is not None:
             hits = [i for i in hits if (own := exact[i]) is None or own.search(data)]
             if not hits:
@@ -216,7 +364,63 @@ class PatternSet:
         return frozenset([names[i] for i in hits])
 
 
+class PatternSet:
+    """Named patterns matched in one pass over a text: `found` says which of them match
+    anywhere, exactly as each one's own `search` would
+    (tests/unit/test_core_judgement_speed.py holds the two equal on the corpora).
+
+    `loose`: the pass runs the patterns `loosened`, and a pattern so changed is searched as
+    it is only where its loose form matched. On mail not read before, a set whose patterns
+    count runs between words builds fewer DFA states this way; those patterns rarely match.
+
+    A `latin_text` is read by a pass of the patterns `latin_only`, any other text by a pass
+    of them all; each is compiled the first time a text needs it (a process that reads only
+    Latin text never compiles the other)."""
+
+    __slots__ = ("_all", "_latin", "_loose", "names", "patterns")
+
+    def __init__(self, named: Mapping[str, str | bytes], loose: bool = False) -> None:
+        self.names: tuple[str, ...] = tuple(named)
+        self.patterns: tuple[str | bytes, ...] = tuple(named.values())
+        self._loose = loose
+        self._all: _Pass | None = None
+        self._latin: _Pass | None = None
+
+    def full_pass(self) -> _Pass:
+        """The pass any text is read by."""
+        if self._all is None:
+            self._all = _Pass(dict(zip(self.names, self.patterns, strict=True)), self._loose)
+        return self._all
+
+    def latin_pass(self) -> _Pass:
+        """The pass a `latin_text` is read by."""
+        if self._latin is None:
+            named = dict(zip(self.names, self.patterns, strict=True))
+            kept = {n: f for n, p in named.items() if (f := latin_only(p)) is not None}
+            self._latin = (self.full_pass() if kept == named
+                           else _Pass(kept, self._loose) if kept else _NOTHING)
+        return self._latin
+
+    def found(self, data: bytes) -> frozenset[str]:
+        if latin_text(data):
+            return (self._latin or self.latin_pass()).found(data)
+        return (self._all or self.full_pass()).found(data)
+
+
 _NONE: frozenset[str] = frozenset()
+
+
+class _Nothing(_Pass):
+    """The pass of a set none of whose patterns can match a `latin_text`."""
+
+    def __init__(self) -> None:
+        self.names, self.exact = (), None
+
+    def found(self, data: bytes) -> frozenset[str]:
+        return _NONE
+
+
+_NOTHING = _Nothing()
 
 
 class ReadWhenAsked:
