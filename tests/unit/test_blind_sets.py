@@ -166,7 +166,9 @@ SHAPE = {"blind-set.json": (181, 250), "blind-set-2.json": (150, 200),
          "blind-set-261.json": (163, 240), "blind-set-262.json": (144, 240),
          "blind-set-263.json": (150, 240), "blind-set-264.json": (149, 240),
          "blind-set-265.json": (148, 240), "blind-set-266.json": (153, 240),
-         "blind-set-267.json": (141, 240), "blind-set-268.json": (140, 240)}
+         "blind-set-267.json": (141, 240), "blind-set-268.json": (140, 240),
+         "blind-set-269.json": (145, 240), "blind-set-270.json": (138, 240),
+         "blind-set-271.json": (148, 240), "blind-set-272.json": (150, 240)}
 # "Name <addr>", or an address with no name, bare or in angle brackets (a spoofed mail "from
 # yourself" carries no name; an export writes "<addr>")
 _ADDR = r"[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}"

@@ -233,8 +233,10 @@ def test_only_sets_registered_as_never_tuned_are_pooled_as_such() -> None:
     assert set_kind("blind-set-260.json") == "tuned on"
     assert set_kind("blind-set-261.json") == "tuned on"  # measured, then read (sixty-eighth)
     assert set_kind("blind-set-264.json") == "tuned on"
-    assert set_kind("blind-set-265.json") == "never tuned"
-    assert set_kind("blind-set-268.json") == "never tuned"
+    assert set_kind("blind-set-265.json") == "tuned on"  # measured at two judges (sixty-ninth)
+    assert set_kind("blind-set-268.json") == "tuned on"
+    assert set_kind("blind-set-269.json") == "never tuned"
+    assert set_kind("blind-set-272.json") == "never tuned"
     assert set_kind("blind-set-50.json") == "tuned on"
     assert set_kind("dev-set.json") == "development set"
     assert set_kind("blind-set-999.json") == "tuned on"  # no note: never the honest pool

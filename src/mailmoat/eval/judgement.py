@@ -96,7 +96,7 @@ BLIND_SETS = tuple(Path(__file__).resolve().parent / "sets" / name
                                 "blind-set-151.json", "blind-set-152.json",
                                 "blind-set-153.json", "blind-set-154.json",
                                 "blind-set-155.json", "blind-set-156.json",
-                                *(f"blind-set-{i}.json" for i in range(157, 269))))
+                                *(f"blind-set-{i}.json" for i in range(157, 273))))
 
 
 def labelled_sets() -> list[Path]:

@@ -196,8 +196,8 @@ def set_kind(name: str) -> str:
 
 _SET_NOTES = {
     "dev-set.json": "written for mailmoat beside the judge; it flatters it",
-    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 265)))},
-    **{f"blind-set-{i}.json": _NEVER_TUNED for i in range(265, 269)},
+    **{f"blind-set{n}.json": _TUNED for n in ("", *(f"-{i}" for i in range(2, 269)))},
+    **{f"blind-set-{i}.json": _NEVER_TUNED for i in range(269, 273)},
 }
 
 
