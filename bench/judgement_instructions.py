@@ -54,9 +54,9 @@ def _compile_pattern_sets() -> None:
 
     for found in gc.get_objects():
         if isinstance(found, patterns.PatternSet):
-            for compile_pass in ("full_pass", "latin_pass"):
-                if hasattr(found, compile_pass):
-                    getattr(found, compile_pass)()
+            for reading in range(len(getattr(patterns, "READINGS", ())) + 1):
+                if hasattr(found, "pass_for"):  # (before 2026-12-07: compiled on import)
+                    found.pass_for(reading)
 
 
 def _count(src: Path, mode: str) -> tuple[int, int]:

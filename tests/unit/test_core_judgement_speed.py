@@ -2,8 +2,8 @@
 
 The fast paths (ASCII fold, ASCII input hash, the sender's own words cut by RE2 on ASCII
 text, each text folded once and on ASCII text cut out of a longer one, one RE2 Set pass per
-text instead of a search per pattern, a text in Latin letters read without the other
-scripts' words) are held to the straightforward forms kept here: each
+text instead of a search per pattern, a text in Latin letters, or Latin and Korean, read
+without the other scripts' words) are held to the straightforward forms kept here: each
 function on every text of the SpamAssassin corpus, the development set and the Klorn sets,
 and the whole judgement (lane, branch, features, signals, evidence, input hash) with the
 reference forms patched in against the code as it runs."""
@@ -27,7 +27,7 @@ import mailmoat.core.signals as signals_mod
 import mailmoat.judge.cascade as cascade_mod
 from mailmoat.core.hashing import input_hash, scorer_input
 from mailmoat.core.message import Message, parse_message
-from mailmoat.core.patterns import PatternSet, as_searched, latin_text, loosened
+from mailmoat.core.patterns import READINGS, PatternSet, as_searched, loosened, reading_of
 from mailmoat.core.text import fold, strip_invisible
 from mailmoat.eval.judgement import DEV_SET, labelled_sets
 from mailmoat.eval.runner import load_items
@@ -143,8 +143,8 @@ def test_the_whole_judgement_is_unchanged_by_the_fast_paths(
     for module in (signals_mod, scorer_mod, cascade_mod):
         monkeypatch.setattr(module, "read_texts", reference_read_texts)
     monkeypatch.setattr(cascade_mod, "input_hash", reference_input_hash)
-    # every text read by all of each set's patterns, none by its Latin forms alone
-    monkeypatch.setattr(patterns_mod, "latin_text", lambda data: False)
+    # every text read by all of each set's patterns, none by a reading's cut
+    monkeypatch.setattr(patterns_mod, "reading_of", lambda data: len(READINGS))
     reference = _answers(messages)
     assert len(fast) == len(reference)
     differ = [i for i, (a, b) in enumerate(zip(fast, reference, strict=True)) if a != b]
@@ -185,12 +185,12 @@ def test_each_pattern_set_answers_as_its_patterns_do(messages: list[Message]) ->
     assert any("body_ask" in signals_mod._BODY_ASK_SET.found(t) for t in texts[1::3])
 
 
-def test_a_latin_text_is_read_as_the_whole_set_reads_it() -> None:
-    """A text in Latin letters is read by the set's Latin forms (core/patterns.py
-    `latin_only`: the alternatives needing another script left out), any other by them all:
-    both answer as the whole set does, on the openings and texts in scope of every 40th
-    item of the labelled sets (mail in some sixty languages, a sixth of it not in Latin
-    letters)."""
+def test_a_text_read_by_a_cut_is_read_as_the_whole_set_reads_it() -> None:
+    """A text in Latin letters, or in Latin and Korean, is read by the set's patterns cut
+    for it (core/patterns.py `cut_for`: the alternatives needing another script left out),
+    any other by them all: each answers as the whole set does, on the openings and texts in
+    scope of every 40th item of the labelled sets (mail in some sixty languages, a sixth of
+    it not in Latin letters, most of that Korean)."""
     texts: list[bytes] = []
     for path in labelled_sets():
         for item in orjson.loads(path.read_bytes())["items"][::40]:
@@ -198,15 +198,17 @@ def test_a_latin_text_is_read_as_the_whole_set_reads_it() -> None:
             texts += [as_searched(fold(f"{subject}\n{body[:1500]}")),
                       signals_mod.in_scope(as_searched(
                           fold(f"{subject}\n{signals_mod.own_words(body)}")))]
-    latin = [latin_text(t) for t in texts]
-    assert 0.1 < latin.count(False) / len(texts) < 0.5
-    smaller = 0
+    readings = [reading_of(t) for t in texts]
+    assert 0.1 < readings.count(1) / len(texts) < 0.3  # Latin and Korean
+    assert 0.01 < readings.count(len(READINGS)) / len(texts) < 0.1  # other scripts
+    smaller = [0, 0]
     for pattern_set in _pattern_sets():
         whole = pattern_set.full_pass()
-        smaller += pattern_set.latin_pass() is not whole
+        for reading in (0, 1):
+            smaller[reading] += pattern_set.pass_for(reading) is not whole
         for text in texts:
             assert pattern_set.found(text) == whole.found(text), (pattern_set.names, text[:80])
-    assert smaller >= 5  # the sets holding other scripts' words read Latin text without them
+    assert min(smaller) >= 5  # the sets holding other scripts' words read these without them
 
 
 def test_the_first_lines_patterns_are_prefiltered_by_a_superset(messages: list[Message]) -> None:
@@ -301,7 +303,7 @@ def test_a_loose_set_finds_what_its_exact_patterns_find() -> None:
                   evidence_mod._IN_OPENING):
         exact = PatternSet(dict(zip(loose.names, loose.patterns, strict=True)))
         assert loose.patterns == exact.patterns and loose.full_pass().exact is not None
-        assert loose.latin_pass().exact is not None  # (the Latin forms run loose too)
+        assert loose.pass_for(0).exact is not None  # (the Latin cut runs loose too)
         hits = 0
         for _ in range(5000):
             text = b"".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 10)))

@@ -16,12 +16,13 @@ from mailmoat.core.patterns import (
     GUJARATI,
     KANNADA,
     LATIN,
+    READINGS,
     PatternSet,
+    Reading,
     as_searched,
-    is_latin,
-    latin_only,
-    latin_text,
+    cut_for,
     latin_words,
+    reading_of,
     script_words,
     word_ends,
 )
@@ -234,18 +235,27 @@ def test_word_ends_in_gujarati_and_urdu(script: str, words: str, text: str, foun
     assert bool(re2.compile(word_ends(words, script)).search(text.encode())) is found
 
 
-# --- A text in Latin letters is read without the other scripts' alternatives ---
+# --- A text in Latin letters (or Latin and Korean) is read without the other scripts' words ---
 
-def test_latin_text_and_is_latin_agree_on_every_code_point() -> None:
-    """The byte test a set runs (`latin_text`) and the code points the pruning keeps
-    (`is_latin`) are one definition: were they not, a pattern could lose a word a text
+LATIN_READING, KOREAN_READING = READINGS
+
+
+@pytest.mark.parametrize("reading", READINGS, ids=lambda r: r.name)
+def test_a_readings_byte_test_and_its_code_points_agree_on_every_code_point(
+        reading: Reading) -> None:
+    """The byte test a set runs (`Reading.fits`) and the code points the cut keeps
+    (`Reading.admits`) are one definition: were they not, a pattern could lose a word a text
     holds."""
     wrong = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF
-             and latin_text(chr(cp).encode()) != is_latin(cp)]
+             and reading.fits(chr(cp).encode()) != reading.admits(cp)]
     assert wrong == []
-    assert latin_text("Réunion à 14 h — coût 20 €, ça va ✓".encode())
-    assert not latin_text("긴급 회의".encode()) and not latin_text("срочно".encode())
-    assert not latin_text("ἐπείγον".encode()) and not latin_text("სასწრაფო".encode())
+
+
+def test_a_text_is_read_by_the_narrowest_reading_it_fits() -> None:
+    assert reading_of("Réunion à 14 h — coût 20 €, ça va ✓".encode()) == 0
+    assert reading_of("긴급 회의 today「확인」".encode()) == 1
+    assert reading_of("срочно".encode()) == reading_of("ἐπείγον".encode()) == len(READINGS)
+    assert reading_of("긴급 срочно".encode()) == reading_of("სასწრაფო".encode()) == len(READINGS)
 
 
 @pytest.mark.parametrize(("pattern", "latin"), [
@@ -256,32 +266,44 @@ def test_latin_text_and_is_latin_agree_on_every_code_point() -> None:
     (r"now(?: 즉시)? please", r"now please"),  # an optional part that needs Hangul goes
     (r"\burgent\b", r"\burgent\b"),  # nothing to leave out: the pattern itself
 ])
-def test_latin_only_leaves_out_what_needs_another_script(pattern: str, latin: str) -> None:
-    assert latin_only(pattern) == latin
+def test_the_latin_cut_leaves_out_what_needs_another_script(pattern: str, latin: str) -> None:
+    assert cut_for(pattern, LATIN_READING) == latin
     text = "now please, this is urgent: x 1 2 y and blessé"
     assert bool(re2.search(latin, text)) == bool(re2.search(pattern, text))
 
 
-def test_latin_only_of_a_pattern_all_in_another_script_is_none() -> None:
-    assert latin_only("срочно|긴급|[가-힣]+ 요청") is None
-    assert latin_only(b"\\burgent\\b") == b"\\burgent\\b"  # bytes are run as they are
+def test_the_korean_cut_keeps_korean_and_leaves_out_the_rest() -> None:
+    assert cut_for(r"\burgent\b|срочно|긴급|[가-힣]+ 요청|तुरंत", KOREAN_READING) == \
+        r"\burgent\b|긴급|[가-힣]+ 요청"
+    assert cut_for(r"\burgent\b|срочно|긴급|[가-힣]+ 요청|तुरंत", LATIN_READING) == r"\burgent\b"
 
 
-def test_a_set_reads_latin_text_without_the_other_scripts() -> None:
+def test_a_cut_of_a_pattern_all_in_other_scripts_is_none() -> None:
+    assert cut_for("срочно|긴급|[가-힣]+ 요청", LATIN_READING) is None
+    assert cut_for("срочно|तुरंत", KOREAN_READING) is None
+    assert cut_for(b"\\burgent\\b", LATIN_READING) == b"\\burgent\\b"  # bytes are run as they are
+
+
+def test_a_set_reads_each_text_by_the_narrowest_cut() -> None:
     found = PatternSet({"urgent": r"\burgent\b|срочно", "korean": r"긴급|즉시",
                         "meeting": r"\bmeeting\b"})
     assert found.found(as_searched("an urgent meeting")) == {"urgent", "meeting"}
+    assert found.found(as_searched("긴급 meeting")) == {"korean", "meeting"}
     assert found.found(as_searched("срочно, 긴급")) == {"urgent", "korean"}
     assert found.found(as_searched("nothing here")) == frozenset()
-    assert found.latin_pass().names == ("urgent", "meeting")
+    assert found.pass_for(0).names == ("urgent", "meeting")
+    assert found.pass_for(1).names == ("urgent", "korean", "meeting")
+    assert found.pass_for(1) is not found.full_pass()  # (Korean's cut left out "срочно")
 
 
 def test_the_judges_sets_leave_out_other_scripts_on_latin_text() -> None:
-    """The pruning reads the judge's own patterns (Python's parser takes RE2's syntax as
-    written there): the trouble words' Latin form holds no Hangul, Cyrillic or Devanagari,
-    and is a good part shorter."""
+    """The cut reads the judge's own patterns: the trouble words' Latin form holds no
+    Hangul, Cyrillic or Devanagari, their Korean form Hangul but no Cyrillic or Devanagari;
+    each is a good part shorter."""
     trouble = scorer_mod._TROUBLE
-    latin = latin_only(trouble)
+    latin, korean = cut_for(trouble, LATIN_READING), cut_for(trouble, KOREAN_READING)
     assert isinstance(latin, str) and len(latin) < 0.95 * len(trouble)
-    assert re2.search("[가-힣]", trouble) and not re2.search("[가-힣\u0400-\u04ff\u0900-\u097f]",
-                                                              latin)
+    assert isinstance(korean, str) and len(latin) < len(korean) < 0.95 * len(trouble)
+    other = "[\u0400-\u04ff\u0900-\u097f]"
+    assert re2.search("[가-힣]", trouble) and not re2.search(f"[가-힣]|{other}", latin)
+    assert re2.search("[가-힣]", korean) and not re2.search(other, korean)

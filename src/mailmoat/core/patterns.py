@@ -149,9 +149,9 @@ def as_searched(folded: str) -> bytes:
 # 1 to 16 patterns each: at 16 MiB each runs as fast as at 64 MiB on mail it has not seen
 # (at 8 MiB the sender's-words set slows by half; the scorer's 17-pattern urgency set of the
 # third pass counted the same instructions over the corpus at 16, 64 and 256 MiB), and the
-# budget bounds what hostile text can make the states cost: at most 16 MiB per pass, two
-# passes (`PatternSet`: the Latin forms and all the patterns) of 13 sets per process
-# (docs/results.md).
+# budget bounds what hostile text can make the states cost: at most 16 MiB per pass, three
+# passes (`PatternSet`: cut for Latin, for Latin and Korean, all the patterns) of 13 sets
+# per process (docs/results.md).
 SET_MAX_MEM = 16 << 20
 
 
@@ -180,28 +180,62 @@ def loosened(pattern: bytes) -> bytes:
 # Most mail is written in Latin letters alone, and most of a set's words are not: Korean,
 # Cyrillic, Greek, Devanagari ... A text with no letter of those scripts cannot match an
 # alternative that needs one, so a set reads such a text with those alternatives left out
-# (`latin_only`): fewer NFA threads, fewer DFA states to build on mail not read before.
+# (`cut_for`): fewer NFA threads, fewer DFA states to build on mail not read before. Two
+# readings are cut (`READINGS`), narrowest first: Latin, and Latin with Korean (the one
+# other script this tool's users read most). Any other text is read by all the patterns.
 # What "Latin" admits: ASCII and Latin-1 to IPA (U+0000-U+027F), Vietnamese's Latin Extended
 # Additional (U+1E00-U+1EFF), punctuation, currency and symbols (U+2000-U+2FFF), and from
-# the private use area on (U+E000-: fullwidth forms, emoji). `_NOT_LATIN` finds any other
-# character in UTF-8 bytes; tests/unit/test_core_patterns.py holds the two to agree on every
-# code point.
+# the private use area on (U+E000-: fullwidth forms, emoji). Korean adds the Hangul Jamo,
+# the CJK symbols and punctuation, the compatibility Jamo and the Hangul syllables.
 _LATIN_RANGES = ((0x0000, 0x027F), (0x1E00, 0x1EFF), (0x2000, 0x2FFF), (0xE000, 0x10FFFF))
-_BYTES = re2.Options()
-_BYTES.encoding = re2.Options.Encoding.LATIN1  # (the pattern's "\xca" is a byte, no U+00CA)
-_NOT_LATIN = re2.compile(rb"[\xca-\xe0\xe3-\xed]|\xe1[\x80-\xb7\xbc-\xbf]", _BYTES)._regexp.Match
-_NOT_LATIN_CHAR = re.compile("[^" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _LATIN_RANGES)
-                             + "]")
+_HANGUL_RANGES = ((0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xAC00, 0xD7AF))
 
 
-def is_latin(cp: int) -> bool:
-    """Whether code point `cp` is one a Latin-only text may hold (`_LATIN_RANGES`)."""
-    return any(lo <= cp <= hi for lo, hi in _LATIN_RANGES)
+class Reading:
+    """The characters a text may hold to be read by a set's patterns cut for them: `ranges`
+    of code points; `outside` finds any other character in UTF-8 bytes (RE2, a class of the
+    same ranges: tests/unit/test_core_patterns.py holds the two to agree on every code
+    point)."""
+
+    __slots__ = ("_other", "_outside", "name", "ranges")
+
+    def __init__(self, name: str, ranges: tuple[tuple[int, int], ...]) -> None:
+        self.name, self.ranges = name, ranges
+        spans = "".join(f"\\x{{{lo:x}}}-\\x{{{hi:x}}}" for lo, hi in ranges)
+        self._outside = re2.compile(f"[^{spans}]")._regexp.Match
+        self._other = re.compile("[^" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ranges)
+                                 + "]")
+
+    def admits(self, cp: int) -> bool:
+        """Whether code point `cp` is one of `ranges`."""
+        return any(lo <= cp <= hi for lo, hi in self.ranges)
+
+    def fits(self, data: bytes) -> bool:
+        """Whether UTF-8 `data` holds only characters of `ranges`."""
+        return self._outside(_UNANCHORED, data, 0, len(data))[0] == _NO_MATCH
+
+    def needs_other(self, literal: str) -> bool:
+        """Whether literal text holds a character outside `ranges`."""
+        return self._other.search(literal) is not None
 
 
-def latin_text(data: bytes) -> bool:
-    """Whether UTF-8 `data` holds only characters `is_latin` admits."""
-    return data.isascii() or _NOT_LATIN(_UNANCHORED, data, 0, len(data))[0] == _NO_MATCH
+READINGS = (Reading("latin", _LATIN_RANGES), Reading("korean", _LATIN_RANGES + _HANGUL_RANGES))
+_ALL = len(READINGS)  # (a text no reading fits: read by all the patterns)
+# The last text asked about and its reading: a text is read by several sets in a row.
+_last_read: tuple[bytes, int] = (b"", 0)
+
+
+def reading_of(data: bytes) -> int:
+    """The index in `READINGS` of the narrowest reading UTF-8 `data` fits (`_ALL`: none)."""
+    global _last_read
+    if data.isascii():
+        return 0
+    last = _last_read
+    if last[0] is data:
+        return last[1]
+    found = next((i for i, r in enumerate(READINGS) if r.fits(data)), _ALL)
+    _last_read = (data, found)
+    return found
 
 
 # A pattern is cut, not rewritten: its text is read as RE2 reads it (escapes, classes,
@@ -222,11 +256,11 @@ class _Part:
     """A part of a pattern: literal characters, an escape, a class or a group (`alts`: its
     alternatives, each a list of parts), with its repeat ("" when none)."""
 
-    __slots__ = ("_needs", "alts", "least", "repeat", "text", "unread")
+    __slots__ = ("_needs", "alts", "least", "reading", "repeat", "text", "unread")
 
-    def __init__(self, text: str, alts: list[list[_Part]] | None = None,
+    def __init__(self, text: str, reading: Reading, alts: list[list[_Part]] | None = None,
                  unread: bool = False) -> None:
-        self.text, self.alts, self.unread = text, alts, unread
+        self.text, self.reading, self.alts, self.unread = text, reading, alts, unread
         self.repeat, self.least = "", 1
         self._needs: bool | None = None
 
@@ -237,7 +271,7 @@ class _Part:
                       else int(count[1:-1].split(",")[0]))
 
     def needs_other_script(self) -> bool:
-        """Whether every match of this part (once) holds a letter `is_latin` refuses. A part
+        """Whether every match of this part (once) holds a letter its reading refuses. A part
         read case-insensitively is not read (RE2 folds some letters of other blocks into
         ASCII ones), nor an escape."""
         if self._needs is None:
@@ -253,16 +287,19 @@ class _Part:
             body = self.text[1:-1]
             if body.startswith("^") or "\\" in body or "[:" in body:
                 return False
-            return all(not any(lo <= ord(m[1]) and ord(m[0]) <= hi for lo, hi in _LATIN_RANGES)
-                       if m[0] else not is_latin(ord(m[2])) for m in _RANGE_OR_ONE.findall(body))
-        return _NOT_LATIN_CHAR.search(self.text) is not None
+            ranges = self.reading.ranges
+            return all(not any(lo <= ord(m[1]) and ord(m[0]) <= hi for lo, hi in ranges)
+                       if m[0] else not self.reading.admits(ord(m[2]))
+                       for m in _RANGE_OR_ONE.findall(body))
+        return self.reading.needs_other(self.text)
 
 
 def _alt_needs_other_script(parts: list[_Part]) -> bool:
     return any(p.least >= 1 and p.needs_other_script() for p in parts)
 
 
-def _read(tokens: list[str], at: int, unread: bool) -> tuple[list[list[_Part]], int, bool]:
+def _read(tokens: list[str], at: int, unread: bool,
+          reading: Reading) -> tuple[list[list[_Part]], int, bool]:
     """The alternatives from `tokens[at]` to the group's end, where reading stopped, and
     whether a ")" closed the group (else the tokens ran out)."""
     alts: list[list[_Part]] = [[]]
@@ -277,20 +314,20 @@ def _read(tokens: list[str], at: int, unread: bool) -> tuple[list[list[_Part]], 
         elif token.startswith("("):
             flags = token[2:].partition("-")[0] if token.startswith("(?") else ""
             inner_unread = unread or "i" in flags
-            inner, at, closed = _read(tokens, at, inner_unread)
+            inner, at, closed = _read(tokens, at, inner_unread, reading)
             if not closed:
                 raise ValueError("a group does not close")
-            parts.append(_Part(token, inner, inner_unread))
+            parts.append(_Part(token, reading, inner, inner_unread))
         elif parts and _REPEAT.fullmatch(token) and not parts[-1].repeat:
             last = parts[-1]
             if last.alts is None and not last.text.startswith(("\\", "[")) and len(last.text) > 1:
                 # (a repeat after literal characters repeats the last of them)
-                last.text, one = last.text[:-1], _Part(last.text[-1], unread=last.unread)
+                last.text, one = last.text[:-1], _Part(last.text[-1], reading, unread=last.unread)
                 parts.append(one)
                 last = one
             last.set_repeat(token)
         else:
-            parts.append(_Part(token, unread=unread))
+            parts.append(_Part(token, reading, unread=unread))
     return alts, at, False
 
 
@@ -311,17 +348,17 @@ def _put_together(alts: list[list[_Part]]) -> str:
     return "|".join(kept)
 
 
-def latin_only(pattern: str | bytes) -> str | bytes | None:
-    """`pattern` as it reads a `latin_text`: without the alternatives, and the optional
-    parts, that need a letter of another script, matching such a text exactly where
+def cut_for(pattern: str | bytes, reading: Reading) -> str | bytes | None:
+    """`pattern` as it reads a text that `reading` fits: without the alternatives, and the
+    optional parts, that need a letter outside it, matching such a text exactly where
     `pattern` does. `pattern` itself when it has none (or is bytes, or holds a form this
-    reading does not know: inline flags for the rest of the pattern), None when all of it
-    needs one."""
+    cut does not know: inline flags for the rest of the pattern), None when all of it needs
+    one."""
     if isinstance(pattern, bytes) or re.search(r"\(\?[a-zA-Z-]*\)", pattern):
         return pattern
     tokens = _TOKEN.findall(pattern)
     try:
-        alts, _, closed = _read(tokens, 0, False)
+        alts, _, closed = _read(tokens, 0, False, reading)
     except ValueError:
         return pattern
     if closed:
@@ -373,45 +410,48 @@ class PatternSet:
     it is only where its loose form matched. On mail not read before, a set whose patterns
     count runs between words builds fewer DFA states this way; those patterns rarely match.
 
-    A `latin_text` is read by a pass of the patterns `latin_only`, any other text by a pass
-    of them all; each is compiled the first time a text needs it (a process that reads only
-    Latin text never compiles the other)."""
+    A text is read by a pass of the patterns `cut_for` the narrowest of `READINGS` it fits,
+    or by a pass of them all; each pass is compiled the first time a text needs it (a
+    process that reads only Latin text compiles only the Latin pass)."""
 
-    __slots__ = ("_all", "_latin", "_loose", "names", "patterns")
+    __slots__ = ("_loose", "_passes", "names", "patterns")
 
     def __init__(self, named: Mapping[str, str | bytes], loose: bool = False) -> None:
         self.names: tuple[str, ...] = tuple(named)
         self.patterns: tuple[str | bytes, ...] = tuple(named.values())
         self._loose = loose
-        self._all: _Pass | None = None
-        self._latin: _Pass | None = None
+        self._passes: list[_Pass | None] = [None] * (_ALL + 1)
+
+    def pass_for(self, reading: int) -> _Pass:
+        """The pass a text of `READINGS[reading]` is read by (`_ALL`: any text)."""
+        done = self._passes[reading]
+        if done is not None:
+            return done
+        named = dict(zip(self.names, self.patterns, strict=True))
+        if reading == _ALL:
+            made = _Pass(named, self._loose)
+        else:
+            kept = {n: f for n, p in named.items()
+                    if (f := cut_for(p, READINGS[reading])) is not None}
+            made = (self.pass_for(reading + 1) if kept == named
+                    else _Pass(kept, self._loose) if kept else _NOTHING)
+        self._passes[reading] = made
+        return made
 
     def full_pass(self) -> _Pass:
         """The pass any text is read by."""
-        if self._all is None:
-            self._all = _Pass(dict(zip(self.names, self.patterns, strict=True)), self._loose)
-        return self._all
-
-    def latin_pass(self) -> _Pass:
-        """The pass a `latin_text` is read by."""
-        if self._latin is None:
-            named = dict(zip(self.names, self.patterns, strict=True))
-            kept = {n: f for n, p in named.items() if (f := latin_only(p)) is not None}
-            self._latin = (self.full_pass() if kept == named
-                           else _Pass(kept, self._loose) if kept else _NOTHING)
-        return self._latin
+        return self.pass_for(_ALL)
 
     def found(self, data: bytes) -> frozenset[str]:
-        if latin_text(data):
-            return (self._latin or self.latin_pass()).found(data)
-        return (self._all or self.full_pass()).found(data)
+        reading = reading_of(data)
+        return (self._passes[reading] or self.pass_for(reading)).found(data)
 
 
 _NONE: frozenset[str] = frozenset()
 
 
 class _Nothing(_Pass):
-    """The pass of a set none of whose patterns can match a `latin_text`."""
+    """The pass of a set none of whose patterns can match a text of a reading."""
 
     def __init__(self) -> None:
         self.names, self.exact = (), None
