@@ -193,9 +193,9 @@ _HANGUL_RANGES = ((0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xAC00,
 
 class Reading:
     """The characters a text may hold to be read by a set's patterns cut for them: `ranges`
-    of code points; `outside` finds any other character in UTF-8 bytes (RE2, a class of the
-    same ranges: tests/unit/test_core_patterns.py holds the two to agree on every code
-    point)."""
+    of code points; `fits` asks of UTF-8 bytes whether they hold only those (RE2, a class of
+    the same ranges: tests/unit/test_core_patterns.py holds `fits` and `admits` to agree on
+    every code point)."""
 
     __slots__ = ("_other", "_outside", "name", "ranges")
 
